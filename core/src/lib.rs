@@ -1,0 +1,12 @@
+//! Idempotency Lab's core: the seed's four idempotency patterns, each beside its naive twin,
+//! over a deterministic in-memory transactional store, with the invariants that tell them apart.
+//!
+//! The crate is sans-IO: it never reads a clock, the network or the operating system's
+//! randomness. Time comes in as [`ids::Tick`], randomness from [`rng::DeterministicRng`] seeded
+//! by the caller, so every run is a pure function of its inputs.
+#![forbid(unsafe_code)]
+
+pub mod ids;
+pub mod rng;
+pub mod step;
+pub mod store;

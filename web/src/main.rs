@@ -1,0 +1,2 @@
+//! The teaching page's entry point.
+fn main() {}
