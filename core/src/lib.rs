@@ -6,7 +6,14 @@
 //! by the caller, so every run is a pure function of its inputs.
 #![forbid(unsafe_code)]
 
+pub mod history;
+pub mod idempotency;
 pub mod ids;
+pub mod inbox;
+pub mod invariants;
+pub mod order;
+pub mod outbox;
 pub mod rng;
 pub mod step;
+pub mod stock;
 pub mod store;

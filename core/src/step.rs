@@ -95,3 +95,118 @@ fn roll_back_open_transaction<S: Steps>(handler: &S, store: &mut Store) {
         let _ = store.rollback(tx);
     }
 }
+
+/// Work that runs inside a transaction its caller owns, one statement per step: a business
+/// effect (reserve stock, mark paid) that the inbox consumer (P4) wraps together with its inbox
+/// row, or that [`InTransaction`] commits on its own.
+pub trait EffectSteps {
+    /// What the effect reports when its statements are done.
+    type Output;
+    /// Its typed failure. On failure the caller rolls the transaction back.
+    type Error: From<StoreError>;
+
+    /// The statement the next step will run, or `None` if the effect is done.
+    fn next_statement(&self) -> Option<String>;
+
+    /// Runs the next statement inside `tx`. [`Step::Done`] means the effect's statements are
+    /// done; the transaction is still open, and committing it is the caller's job.
+    fn step(
+        &mut self,
+        store: &mut Store,
+        tx: TxId,
+        now: Tick,
+    ) -> Result<Step<Self::Output>, Self::Error>;
+}
+
+/// Where an [`InTransaction`] is.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum InTransactionState {
+    /// `BEGIN` is next.
+    Begin,
+    /// The effect's statements run in this transaction.
+    Effect(TxId),
+    /// `COMMIT` is next.
+    Commit(TxId),
+    /// Committed or rolled back.
+    Ended,
+}
+
+/// An effect run in a transaction of its own: `BEGIN`, the effect's statements, `COMMIT`.
+/// A failure of the effect rolls the transaction back.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct InTransaction<E: EffectSteps> {
+    effect: E,
+    state: InTransactionState,
+    output: Option<E::Output>,
+}
+
+impl<E: EffectSteps> InTransaction<E> {
+    /// Wraps `effect`; nothing runs until the first step.
+    pub fn new(effect: E) -> Self {
+        InTransaction { effect, state: InTransactionState::Begin, output: None }
+    }
+
+    /// Where it is.
+    pub fn state(&self) -> &InTransactionState {
+        &self.state
+    }
+
+    /// The wrapped effect.
+    pub fn effect(&self) -> &E {
+        &self.effect
+    }
+}
+
+impl<E: EffectSteps> Steps for InTransaction<E> {
+    type Output = E::Output;
+    type Error = E::Error;
+
+    fn next_statement(&self) -> Option<String> {
+        match &self.state {
+            InTransactionState::Begin => Some("BEGIN".to_owned()),
+            InTransactionState::Effect(_) => self.effect.next_statement(),
+            InTransactionState::Commit(_) => Some("COMMIT".to_owned()),
+            InTransactionState::Ended => None,
+        }
+    }
+
+    fn step(&mut self, store: &mut Store, now: Tick) -> Result<Step<E::Output>, E::Error> {
+        match self.state.clone() {
+            InTransactionState::Begin => {
+                self.state = InTransactionState::Effect(store.begin()?);
+                Ok(Step::Continue)
+            }
+            InTransactionState::Effect(tx) => match self.effect.step(store, tx, now) {
+                Ok(Step::Continue) => Ok(Step::Continue),
+                Ok(Step::Blocked(wait)) => Ok(Step::Blocked(wait)),
+                Ok(Step::Done(output)) => {
+                    self.output = Some(output);
+                    self.state = InTransactionState::Commit(tx);
+                    Ok(Step::Continue)
+                }
+                Err(error) => {
+                    self.state = InTransactionState::Ended;
+                    store.rollback(tx)?;
+                    Err(error)
+                }
+            },
+            InTransactionState::Commit(tx) => {
+                store.commit(tx)?;
+                self.state = InTransactionState::Ended;
+                match self.output.take() {
+                    Some(output) => Ok(Step::Done(output)),
+                    // Unreachable by construction: Commit is entered only with an output.
+                    None => Err(StoreError::UnknownTransaction { tx }.into()),
+                }
+            }
+            InTransactionState::Ended => Err(StoreError::UnknownTransaction { tx: TxId(0) }.into()),
+        }
+    }
+
+    fn open_transaction(&self) -> Option<TxId> {
+        match self.state {
+            InTransactionState::Effect(tx) | InTransactionState::Commit(tx) => Some(tx),
+            InTransactionState::Begin | InTransactionState::Ended => None,
+        }
+    }
+}
