@@ -14,6 +14,7 @@ pub mod invariants;
 pub mod order;
 pub mod outbox;
 pub mod rng;
+pub mod shop;
 pub mod step;
 pub mod stock;
 pub mod store;

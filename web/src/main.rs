@@ -1,2 +1,10 @@
-//! The teaching page's entry point.
-fn main() {}
+//! The teaching page's entry point: installs the panic banner, then mounts the Yew app.
+
+mod app;
+mod panic_banner;
+mod tables;
+
+fn main() {
+    panic_banner::install();
+    yew::Renderer::<app::App>::new().render();
+}

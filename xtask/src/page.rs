@@ -1,0 +1,270 @@
+//! Building the page into a self-contained `dist/`: the wasm build (by one of two routes),
+//! wasm-bindgen, wasm-opt where one works, and `index.html` with its styles.
+//!
+//! The two routes to a wasm build:
+//! - standard: the active toolchain has the `wasm32-unknown-unknown` target (rustup users);
+//! - Debian: where that target cannot be installed, Debian's `rustc-web` with the standard
+//!   library's source (`rust-web-src`) builds `std` itself (`-Zbuild-std`, allowed on a stable
+//!   compiler by `RUSTC_BOOTSTRAP=1`) and links with `wasm-ld-19`. Missing packages are
+//!   installed with apt.
+//!
+//! The standard route is always preferred; the Debian one is taken by itself when needed.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use crate::command::{probe, run};
+use crate::setup::{
+    apt_install, ensure_wasm_bindgen, find_working_wasm_opt, locked_wasm_bindgen_version,
+};
+use crate::{XtaskError, io_error};
+
+/// The web crate's package name.
+pub const WEB_PACKAGE: &str = "idempotency-lab-web";
+/// The stem of the generated files: `<stem>.js`, `<stem>_bg.wasm`.
+pub const OUTPUT_STEM: &str = "idempotency_lab_web";
+const WASM_TARGET: &str = "wasm32-unknown-unknown";
+const DEBIAN_RUSTC: &str = "/usr/bin/rustc";
+const DEBIAN_CARGO: &str = "/usr/bin/cargo";
+const DEBIAN_WASM_LD: &str = "/usr/bin/wasm-ld-19";
+const DEBIAN_RUST_SRC: &str = "/usr/lib/rustlib/src/rust/library/Cargo.lock";
+const DEBIAN_PACKAGES: [&str; 4] = ["rustc-web", "cargo-web", "rust-web-src", "lld-19"];
+
+/// The wasm features that rustc enables by default and wasm-opt must accept.
+pub const WASM_OPT_FEATURES: &[&str] = &[
+    "--enable-bulk-memory",
+    "--enable-mutable-globals",
+    "--enable-nontrapping-float-to-int",
+    "--enable-sign-ext",
+    "--enable-reference-types",
+    "--enable-multivalue",
+    "--strip-debug",
+    "--strip-producers",
+];
+
+/// Which compiler built the wasm.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WasmRoute {
+    /// The active toolchain's installed `wasm32-unknown-unknown` target.
+    Standard,
+    /// Debian's `rustc-web` building `std` from source.
+    DebianBuildStd,
+}
+
+/// What a build produced.
+#[derive(Clone, Debug)]
+pub struct PageBuild {
+    /// The directory to serve.
+    pub dist_dir: PathBuf,
+    /// How the wasm was compiled.
+    pub route: WasmRoute,
+    /// Whether wasm-opt ran.
+    pub wasm_optimized: bool,
+    /// Sizes of the shipped files.
+    pub sizes: Vec<FileSize>,
+    /// Wall time of the whole build.
+    pub elapsed: Duration,
+}
+
+/// The size of one shipped file.
+#[derive(Clone, Debug)]
+pub struct FileSize {
+    /// File name within `dist/`.
+    pub name: String,
+    /// Bytes as served.
+    pub raw_bytes: u64,
+    /// Bytes after gzip (best compression), as a server that compresses would send.
+    pub gzip_bytes: u64,
+}
+
+/// Builds the page into `<root>/dist`.
+pub fn build(root: &Path) -> Result<PageBuild, XtaskError> {
+    let started = Instant::now();
+    let route = choose_route();
+    let wasm = compile_wasm(root, route)?;
+
+    let staging = root.join("target/page-staging");
+    recreate_dir(&staging)?;
+    let version = locked_wasm_bindgen_version(root)?;
+    let wasm_bindgen = ensure_wasm_bindgen(&version)?;
+    run(Command::new(&wasm_bindgen)
+        .args(["--target", "web", "--no-typescript", "--out-name", OUTPUT_STEM, "--out-dir"])
+        .arg(&staging)
+        .arg(&wasm))?;
+
+    let bindgen_wasm = staging.join(format!("{OUTPUT_STEM}_bg.wasm"));
+    let tools_dir = root.join("target/tools");
+    std::fs::create_dir_all(&tools_dir).map_err(io_error("create", &tools_dir))?;
+    let wasm_optimized = match find_working_wasm_opt(&tools_dir, &bindgen_wasm) {
+        Some(wasm_opt) => {
+            run(Command::new(wasm_opt)
+                .args(WASM_OPT_FEATURES)
+                .arg("-Oz")
+                .arg(&bindgen_wasm)
+                .arg("-o")
+                .arg(&bindgen_wasm))?;
+            true
+        }
+        None => {
+            eprintln!(
+                "xtask: no working wasm-opt (tried PATH and npm's binaryen); shipping unoptimized wasm"
+            );
+            false
+        }
+    };
+
+    let index = std::fs::read_to_string(root.join("index.html"))
+        .map_err(io_error("read", &root.join("index.html")))?;
+    write_file(&staging.join("index.html"), render_index_html(&index).as_bytes())?;
+    let style = root.join("web/style.css");
+    std::fs::copy(&style, staging.join("style.css")).map_err(io_error("copy", &style))?;
+
+    let dist_dir = root.join("dist");
+    if dist_dir.exists() {
+        std::fs::remove_dir_all(&dist_dir).map_err(io_error("remove", &dist_dir))?;
+    }
+    std::fs::rename(&staging, &dist_dir).map_err(io_error("move into place", &dist_dir))?;
+
+    let sizes = [
+        format!("{OUTPUT_STEM}_bg.wasm"),
+        format!("{OUTPUT_STEM}.js"),
+        "index.html".into(),
+        "style.css".into(),
+    ]
+    .into_iter()
+    .map(|name| file_size(&dist_dir, name))
+    .collect::<Result<_, _>>()?;
+    Ok(PageBuild { dist_dir, route, wasm_optimized, sizes, elapsed: started.elapsed() })
+}
+
+/// The standard route if the active toolchain has the wasm target's standard library.
+pub fn choose_route() -> WasmRoute {
+    let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+    let has_wasm_std = probe(&rustc, &["--print", "target-libdir", "--target", WASM_TARGET])
+        .map(PathBuf::from)
+        .and_then(|dir| std::fs::read_dir(dir).ok())
+        .is_some_and(|entries| {
+            entries
+                .flatten()
+                .any(|entry| entry.file_name().to_string_lossy().starts_with("libstd-"))
+        });
+    if has_wasm_std { WasmRoute::Standard } else { WasmRoute::DebianBuildStd }
+}
+
+fn compile_wasm(root: &Path, route: WasmRoute) -> Result<PathBuf, XtaskError> {
+    let target_dir = root.join(match route {
+        WasmRoute::Standard => "target/wasm",
+        WasmRoute::DebianBuildStd => "target/wasm-debian",
+    });
+    let mut cargo = match route {
+        WasmRoute::Standard => Command::new(crate::setup::cargo()),
+        WasmRoute::DebianBuildStd => {
+            ensure_debian_toolchain()?;
+            let mut cargo = Command::new(DEBIAN_CARGO);
+            cargo
+                .env("RUSTC_BOOTSTRAP", "1")
+                .env("RUSTC", DEBIAN_RUSTC)
+                .env("CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER", DEBIAN_WASM_LD)
+                .env_remove("RUSTUP_TOOLCHAIN")
+                .env_remove("RUSTC_WRAPPER")
+                .env_remove("RUSTDOC");
+            cargo
+        }
+    };
+    cargo.current_dir(root).args([
+        "build",
+        "--release",
+        "--locked",
+        "--package",
+        WEB_PACKAGE,
+        "--target",
+        WASM_TARGET,
+    ]);
+    if route == WasmRoute::DebianBuildStd {
+        cargo.arg("-Zbuild-std=std,panic_abort");
+    }
+    cargo.arg("--target-dir").arg(&target_dir);
+    eprintln!("xtask: building the page's wasm by the {route:?} route");
+    run(&mut cargo)?;
+    Ok(target_dir.join(WASM_TARGET).join("release").join(format!("{OUTPUT_STEM}.wasm")))
+}
+
+fn ensure_debian_toolchain() -> Result<(), XtaskError> {
+    let present = [DEBIAN_RUSTC, DEBIAN_CARGO, DEBIAN_WASM_LD, DEBIAN_RUST_SRC]
+        .iter()
+        .all(|path| Path::new(path).exists());
+    if !present {
+        eprintln!("xtask: no wasm32 target in this toolchain; installing Debian's wasm toolchain");
+        apt_install(&DEBIAN_PACKAGES)?;
+    }
+    match probe(DEBIAN_RUSTC, &["--version"]) {
+        Some(_) if Path::new(DEBIAN_RUST_SRC).exists() && Path::new(DEBIAN_WASM_LD).exists() => {
+            Ok(())
+        }
+        _ => Err(XtaskError::MissingTool {
+            tool: "a wasm32 toolchain",
+            hint: format!(
+                "install the target (`rustup target add {WASM_TARGET}`) or Debian's packages: apt-get install {}",
+                DEBIAN_PACKAGES.join(" ")
+            ),
+        }),
+    }
+}
+
+/// `index.html` as served: trunk's `data-trunk` links replaced by the files this build ships.
+pub fn render_index_html(source: &str) -> String {
+    let mut page = String::with_capacity(source.len());
+    for line in source.lines() {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("<link data-trunk rel=\"rust\"") {
+            page.push_str(&format!(
+                "    <script type=\"module\">import init from './{OUTPUT_STEM}.js'; init('./{OUTPUT_STEM}_bg.wasm');</script>\n"
+            ));
+        } else if trimmed.starts_with("<link data-trunk rel=\"css\"") {
+            page.push_str("    <link rel=\"stylesheet\" href=\"style.css\" />\n");
+        } else {
+            page.push_str(line);
+            page.push('\n');
+        }
+    }
+    page
+}
+
+fn file_size(dir: &Path, name: String) -> Result<FileSize, XtaskError> {
+    let path = dir.join(&name);
+    let bytes = std::fs::read(&path).map_err(io_error("read", &path))?;
+    let mut gzip = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    gzip.write_all(&bytes).map_err(io_error("gzip", &path))?;
+    let gzip_bytes = gzip.finish().map_err(io_error("gzip", &path))?.len() as u64;
+    Ok(FileSize { name, raw_bytes: bytes.len() as u64, gzip_bytes })
+}
+
+fn recreate_dir(dir: &Path) -> Result<(), XtaskError> {
+    if dir.exists() {
+        std::fs::remove_dir_all(dir).map_err(io_error("remove", dir))?;
+    }
+    std::fs::create_dir_all(dir).map_err(io_error("create", dir))
+}
+
+fn write_file(path: &Path, contents: &[u8]) -> Result<(), XtaskError> {
+    std::fs::write(path, contents).map_err(io_error("write", path))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn index_html_swaps_trunk_links_for_the_built_files() {
+        let source = "<head>\n    <link data-trunk rel=\"rust\" href=\"web/Cargo.toml\" />\n    <link data-trunk rel=\"css\" href=\"web/style.css\" />\n</head>\n";
+        expect_test::expect![[r#"
+            <head>
+                <script type="module">import init from './idempotency_lab_web.js'; init('./idempotency_lab_web_bg.wasm');</script>
+                <link rel="stylesheet" href="style.css" />
+            </head>
+        "#]]
+        .assert_eq(&render_index_html(source));
+    }
+}
