@@ -1,1 +1,3 @@
 //! Shared helpers of the integration, property and browser tests.
+
+pub mod browser;

@@ -1,0 +1,170 @@
+//! Opening the built page in headless Chromium, for the browser tests.
+//!
+//! The page is built once per test binary (or taken from `LAB_DIST_DIR`, which
+//! `cargo xtask test` sets after building it), served on a free loopback port, and opened in
+//! Debian's Chromium with the flags this machine needs. Console errors and uncaught exceptions
+//! are collected from the first moment, so a test can assert that there were none. A missing
+//! browser or a failed build fails the test; nothing here skips.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
+
+use headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption;
+use headless_chrome::protocol::cdp::Runtime::ConsoleAPICalledEventTypeOption;
+use headless_chrome::protocol::cdp::types::Event;
+use headless_chrome::{Browser, LaunchOptions, Tab};
+use xtask::serve::RunningServer;
+
+/// How long a test waits for the page to mount or an element to appear.
+pub const WAIT_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// The Chromium flags this machine needs, besides headless and no sandbox (which
+/// `LaunchOptions` sets): no GPU, no QUIC, no background traffic to a closed network.
+pub const CHROMIUM_ARGS: [&str; 6] = [
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+];
+
+/// The page's `dist/` directory: `LAB_DIST_DIR` if set, else built now (once per process).
+pub fn dist_dir() -> PathBuf {
+    static DIST: OnceLock<PathBuf> = OnceLock::new();
+    DIST.get_or_init(|| match std::env::var_os("LAB_DIST_DIR") {
+        Some(dir) => PathBuf::from(dir),
+        None => match xtask::page::build(&xtask::workspace_root()) {
+            Ok(build) => build.dist_dir,
+            Err(error) => panic!("building the page failed: {error}"),
+        },
+    })
+    .clone()
+}
+
+/// The page open in a browser tab, with everything it logged.
+pub struct LabPage {
+    /// The tab.
+    pub tab: Arc<Tab>,
+    /// The page's address, without fragment.
+    pub url: String,
+    console_errors: Arc<Mutex<Vec<String>>>,
+    _browser: Browser,
+    _server: RunningServer,
+}
+
+impl LabPage {
+    /// Serves the built page, opens it at `fragment` (such as `""` or `"#s=..."`) and waits
+    /// until the app has mounted.
+    pub fn open(fragment: &str) -> LabPage {
+        let dist = dist_dir();
+        assert!(dist.join("index.html").exists(), "no built page in {}", dist.display());
+        let server = xtask::serve::start(&dist, "127.0.0.1:0").expect("serve dist/ on loopback");
+        let browser = launch_chromium();
+        let tab = browser.new_tab().expect("open a tab");
+        tab.set_default_timeout(WAIT_TIMEOUT);
+        let console_errors = Arc::new(Mutex::new(Vec::new()));
+        collect_console_errors(&tab, Arc::clone(&console_errors));
+        let url = format!("{}/", server.url);
+        tab.navigate_to(&format!("{url}{fragment}")).expect("navigate to the page");
+        tab.wait_until_navigated().expect("page load");
+        tab.wait_for_element("[data-testid=app]").expect("the app mounts within the timeout");
+        LabPage { tab, url, console_errors, _browser: browser, _server: server }
+    }
+
+    /// Everything logged as an error so far: `console.error`, uncaught exceptions, and
+    /// browser log entries of level error (failed loads).
+    pub fn console_errors(&self) -> Vec<String> {
+        self.console_errors.lock().map(|errors| errors.clone()).unwrap_or_default()
+    }
+
+    /// The text content of the first element matching `selector`.
+    pub fn text(&self, selector: &str) -> String {
+        self.tab
+            .wait_for_element(selector)
+            .and_then(|element| element.get_inner_text())
+            .unwrap_or_else(|error| panic!("no text at {selector}: {error}"))
+    }
+
+    /// Evaluates a JavaScript expression (awaiting it if it is a promise) and returns its
+    /// JSON value.
+    pub fn evaluate(&self, expression: &str) -> serde_json::Value {
+        self.tab
+            .evaluate(expression, true)
+            .unwrap_or_else(|error| panic!("evaluate {expression}: {error}"))
+            .value
+            .unwrap_or(serde_json::Value::Null)
+    }
+
+    /// Saves a PNG screenshot of the page as `target/screenshots/<name>.png` and returns the
+    /// path.
+    pub fn screenshot(&self, name: &str) -> PathBuf {
+        let png = self
+            .tab
+            .capture_screenshot(CaptureScreenshotFormatOption::Png, None, None, true)
+            .expect("capture a screenshot");
+        let dir = xtask::workspace_root().join("target/screenshots");
+        std::fs::create_dir_all(&dir).expect("create target/screenshots");
+        let path = dir.join(format!("{name}.png"));
+        std::fs::write(&path, png).expect("write the screenshot");
+        path
+    }
+}
+
+fn launch_chromium() -> Browser {
+    let chromium = xtask::setup::find_chromium().unwrap_or_else(|| {
+        panic!("no Chromium found (set LAB_CHROMIUM, or run `cargo xtask test`, which installs it)")
+    });
+    let args: Vec<&std::ffi::OsStr> = CHROMIUM_ARGS.iter().map(std::ffi::OsStr::new).collect();
+    let options = LaunchOptions {
+        path: Some(chromium),
+        headless: true,
+        sandbox: false,
+        window_size: Some((1400, 1000)),
+        args,
+        idle_browser_timeout: Duration::from_secs(120),
+        ..LaunchOptions::default()
+    };
+    Browser::new(options).unwrap_or_else(|error| panic!("launch Chromium: {error}"))
+}
+
+fn collect_console_errors(tab: &Arc<Tab>, errors: Arc<Mutex<Vec<String>>>) {
+    tab.enable_runtime().expect("enable the Runtime domain");
+    tab.enable_log().expect("enable the Log domain");
+    let listener = Arc::new(move |event: &Event| {
+        let message = match event {
+            Event::RuntimeExceptionThrown(thrown) => {
+                Some(format!("uncaught: {}", thrown.params.exception_details.text))
+            }
+            Event::RuntimeConsoleAPICalled(call)
+                if call.params.Type == ConsoleAPICalledEventTypeOption::Error =>
+            {
+                let args: Vec<String> = call
+                    .params
+                    .args
+                    .iter()
+                    .map(|arg| {
+                        arg.value.as_ref().map(|v| v.to_string()).or(arg.description.clone()).unwrap_or_default()
+                    })
+                    .collect();
+                Some(format!("console.error: {}", args.join(" ")))
+            }
+            Event::LogEntryAdded(entry)
+                if format!("{:?}", entry.params.entry.level) == "Error" =>
+            {
+                Some(format!("log: {}", entry.params.entry.text))
+            }
+            _ => None,
+        };
+        if let (Some(message), Ok(mut errors)) = (message, errors.lock()) {
+            errors.push(message);
+        }
+    });
+    tab.add_event_listener(listener).expect("listen to console events");
+}
+
+/// The directory of the page's built files, for tests that read them directly.
+pub fn dist_file(name: &str) -> PathBuf {
+    Path::new(&dist_dir()).join(name)
+}
