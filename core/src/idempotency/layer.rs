@@ -1,0 +1,709 @@
+//! The idempotent twin of pattern P3: the seed's `IdempotencyFilter` as a step machine, plus
+//! what the seed lacks (fingerprint comparison, lease, fencing, failure policy, retention).
+//!
+//! One request runs these statements, one per step, so that the simulator can interleave two
+//! requests with the same key and make the check-then-act race really happen:
+//!
+//! 1. parse the `Idempotency-Key` header (no store access): missing or not a UUID is 400;
+//! 2. the reservation, a short transaction of its own as in the seed: `BEGIN`, `SELECT` the
+//!    key, then one of: replay a completed key, 409 for a key whose lease holds, 422 for a key
+//!    first used with another fingerprint, `INSERT ... ON CONFLICT DO NOTHING` for an absent key
+//!    (the atomic reservation: a concurrent request that inserted first wins, and this one gets
+//!    409), a fenced `UPDATE` to take over a key whose lease ended, or a `DELETE` of a key whose
+//!    retention is over followed by the insert; then `COMMIT`;
+//! 3. the business handler's own steps (its own transaction);
+//! 4. the completion, a transaction of its own: `BEGIN`, an `UPDATE` (store the response) or a
+//!    `DELETE` (release the key after a handler failure, if the failure policy says so), checked
+//!    against this request's fencing token, then `COMMIT`.
+//!
+//! A crash between the steps (the simulator drops the machine and rolls back its open
+//! transaction) leaves a reserved key in progress: retries get 409 until its lease ends, then
+//! take it over. A request that was slow rather than dead finds, when it completes, that its
+//! token no longer holds the key: its completion is rejected, the newer request's state is
+//! kept, and it answers 409.
+//!
+//! Known limit, kept on purpose because it is the seed's design: the handler's effect and the
+//! key's completion are two transactions. A crash after the handler committed and before the
+//! key completed lets the request that takes the key over run the handler a second time. A
+//! handler that must never run twice writes its effect and the key in one transaction.
+
+use crate::idempotency::config::{Config, FailurePolicy, lease_holds};
+use crate::idempotency::error::IdempotencyError;
+use crate::idempotency::event::{FoundKey, IdempotencyEvent};
+use crate::idempotency::fingerprint::{fingerprint, short_fingerprint};
+use crate::idempotency::key::{KeyHeaderError, parse_idempotency_key};
+use crate::idempotency::problem::{ProblemType, problem_response};
+use crate::idempotency::request::{HttpRequest, HttpResponse};
+use crate::ids::{IdempotencyKey, Tick, TxId};
+use crate::step::{Step, Steps};
+use crate::store::{
+    FencingToken, IdempotencyKeyRow, Inserted, KeyState, RequestFingerprint, RowLockWait, Store,
+    StoreError,
+};
+
+/// Where one request is in the layer. Each state carries what its statement needs.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum LayerState {
+    /// The header is parsed next.
+    ParseKeyHeader,
+    /// The reservation transaction begins next.
+    BeginReservation {
+        /// The parsed key.
+        key: IdempotencyKey,
+    },
+    /// The key's row is read next.
+    SelectKey {
+        /// The key.
+        key: IdempotencyKey,
+        /// The reservation transaction.
+        tx: TxId,
+    },
+    /// The key's row, whose retention is over, is deleted next; the insert follows.
+    DeleteExpiredKey {
+        /// The key.
+        key: IdempotencyKey,
+        /// The reservation transaction.
+        tx: TxId,
+        /// The row as it was read; it is deleted only if it is still this row.
+        expired: IdempotencyKeyRow,
+    },
+    /// The key is reserved next: `INSERT ... ON CONFLICT DO NOTHING`.
+    InsertKey {
+        /// The key.
+        key: IdempotencyKey,
+        /// The reservation transaction.
+        tx: TxId,
+        /// The token of the row this insert replaces, if one was deleted: the new token must
+        /// be larger.
+        replaced_fencing_token: Option<FencingToken>,
+    },
+    /// The key, whose lease ended, is taken over next: an `UPDATE` fenced by the old token.
+    TakeOverKey {
+        /// The key.
+        key: IdempotencyKey,
+        /// The reservation transaction.
+        tx: TxId,
+        /// The token of the request whose lease ended.
+        previous_fencing_token: FencingToken,
+    },
+    /// The reservation transaction commits next.
+    CommitReservation {
+        /// The key.
+        key: IdempotencyKey,
+        /// The reservation transaction.
+        tx: TxId,
+        /// What follows the commit.
+        then: AfterReservation,
+    },
+    /// The business handler's steps run.
+    RunHandler {
+        /// The key this request holds.
+        key: IdempotencyKey,
+        /// The token it holds it with.
+        fencing_token: FencingToken,
+    },
+    /// The completion transaction begins next.
+    BeginCompletion {
+        /// The key.
+        key: IdempotencyKey,
+        /// The token this request holds the key with.
+        fencing_token: FencingToken,
+        /// What the completion writes.
+        completion: Completion,
+    },
+    /// The completion's fenced write runs next.
+    WriteCompletion {
+        /// The key.
+        key: IdempotencyKey,
+        /// The token this request holds the key with.
+        fencing_token: FencingToken,
+        /// The completion transaction.
+        tx: TxId,
+        /// What it writes.
+        completion: Completion,
+    },
+    /// The completion transaction commits next, then the request answers.
+    CommitCompletion {
+        /// The completion transaction.
+        tx: TxId,
+        /// The answer.
+        response: HttpResponse,
+    },
+    /// The request has answered (or failed).
+    Done,
+}
+
+/// What follows the commit of the reservation transaction.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum AfterReservation {
+    /// The request answers without running the handler (replay, 409, 422).
+    Answer(HttpResponse),
+    /// This request holds the key: the handler runs.
+    RunHandler {
+        /// The token it holds the key with.
+        fencing_token: FencingToken,
+    },
+}
+
+/// What the completion writes to the key.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Completion {
+    /// Store the response, to be replayed to every retry.
+    StoreResponse(HttpResponse),
+    /// Delete the key (a handler failure under [`FailurePolicy::ReleaseKey`]), then answer the
+    /// failure response.
+    ReleaseKey(HttpResponse),
+}
+
+impl Completion {
+    /// The response the request answers if the completion goes through.
+    pub fn response(&self) -> &HttpResponse {
+        match self {
+            Completion::StoreResponse(response) | Completion::ReleaseKey(response) => response,
+        }
+    }
+}
+
+/// The fencing token of a request that gets a key at `now`, replacing a holder with token
+/// `replaced` if there was one: larger than `replaced`, and larger than `now`.
+///
+/// Drawing tokens from the clock keeps them growing even when the previous token is unknown
+/// (the key was released or purged): any earlier holder got its token at an earlier tick, since
+/// a lease lasts at least one tick, so its token is at most `now`.
+pub fn next_fencing_token(replaced: Option<FencingToken>, now: Tick) -> FencingToken {
+    let from_clock = now.0.saturating_add(1);
+    let from_replaced = replaced.map_or(0, |FencingToken(token)| token.saturating_add(1));
+    FencingToken(from_clock.max(from_replaced))
+}
+
+/// One request through the idempotent layer, around the business handler `H`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct IdempotencyLayer<H> {
+    config: Config,
+    request: HttpRequest,
+    fingerprint: RequestFingerprint,
+    handler: H,
+    state: LayerState,
+    events: Vec<IdempotencyEvent>,
+}
+
+impl<H> IdempotencyLayer<H>
+where
+    H: Steps<Output = HttpResponse>,
+    H::Error: std::fmt::Display,
+{
+    /// `request` through the layer, with `handler` (built for this request) behind it. Nothing
+    /// runs until the first step.
+    pub fn new(config: Config, request: HttpRequest, handler: H) -> Self {
+        let fingerprint = fingerprint(&request);
+        IdempotencyLayer {
+            config,
+            request,
+            fingerprint,
+            handler,
+            state: LayerState::ParseKeyHeader,
+            events: Vec::new(),
+        }
+    }
+
+    /// Where the request is.
+    pub fn state(&self) -> &LayerState {
+        &self.state
+    }
+
+    /// The request.
+    pub fn request(&self) -> &HttpRequest {
+        &self.request
+    }
+
+    /// The request's fingerprint.
+    pub fn fingerprint(&self) -> &RequestFingerprint {
+        &self.fingerprint
+    }
+
+    /// The business handler.
+    pub fn handler(&self) -> &H {
+        &self.handler
+    }
+
+    /// The events not yet taken.
+    pub fn events(&self) -> &[IdempotencyEvent] {
+        &self.events
+    }
+
+    /// Takes the events collected since the last call, oldest first.
+    pub fn take_events(&mut self) -> Vec<IdempotencyEvent> {
+        std::mem::take(&mut self.events)
+    }
+
+    fn step_state(
+        &mut self,
+        store: &mut Store,
+        now: Tick,
+    ) -> Result<Step<HttpResponse>, IdempotencyError> {
+        match self.state.clone() {
+            LayerState::ParseKeyHeader => Ok(self.parse_key_header()),
+            LayerState::BeginReservation { key } => {
+                let tx = store.begin()?;
+                self.state = LayerState::SelectKey { key, tx };
+                Ok(Step::Continue)
+            }
+            LayerState::SelectKey { key, tx } => {
+                let row = store.get::<IdempotencyKeyRow>(tx, &key)?;
+                self.state = self.decide_on_row(key, tx, row, now);
+                Ok(Step::Continue)
+            }
+            LayerState::DeleteExpiredKey { key, tx, expired } => {
+                let row = match select_for_update(store, tx, key)? {
+                    Err(wait) => return Ok(Step::Blocked(wait)),
+                    Ok(row) => row,
+                };
+                let replaced_fencing_token = fencing_token_of(&expired);
+                self.state = match row {
+                    // Purged meanwhile: absent, which is what the delete wanted.
+                    None => LayerState::InsertKey { key, tx, replaced_fencing_token },
+                    Some(row) if row == expired && self.config.is_forgotten(&row, now) => {
+                        store.delete::<IdempotencyKeyRow>(tx, &key)?;
+                        LayerState::InsertKey { key, tx, replaced_fencing_token }
+                    }
+                    Some(_) => self.reservation_lost(key, tx),
+                };
+                Ok(Step::Continue)
+            }
+            LayerState::InsertKey { key, tx, replaced_fencing_token } => {
+                let fencing_token = next_fencing_token(replaced_fencing_token, now);
+                let lease_expires_at = self.config.lease_expires_at(now);
+                let row = IdempotencyKeyRow {
+                    key,
+                    fingerprint: self.fingerprint.clone(),
+                    state: KeyState::InProgress { lease_expires_at, fencing_token },
+                    created_at: now,
+                };
+                let inserted = match split_blocked(store.insert_on_conflict_do_nothing(tx, row))? {
+                    Err(wait) => return Ok(Step::Blocked(wait)),
+                    Ok(inserted) => inserted,
+                };
+                self.state = match inserted {
+                    Inserted::Inserted => {
+                        self.events.push(IdempotencyEvent::KeyReserved {
+                            key,
+                            fencing_token,
+                            lease_expires_at,
+                        });
+                        let then = AfterReservation::RunHandler { fencing_token };
+                        LayerState::CommitReservation { key, tx, then }
+                    }
+                    Inserted::AlreadyPresent => self.reservation_lost(key, tx),
+                };
+                Ok(Step::Continue)
+            }
+            LayerState::TakeOverKey { key, tx, previous_fencing_token } => {
+                let row = match select_for_update(store, tx, key)? {
+                    Err(wait) => return Ok(Step::Blocked(wait)),
+                    Ok(row) => row,
+                };
+                let still_ours_to_take = row.as_ref().is_some_and(|row| {
+                    row.fingerprint == self.fingerprint
+                        && !lease_holds(row, now)
+                        && !self.config.is_forgotten(row, now)
+                        && fencing_token_of(row) == Some(previous_fencing_token)
+                });
+                self.state = match row {
+                    Some(row) if still_ours_to_take => {
+                        let fencing_token = next_fencing_token(Some(previous_fencing_token), now);
+                        let lease_expires_at = self.config.lease_expires_at(now);
+                        let state = KeyState::InProgress { lease_expires_at, fencing_token };
+                        store.put(tx, IdempotencyKeyRow { state, ..row })?;
+                        self.events.push(IdempotencyEvent::KeyTakenOver {
+                            key,
+                            previous_fencing_token,
+                            fencing_token,
+                            lease_expires_at,
+                        });
+                        let then = AfterReservation::RunHandler { fencing_token };
+                        LayerState::CommitReservation { key, tx, then }
+                    }
+                    _ => self.reservation_lost(key, tx),
+                };
+                Ok(Step::Continue)
+            }
+            LayerState::CommitReservation { key, tx, then } => {
+                store.commit(tx)?;
+                match then {
+                    AfterReservation::Answer(response) => {
+                        self.state = LayerState::Done;
+                        Ok(Step::Done(response))
+                    }
+                    AfterReservation::RunHandler { fencing_token } => {
+                        self.state = LayerState::RunHandler { key, fencing_token };
+                        Ok(Step::Continue)
+                    }
+                }
+            }
+            LayerState::RunHandler { key, fencing_token } => {
+                let response = match self.handler.step(store, now) {
+                    Ok(Step::Continue) => return Ok(Step::Continue),
+                    Ok(Step::Blocked(wait)) => return Ok(Step::Blocked(wait)),
+                    Ok(Step::Done(response)) => response,
+                    Err(error) => {
+                        // The handler's contract is to roll back before failing; make sure.
+                        if let Some(handler_tx) = self.handler.open_transaction() {
+                            let _ = store.rollback(handler_tx);
+                        }
+                        handler_failure_response(&error)
+                    }
+                };
+                let completion = self.completion_for(response);
+                self.state = LayerState::BeginCompletion { key, fencing_token, completion };
+                Ok(Step::Continue)
+            }
+            LayerState::BeginCompletion { key, fencing_token, completion } => {
+                let tx = store.begin()?;
+                self.state = LayerState::WriteCompletion { key, fencing_token, tx, completion };
+                Ok(Step::Continue)
+            }
+            LayerState::WriteCompletion { key, fencing_token, tx, completion } => {
+                let row = match select_for_update(store, tx, key)? {
+                    Err(wait) => return Ok(Step::Blocked(wait)),
+                    Ok(row) => row,
+                };
+                let holds_key = row.as_ref().is_some_and(|row| {
+                    matches!(
+                        row.state,
+                        KeyState::InProgress { fencing_token: token, .. } if token == fencing_token
+                    )
+                });
+                let response = match (row, completion) {
+                    (Some(row), Completion::StoreResponse(response)) if holds_key => {
+                        let state = KeyState::Completed { response: response.clone().into() };
+                        store.put(tx, IdempotencyKeyRow { state, ..row })?;
+                        self.events.push(IdempotencyEvent::ResponseStored {
+                            key,
+                            fencing_token,
+                            status: response.status,
+                        });
+                        response
+                    }
+                    (Some(_), Completion::ReleaseKey(response)) if holds_key => {
+                        store.delete::<IdempotencyKeyRow>(tx, &key)?;
+                        self.events.push(IdempotencyEvent::KeyReleased { key, fencing_token });
+                        response
+                    }
+                    (row, _) => {
+                        let found = found_key(row.as_ref());
+                        let detail = stale_detail(key, fencing_token, &found);
+                        self.events.push(IdempotencyEvent::StaleCompletionRejected {
+                            key,
+                            fencing_token,
+                            found,
+                        });
+                        problem_response(ProblemType::IdempotencyKeyTakenOver, detail)
+                    }
+                };
+                self.state = LayerState::CommitCompletion { tx, response };
+                Ok(Step::Continue)
+            }
+            LayerState::CommitCompletion { tx, response } => {
+                store.commit(tx)?;
+                self.state = LayerState::Done;
+                Ok(Step::Done(response))
+            }
+            LayerState::Done => Err(IdempotencyError::AlreadyDone),
+        }
+    }
+
+    fn parse_key_header(&mut self) -> Step<HttpResponse> {
+        match parse_idempotency_key(&self.request) {
+            Ok(key) => {
+                self.state = LayerState::BeginReservation { key };
+                Step::Continue
+            }
+            Err(error) => {
+                let problem_type = match error {
+                    KeyHeaderError::Missing => ProblemType::IdempotencyKeyMissing,
+                    KeyHeaderError::Repeated { .. } | KeyHeaderError::NotAUuid { .. } => {
+                        ProblemType::IdempotencyKeyInvalid
+                    }
+                };
+                let response = problem_response(problem_type, error.to_string());
+                self.events.push(IdempotencyEvent::KeyHeaderRejected { error });
+                self.state = LayerState::Done;
+                Step::Done(response)
+            }
+        }
+    }
+
+    /// The decision of the `SELECT`: what the key's row, as read, means for this request.
+    fn decide_on_row(
+        &mut self,
+        key: IdempotencyKey,
+        tx: TxId,
+        row: Option<IdempotencyKeyRow>,
+        now: Tick,
+    ) -> LayerState {
+        let Some(row) = row else {
+            return LayerState::InsertKey { key, tx, replaced_fencing_token: None };
+        };
+        if self.config.is_forgotten(&row, now) {
+            self.events.push(IdempotencyEvent::KeyExpired { key, created_at: row.created_at });
+            return LayerState::DeleteExpiredKey { key, tx, expired: row };
+        }
+        if row.fingerprint != self.fingerprint {
+            let detail = format!(
+                "Idempotency-Key {key} was first used with a request of fingerprint {}, and this \
+                 request ({} {}) has fingerprint {}: the method, path or body differs; use a new \
+                 key for a new request",
+                short_fingerprint(&row.fingerprint),
+                self.request.method,
+                self.request.path,
+                short_fingerprint(&self.fingerprint),
+            );
+            self.events.push(IdempotencyEvent::FingerprintMismatch {
+                key,
+                stored: row.fingerprint,
+                received: self.fingerprint.clone(),
+            });
+            let then = AfterReservation::Answer(problem_response(
+                ProblemType::IdempotencyKeyReused,
+                detail,
+            ));
+            return LayerState::CommitReservation { key, tx, then };
+        }
+        match row.state {
+            KeyState::Completed { response } => {
+                self.events
+                    .push(IdempotencyEvent::ResponseReplayed { key, status: response.status });
+                let then = AfterReservation::Answer(response.into());
+                LayerState::CommitReservation { key, tx, then }
+            }
+            KeyState::InProgress { lease_expires_at, .. } if now < lease_expires_at => {
+                let detail = format!(
+                    "a request with Idempotency-Key {key} is still in progress; its lease holds \
+                     until {lease_expires_at} (now is {now}): retry after that"
+                );
+                self.events.push(IdempotencyEvent::KeyInProgress { key, lease_expires_at });
+                let then = AfterReservation::Answer(problem_response(
+                    ProblemType::IdempotencyKeyInProgress,
+                    detail,
+                ));
+                LayerState::CommitReservation { key, tx, then }
+            }
+            KeyState::InProgress { fencing_token, .. } => {
+                LayerState::TakeOverKey { key, tx, previous_fencing_token: fencing_token }
+            }
+        }
+    }
+
+    fn reservation_lost(&mut self, key: IdempotencyKey, tx: TxId) -> LayerState {
+        self.events.push(IdempotencyEvent::ReservationLost { key });
+        let detail = format!(
+            "a concurrent request reserved Idempotency-Key {key} between this request's read \
+             and its reservation; retry to get its response"
+        );
+        let then = AfterReservation::Answer(problem_response(
+            ProblemType::IdempotencyKeyReservedConcurrently,
+            detail,
+        ));
+        LayerState::CommitReservation { key, tx, then }
+    }
+
+    /// Applies the failure policy to the handler's answer, and records how the handler ended.
+    fn completion_for(&mut self, response: HttpResponse) -> Completion {
+        if !response.is_server_error() {
+            self.events.push(IdempotencyEvent::HandlerCompleted { status: response.status });
+            return Completion::StoreResponse(response);
+        }
+        self.events.push(IdempotencyEvent::HandlerFailed {
+            status: response.status,
+            detail: failure_detail(&response),
+        });
+        match self.config.failure_policy {
+            FailurePolicy::ReleaseKey => Completion::ReleaseKey(response),
+            FailurePolicy::StoreAndReplay => Completion::StoreResponse(response),
+        }
+    }
+}
+
+impl<H> Steps for IdempotencyLayer<H>
+where
+    H: Steps<Output = HttpResponse>,
+    H::Error: std::fmt::Display,
+{
+    type Output = HttpResponse;
+    type Error = IdempotencyError;
+
+    fn next_statement(&self) -> Option<String> {
+        let lease_ticks = self.config.lease_ticks_effective();
+        Some(match &self.state {
+            LayerState::ParseKeyHeader => "-- parse header Idempotency-Key".to_owned(),
+            LayerState::BeginReservation { .. } | LayerState::BeginCompletion { .. } => {
+                "BEGIN".to_owned()
+            }
+            LayerState::SelectKey { key, .. } => {
+                format!("SELECT * FROM idempotency_keys WHERE key = '{key}'")
+            }
+            LayerState::DeleteExpiredKey { key, .. } => format!(
+                "DELETE FROM idempotency_keys WHERE key = '{key}' AND created_at <= now - {} \
+                 AND (state = 'completed' OR lease_expires_at <= now)",
+                self.config.retention_ticks
+            ),
+            LayerState::InsertKey { key, replaced_fencing_token, .. } => format!(
+                "INSERT INTO idempotency_keys (key, fingerprint, state, lease_expires_at, \
+                 fencing_token, created_at) VALUES ('{key}', '{}', 'in_progress', \
+                 now + {lease_ticks}, {}, now) ON CONFLICT DO NOTHING",
+                short_fingerprint(&self.fingerprint),
+                match replaced_fencing_token {
+                    Some(FencingToken(token)) => {
+                        format!("GREATEST(now + 1, {})", token.saturating_add(1))
+                    }
+                    None => "now + 1".to_owned(),
+                },
+            ),
+            LayerState::TakeOverKey {
+                key, previous_fencing_token: FencingToken(token), ..
+            } => {
+                format!(
+                    "UPDATE idempotency_keys SET lease_expires_at = now + {lease_ticks}, \
+                     fencing_token = GREATEST(now + 1, {}) WHERE key = '{key}' AND \
+                     fencing_token = {token} AND lease_expires_at <= now",
+                    token.saturating_add(1)
+                )
+            }
+            LayerState::CommitReservation { .. } | LayerState::CommitCompletion { .. } => {
+                "COMMIT".to_owned()
+            }
+            LayerState::RunHandler { .. } => {
+                self.handler.next_statement().unwrap_or_else(|| "-- handler".to_owned())
+            }
+            LayerState::WriteCompletion {
+                key,
+                fencing_token: FencingToken(token),
+                completion,
+                ..
+            } => match completion {
+                Completion::StoreResponse(response) => format!(
+                    "UPDATE idempotency_keys SET state = 'completed', response = {} WHERE \
+                     key = '{key}' AND fencing_token = {token}",
+                    describe_response(response)
+                ),
+                Completion::ReleaseKey(_) => format!(
+                    "DELETE FROM idempotency_keys WHERE key = '{key}' AND fencing_token = {token}"
+                ),
+            },
+            LayerState::Done => return None,
+        })
+    }
+
+    fn step(&mut self, store: &mut Store, now: Tick) -> Result<Step<HttpResponse>, Self::Error> {
+        let result = self.step_state(store, now);
+        if result.is_err() {
+            if let Some(tx) = self.open_transaction() {
+                // It may have ended already; an unknown transaction is fine here.
+                let _ = store.rollback(tx);
+            }
+            self.state = LayerState::Done;
+        }
+        result
+    }
+
+    fn open_transaction(&self) -> Option<TxId> {
+        match &self.state {
+            LayerState::SelectKey { tx, .. }
+            | LayerState::DeleteExpiredKey { tx, .. }
+            | LayerState::InsertKey { tx, .. }
+            | LayerState::TakeOverKey { tx, .. }
+            | LayerState::CommitReservation { tx, .. }
+            | LayerState::WriteCompletion { tx, .. }
+            | LayerState::CommitCompletion { tx, .. } => Some(*tx),
+            LayerState::RunHandler { .. } => self.handler.open_transaction(),
+            LayerState::ParseKeyHeader
+            | LayerState::BeginReservation { .. }
+            | LayerState::BeginCompletion { .. }
+            | LayerState::Done => None,
+        }
+    }
+}
+
+/// `SELECT ... FOR UPDATE` of one key: takes the row lock (or reports whom to wait for) and
+/// reads the row as the transaction sees it. The lock is taken with an unchanged write, which
+/// a commit does not report as a change.
+fn select_for_update(
+    store: &mut Store,
+    tx: TxId,
+    key: IdempotencyKey,
+) -> Result<Result<Option<IdempotencyKeyRow>, RowLockWait>, StoreError> {
+    split_blocked(store.update::<IdempotencyKeyRow>(tx, &key, |_| {}))
+}
+
+/// Separates a row-lock wait, which is a step outcome, from a real failure.
+pub(crate) fn split_blocked<T>(
+    result: Result<T, StoreError>,
+) -> Result<Result<T, RowLockWait>, StoreError> {
+    match result {
+        Ok(value) => Ok(Ok(value)),
+        Err(StoreError::Blocked(wait)) => Ok(Err(wait)),
+        Err(error) => Err(error),
+    }
+}
+
+/// The token of a key in progress; a completed key has none.
+fn fencing_token_of(row: &IdempotencyKeyRow) -> Option<FencingToken> {
+    match row.state {
+        KeyState::InProgress { fencing_token, .. } => Some(fencing_token),
+        KeyState::Completed { .. } => None,
+    }
+}
+
+fn found_key(row: Option<&IdempotencyKeyRow>) -> FoundKey {
+    match row.map(|row| &row.state) {
+        None => FoundKey::Absent,
+        Some(KeyState::InProgress { fencing_token, .. }) => {
+            FoundKey::InProgress { fencing_token: *fencing_token }
+        }
+        Some(KeyState::Completed { response }) => FoundKey::Completed { status: response.status },
+    }
+}
+
+fn stale_detail(
+    key: IdempotencyKey,
+    FencingToken(token): FencingToken,
+    found: &FoundKey,
+) -> String {
+    let found_text = match found {
+        FoundKey::Absent => "the key is no longer stored (released or forgotten)".to_owned(),
+        FoundKey::InProgress { fencing_token: FencingToken(newer) } => {
+            format!("another request holds it now with fencing token {newer}")
+        }
+        FoundKey::Completed { status } => {
+            format!("another request completed it with status {status}, which retries replay")
+        }
+    };
+    format!(
+        "this request's lease on Idempotency-Key {key} (fencing token {token}) ended before it \
+         completed, and {found_text}; this request's result was not stored"
+    )
+}
+
+/// The 500 answered when the handler returns a typed failure.
+pub(crate) fn handler_failure_response(error: &impl std::fmt::Display) -> HttpResponse {
+    problem_response(ProblemType::HandlerFailed, format!("the handler failed: {error}"))
+}
+
+/// What a failure response says, for the `HandlerFailed` event: the problem's `detail` if the
+/// body is a problem, else the start of the body.
+pub(crate) fn failure_detail(response: &HttpResponse) -> String {
+    serde_json::from_str::<crate::idempotency::problem::Problem>(&response.body)
+        .map(|problem| problem.detail)
+        .unwrap_or_else(|_| crate::idempotency::key::cut_to_chars(&response.body, 120))
+}
+
+/// A response summed up for a trace line: `(201, 2 headers, 87-byte body)`.
+pub fn describe_response(response: &HttpResponse) -> String {
+    format!(
+        "({}, {} header{}, {}-byte body)",
+        response.status,
+        response.headers.len(),
+        if response.headers.len() == 1 { "" } else { "s" },
+        response.body.len()
+    )
+}

@@ -1,0 +1,107 @@
+//! The naive twin of pattern P3: an endpoint with no idempotency handling at all.
+//!
+//! Every request runs the handler, whatever its `Idempotency-Key` header says (or whether it
+//! has one). A client that retries after a lost response (fault F5) or submits twice (F6)
+//! therefore creates a second charge or order: exactly what the seed's filter exists to stop.
+//! Its steps are the handler's steps; a typed handler failure becomes a 500 problem, as a web
+//! framework's default error handler would answer.
+
+use crate::idempotency::error::IdempotencyError;
+use crate::idempotency::event::IdempotencyEvent;
+use crate::idempotency::layer::{failure_detail, handler_failure_response};
+use crate::idempotency::request::{HttpRequest, HttpResponse};
+use crate::ids::{Tick, TxId};
+use crate::step::{Step, Steps};
+use crate::store::Store;
+
+/// One request through the naive endpoint: straight to the handler `H`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct NaiveLayer<H> {
+    request: HttpRequest,
+    handler: H,
+    done: bool,
+    events: Vec<IdempotencyEvent>,
+}
+
+impl<H> NaiveLayer<H>
+where
+    H: Steps<Output = HttpResponse>,
+    H::Error: std::fmt::Display,
+{
+    /// `request` with `handler` (built for this request) behind it.
+    pub fn new(request: HttpRequest, handler: H) -> Self {
+        NaiveLayer { request, handler, done: false, events: Vec::new() }
+    }
+
+    /// The request.
+    pub fn request(&self) -> &HttpRequest {
+        &self.request
+    }
+
+    /// The business handler.
+    pub fn handler(&self) -> &H {
+        &self.handler
+    }
+
+    /// Whether the request has answered.
+    pub fn is_done(&self) -> bool {
+        self.done
+    }
+
+    /// The events not yet taken.
+    pub fn events(&self) -> &[IdempotencyEvent] {
+        &self.events
+    }
+
+    /// Takes the events collected since the last call, oldest first.
+    pub fn take_events(&mut self) -> Vec<IdempotencyEvent> {
+        std::mem::take(&mut self.events)
+    }
+}
+
+impl<H> Steps for NaiveLayer<H>
+where
+    H: Steps<Output = HttpResponse>,
+    H::Error: std::fmt::Display,
+{
+    type Output = HttpResponse;
+    type Error = IdempotencyError;
+
+    fn next_statement(&self) -> Option<String> {
+        if self.done {
+            return None;
+        }
+        Some(self.handler.next_statement().unwrap_or_else(|| "-- handler".to_owned()))
+    }
+
+    fn step(&mut self, store: &mut Store, now: Tick) -> Result<Step<HttpResponse>, Self::Error> {
+        if self.done {
+            return Err(IdempotencyError::AlreadyDone);
+        }
+        let response = match self.handler.step(store, now) {
+            Ok(Step::Continue) => return Ok(Step::Continue),
+            Ok(Step::Blocked(wait)) => return Ok(Step::Blocked(wait)),
+            Ok(Step::Done(response)) => response,
+            Err(error) => {
+                if let Some(handler_tx) = self.handler.open_transaction() {
+                    let _ = store.rollback(handler_tx);
+                }
+                handler_failure_response(&error)
+            }
+        };
+        self.events.push(if response.is_server_error() {
+            IdempotencyEvent::HandlerFailed {
+                status: response.status,
+                detail: failure_detail(&response),
+            }
+        } else {
+            IdempotencyEvent::HandlerCompleted { status: response.status }
+        });
+        self.done = true;
+        Ok(Step::Done(response))
+    }
+
+    fn open_transaction(&self) -> Option<TxId> {
+        if self.done { None } else { self.handler.open_transaction() }
+    }
+}
