@@ -145,15 +145,18 @@ fn collect_console_errors(tab: &Arc<Tab>, errors: Arc<Mutex<Vec<String>>>) {
                     .args
                     .iter()
                     .map(|arg| {
-                        arg.value.as_ref().map(|v| v.to_string()).or(arg.description.clone()).unwrap_or_default()
+                        arg.value
+                            .as_ref()
+                            .map(|v| v.to_string())
+                            .or(arg.description.clone())
+                            .unwrap_or_default()
                     })
                     .collect();
                 Some(format!("console.error: {}", args.join(" ")))
             }
-            Event::LogEntryAdded(entry)
-                if format!("{:?}", entry.params.entry.level) == "Error" =>
-            {
-                Some(format!("log: {}", entry.params.entry.text))
+            Event::LogEntryAdded(entry) if format!("{:?}", entry.params.entry.level) == "Error" => {
+                let url = entry.params.entry.url.as_deref().unwrap_or("");
+                Some(format!("log: {} {url}", entry.params.entry.text))
             }
             _ => None,
         };

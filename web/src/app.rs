@@ -3,7 +3,7 @@
 use idempotency_lab::shop::ShopConfig;
 use yew::prelude::*;
 
-use crate::tables::StockTable;
+use crate::tables::StoreTables;
 
 /// The root of the page.
 #[function_component(App)]
@@ -17,9 +17,7 @@ pub fn app() -> Html {
                     { "Duplicate deliveries, lost responses, crashes and races: watch a naive shop break, then fix it." }
                 </p>
             </header>
-            <section class="tables" aria-label="Store tables">
-                <StockTable rows={store.committed().stock.values().cloned().collect::<Vec<_>>()} />
-            </section>
+            <StoreTables tables={store.committed().clone()} />
         </main>
     }
 }

@@ -67,14 +67,13 @@ pub fn locked_wasm_bindgen_version(workspace_root: &Path) -> Result<String, Xtas
     let lock = std::fs::read_to_string(&lock_path).map_err(io_error("read", &lock_path))?;
     let mut lines = lock.lines();
     while let Some(line) = lines.next() {
-        if line.trim() == "name = \"wasm-bindgen\"" {
-            if let Some(version) = lines
+        if line.trim() == "name = \"wasm-bindgen\""
+            && let Some(version) = lines
                 .next()
                 .and_then(|next| next.trim().strip_prefix("version = \""))
                 .and_then(|rest| rest.strip_suffix('"'))
-            {
-                return Ok(version.to_owned());
-            }
+        {
+            return Ok(version.to_owned());
         }
     }
     Err(XtaskError::Unexpected {

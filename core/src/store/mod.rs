@@ -52,7 +52,7 @@ pub trait Row: Clone + Debug + PartialEq + Eq + Hash + Serialize + 'static {
 }
 
 macro_rules! tables {
-    ($( $(#[$doc:meta])* $field:ident : $row:ty, $key:ty, |$r:ident| $key_expr:expr, $variant:ident ;)*) => {
+    ($( $(#[$doc:meta])* $field:ident : $row:ty, $key:ty, |$r:ident| $key_expr:expr, $variant:ident, [$($column:literal),*] ;)*) => {
         /// The name of a table, as traces and violations print it.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
         #[serde(rename_all = "snake_case")]
@@ -67,6 +67,21 @@ macro_rules! tables {
             /// The table's SQL-style name, such as `idempotency_keys`.
             pub fn as_str(self) -> &'static str {
                 match self { $( TableName::$variant => stringify!($field), )* }
+            }
+
+            /// The table's columns: the fields of its rows' JSON objects, in schema order.
+            pub fn columns(self) -> &'static [&'static str] {
+                match self { $( TableName::$variant => &[$($column),*], )* }
+            }
+        }
+
+        impl Tables {
+            /// The rows of one table as JSON objects, in key order: what the page and the
+            /// trace show.
+            pub fn rows_json(&self, table: TableName) -> Vec<serde_json::Value> {
+                match table {
+                    $( TableName::$variant => self.$field.values().map(row_json).collect(), )*
+                }
             }
         }
 
@@ -117,19 +132,28 @@ macro_rules! tables {
 
 tables! {
     /// `orders`, keyed by order id.
-    orders: OrderRow, OrderId, |r| r.id, Orders;
+    orders: OrderRow, OrderId, |r| r.id, Orders, ["id", "lines", "status"];
     /// `stock`, keyed by sku.
-    stock: StockRow, Sku, |r| r.sku.clone(), Stock;
+    stock: StockRow, Sku, |r| r.sku.clone(), Stock, ["sku", "on_hand_qty", "available_qty"];
     /// `reservations`, unique on `(order_id, sku)`.
-    reservations: ReservationRow, (OrderId, Sku), |r| (r.order_id, r.sku.clone()), Reservations;
+    reservations: ReservationRow, (OrderId, Sku), |r| (r.order_id, r.sku.clone()), Reservations,
+        ["order_id", "sku", "qty"];
     /// `inbox`, unique on `(message_id, consumer)`.
-    inbox: InboxRow, (MessageId, ConsumerName), |r| (r.message_id, r.consumer.clone()), Inbox;
+    inbox: InboxRow, (MessageId, ConsumerName), |r| (r.message_id, r.consumer.clone()), Inbox,
+        ["message_id", "consumer", "processed_at"];
     /// `outbox`, keyed by message id.
-    outbox: OutboxRow, MessageId, |r| r.message_id, Outbox;
+    outbox: OutboxRow, MessageId, |r| r.message_id, Outbox,
+        ["message_id", "payload", "published", "created_at"];
     /// `idempotency_keys`, keyed by the key.
-    idempotency_keys: IdempotencyKeyRow, IdempotencyKey, |r| r.key, IdempotencyKeys;
+    idempotency_keys: IdempotencyKeyRow, IdempotencyKey, |r| r.key, IdempotencyKeys,
+        ["key", "fingerprint", "state", "created_at"];
     /// `charges`, the payment provider's ledger, keyed by charge id.
-    charges: ChargeRow, ChargeId, |r| r.id, Charges;
+    charges: ChargeRow, ChargeId, |r| r.id, Charges, ["id", "order_id", "payment_id"];
+}
+
+fn row_json<R: Serialize>(row: &R) -> serde_json::Value {
+    // Rows are plain data with string keys: serialization cannot fail.
+    serde_json::to_value(row).unwrap_or(serde_json::Value::Null)
 }
 
 fn key_json<K: Serialize>(key: &K) -> serde_json::Value {

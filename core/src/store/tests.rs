@@ -2,7 +2,7 @@
 //! rollback, limits.
 
 use super::*;
-use crate::ids::{MessageId, OrderId};
+use crate::ids::{IdempotencyKey, MessageId, OrderId};
 use uuid::Uuid;
 
 fn apple() -> Sku {
@@ -210,4 +210,70 @@ fn limits_are_typed_errors() {
         store.insert(first, reservation(2, 1)),
         Err(StoreError::TableFull { table: TableName::Reservations, limit: 1 })
     );
+}
+
+#[test]
+fn every_table_lists_exactly_the_columns_of_its_rows_json() {
+    let mut store = store_with_ten_apples();
+    let order = OrderRow {
+        id: OrderId(Uuid::from_u128(1)),
+        lines: vec![OrderLine { sku: apple(), qty: 1 }],
+        status: OrderStatus::Placed,
+    };
+    store
+        .transaction(|store, tx| -> Result<_, StoreError> {
+            store.insert(tx, order)?;
+            store.insert(tx, reservation(1, 1))?;
+            store.insert(
+                tx,
+                InboxRow {
+                    message_id: MessageId(Uuid::from_u128(2)),
+                    consumer: ConsumerName::new("reserve-stock"),
+                    processed_at: crate::ids::Tick(1),
+                },
+            )?;
+            store.insert(
+                tx,
+                OutboxRow {
+                    message_id: MessageId(Uuid::from_u128(2)),
+                    payload: MessagePayload::OrderCancelled {
+                        order_id: OrderId(Uuid::from_u128(1)),
+                    },
+                    published: false,
+                    created_at: crate::ids::Tick(0),
+                },
+            )?;
+            store.insert(
+                tx,
+                IdempotencyKeyRow {
+                    key: IdempotencyKey(Uuid::from_u128(3)),
+                    fingerprint: RequestFingerprint("sha256:00".into()),
+                    state: KeyState::InProgress {
+                        lease_expires_at: crate::ids::Tick(5),
+                        fencing_token: FencingToken(1),
+                    },
+                    created_at: crate::ids::Tick(0),
+                },
+            )?;
+            let id = store.next_charge_id();
+            store.insert(
+                tx,
+                ChargeRow {
+                    id,
+                    order_id: OrderId(Uuid::from_u128(1)),
+                    payment_id: crate::ids::PaymentId::new("pay-1"),
+                },
+            )
+        })
+        .unwrap();
+    for &table in TableName::ALL {
+        let rows = store.committed().rows_json(table);
+        assert_eq!(rows.len(), 1, "{}", table.as_str());
+        let mut fields: Vec<&str> =
+            rows[0].as_object().unwrap().keys().map(String::as_str).collect();
+        let mut columns = table.columns().to_vec();
+        fields.sort_unstable();
+        columns.sort_unstable();
+        assert_eq!(fields, columns, "{}", table.as_str());
+    }
 }
