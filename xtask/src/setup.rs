@@ -93,8 +93,9 @@ pub fn ensure_wasm_bindgen(version: &str) -> Result<PathBuf, XtaskError> {
         return Ok(found.clone());
     }
     // Without --locked: one dependency locked by the CLI's own lock file is not on the registry.
+    // With --force: cargo's install records may claim a binary that is gone or another version.
     run(Command::new(cargo())
-        .args(["install", "wasm-bindgen-cli", "--version"])
+        .args(["install", "--force", "wasm-bindgen-cli", "--version"])
         .arg(format!("={version}")))?;
     candidates.into_iter().find(matches).ok_or_else(|| XtaskError::MissingTool {
         tool: "wasm-bindgen",
