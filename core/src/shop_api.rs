@@ -58,14 +58,15 @@ pub struct PaymentBody {
     pub payment_id: PaymentId,
 }
 
-/// The body of every 200/201 answer: the order as the handler left it.
+/// The body of every 200/201 answer: the order and the status the request left it in. A
+/// repeat that changed nothing (the same payment again) answers the same body as the first
+/// call, as an idempotent operation should.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct OrderAnswerBody {
     /// The order.
     pub order_id: OrderId,
-    /// What the handler did, as its event's name (`OrderPlaced`, `OrderPaid`,
-    /// `PaymentAlreadyRecorded`, `OrderCancelled`, ...).
-    pub outcome: String,
+    /// Its status after the request: `Placed`, `Paid`, `Shipped`, `Cancelled`.
+    pub status: String,
 }
 
 /// `POST /orders` with these lines and this key.
@@ -269,8 +270,8 @@ fn body_invalid(error: &serde_json::Error) -> HttpResponse {
     problem(400, "body-invalid", format!("the body does not read: {error}"))
 }
 
-fn order_answer(status: u16, order_id: OrderId, outcome: &str) -> HttpResponse {
-    let body = OrderAnswerBody { order_id, outcome: outcome.to_owned() };
+fn order_answer(status: u16, order_id: OrderId, order_status: &str) -> HttpResponse {
+    let body = OrderAnswerBody { order_id, status: order_status.to_owned() };
     HttpResponse {
         status,
         headers: vec![
@@ -281,14 +282,14 @@ fn order_answer(status: u16, order_id: OrderId, outcome: &str) -> HttpResponse {
     }
 }
 
-fn order_event_name(event: &OrderEvent) -> &'static str {
+/// The status an order is in after the event.
+fn status_after(event: &OrderEvent) -> &'static str {
     match event {
-        OrderEvent::OrderPaid { .. } => "OrderPaid",
-        OrderEvent::PaymentAlreadyRecorded { .. } => "PaymentAlreadyRecorded",
-        OrderEvent::OrderShipped { .. } => "OrderShipped",
-        OrderEvent::ShipmentAlreadyRecorded { .. } => "ShipmentAlreadyRecorded",
-        OrderEvent::OrderCancelled { .. } => "OrderCancelled",
-        OrderEvent::CancellationAlreadyRecorded { .. } => "CancellationAlreadyRecorded",
+        OrderEvent::OrderPaid { .. } | OrderEvent::PaymentAlreadyRecorded { .. } => "Paid",
+        OrderEvent::OrderShipped { .. } | OrderEvent::ShipmentAlreadyRecorded { .. } => "Shipped",
+        OrderEvent::OrderCancelled { .. } | OrderEvent::CancellationAlreadyRecorded { .. } => {
+            "Cancelled"
+        }
     }
 }
 
@@ -318,7 +319,7 @@ impl Steps for ShopHandler {
                 let response = match machine.step(store, now) {
                     Ok(Step::Continue) => return Ok(Step::Continue),
                     Ok(Step::Blocked(wait)) => return Ok(Step::Blocked(wait)),
-                    Ok(Step::Done(placed)) => order_answer(201, placed.order_id, "OrderPlaced"),
+                    Ok(Step::Done(placed)) => order_answer(201, placed.order_id, "Placed"),
                     Err(PlaceOrderError::Store(error)) => {
                         self.state = ShopHandlerState::Done;
                         return Err(ShopHandlerError::Store(error));
@@ -337,7 +338,7 @@ impl Steps for ShopHandler {
                 let response = match machine.step(store, now) {
                     Ok(Step::Continue) => return Ok(Step::Continue),
                     Ok(Step::Blocked(wait)) => return Ok(Step::Blocked(wait)),
-                    Ok(Step::Done(event)) => order_answer(200, order_id, order_event_name(&event)),
+                    Ok(Step::Done(event)) => order_answer(200, order_id, status_after(&event)),
                     Err(error @ OrderError::OrderNotFound { .. }) => {
                         problem(404, "order-not-found", error.to_string())
                     }
@@ -487,7 +488,7 @@ mod tests {
             place_order_request(&lines, None),
             &mut store,
             expect_test::expect![[
-                r#"201 {"order_id":"00000000-0000-0000-0000-000000000001","outcome":"OrderPlaced"}"#
+                r#"201 {"order_id":"00000000-0000-0000-0000-000000000001","status":"Placed"}"#
             ]],
         );
         assert_eq!(store.committed().outbox.len(), 1);
@@ -496,14 +497,14 @@ mod tests {
             pay_order_request(order_id, &PaymentId::new("pay-1"), None),
             &mut store,
             expect_test::expect![[
-                r#"200 {"order_id":"00000000-0000-0000-0000-000000000001","outcome":"OrderPaid"}"#
+                r#"200 {"order_id":"00000000-0000-0000-0000-000000000001","status":"Paid"}"#
             ]],
         );
         check(
             pay_order_request(order_id, &PaymentId::new("pay-1"), None),
             &mut store,
             expect_test::expect![[
-                r#"200 {"order_id":"00000000-0000-0000-0000-000000000001","outcome":"PaymentAlreadyRecorded"}"#
+                r#"200 {"order_id":"00000000-0000-0000-0000-000000000001","status":"Paid"}"#
             ]],
         );
         check(

@@ -15,7 +15,72 @@ pub struct CatalogueEntry {
 }
 
 /// Every built-in scenario, in lesson order.
-pub const CATALOGUE: &[CatalogueEntry] = &[];
+pub const CATALOGUE: &[CatalogueEntry] = &[
+    CatalogueEntry {
+        id: "f01-duplicate-delivery",
+        json: include_str!("../../scenarios/f01-duplicate-delivery.json"),
+    },
+    CatalogueEntry {
+        id: "f02-crash-after-commit",
+        json: include_str!("../../scenarios/f02-crash-after-commit.json"),
+    },
+    CatalogueEntry {
+        id: "f03-crash-before-commit",
+        json: include_str!("../../scenarios/f03-crash-before-commit.json"),
+    },
+    CatalogueEntry {
+        id: "f04-concurrent-delivery",
+        json: include_str!("../../scenarios/f04-concurrent-delivery.json"),
+    },
+    CatalogueEntry {
+        id: "f05-lost-response",
+        json: include_str!("../../scenarios/f05-lost-response.json"),
+    },
+    CatalogueEntry {
+        id: "f06-double-submit",
+        json: include_str!("../../scenarios/f06-double-submit.json"),
+    },
+    CatalogueEntry {
+        id: "f07-key-reuse",
+        json: include_str!("../../scenarios/f07-key-reuse.json"),
+    },
+    CatalogueEntry {
+        id: "f08-api-crash",
+        json: include_str!("../../scenarios/f08-api-crash.json"),
+    },
+    CatalogueEntry {
+        id: "f09-out-of-order",
+        json: include_str!("../../scenarios/f09-out-of-order.json"),
+    },
+    CatalogueEntry {
+        id: "f10-duplicate-after-retention",
+        json: include_str!("../../scenarios/f10-duplicate-after-retention.json"),
+    },
+    CatalogueEntry {
+        id: "f11-retry-with-new-key",
+        json: include_str!("../../scenarios/f11-retry-with-new-key.json"),
+    },
+    CatalogueEntry {
+        id: "f12-relay-crash",
+        json: include_str!("../../scenarios/f12-relay-crash.json"),
+    },
+    CatalogueEntry {
+        id: "p1-stock-reservation",
+        json: include_str!("../../scenarios/p1-stock-reservation.json"),
+    },
+    CatalogueEntry {
+        id: "p2-order-state-machine",
+        json: include_str!("../../scenarios/p2-order-state-machine.json"),
+    },
+    CatalogueEntry {
+        id: "p3-idempotency-key",
+        json: include_str!("../../scenarios/p3-idempotency-key.json"),
+    },
+    CatalogueEntry {
+        id: "p4-inbox-consumer",
+        json: include_str!("../../scenarios/p4-inbox-consumer.json"),
+    },
+];
 
 /// Why a built-in scenario could not be had.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]

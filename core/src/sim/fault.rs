@@ -89,14 +89,13 @@ impl fmt::Display for FaultClass {
 }
 
 /// A broker message named by where it comes from, since its id is drawn during the run.
+/// In JSON: `{"order_placed_of": 0}`.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(tag = "message", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
 pub enum MessageRef {
-    /// The `OrderPlaced` message of the first order that this request placed.
-    OrderPlacedOf {
-        /// The `POST /orders` request.
-        request: RequestIndex,
-    },
+    /// The `OrderPlaced` message of the first order that this `POST /orders` request places
+    /// (its id is drawn when the world is made).
+    OrderPlacedOf(RequestIndex),
 }
 
 /// Where in a request the API crashes (F8).
@@ -215,7 +214,7 @@ impl Injection {
     /// The requests the injection names, for validation.
     pub fn requests(&self) -> Vec<RequestIndex> {
         let of_message = |message: &MessageRef| match message {
-            MessageRef::OrderPlacedOf { request } => *request,
+            MessageRef::OrderPlacedOf(request) => *request,
         };
         match self {
             Injection::DuplicateDelivery { message }

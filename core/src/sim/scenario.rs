@@ -93,6 +93,31 @@ impl Patterns {
     }
 }
 
+/// One of the four patterns, for a lesson's focus.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Pattern {
+    /// Stock reservation.
+    P1,
+    /// The order state machine.
+    P2,
+    /// The `Idempotency-Key` layer.
+    P3,
+    /// The inbox consumer.
+    P4,
+}
+
+impl Patterns {
+    /// These switches with `pattern` set to `mode`.
+    pub fn with(self, pattern: Pattern, mode: PatternMode) -> Patterns {
+        match pattern {
+            Pattern::P1 => Patterns { p1_stock: mode, ..self },
+            Pattern::P2 => Patterns { p2_order: mode, ..self },
+            Pattern::P3 => Patterns { p3_api: mode, ..self },
+            Pattern::P4 => Patterns { p4_inbox: mode, ..self },
+        }
+    }
+}
+
 /// What a request asks the shop.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
@@ -254,6 +279,10 @@ pub struct Scenario {
     /// Which twin of each pattern runs.
     #[serde(default)]
     pub patterns: Patterns,
+    /// The patterns the lesson is about: [`Scenario::with_mode`] switches these and leaves
+    /// the others as `patterns` says. Empty means all four.
+    #[serde(default)]
+    pub focus: Vec<Pattern>,
     /// The initial stock and the store's limits.
     #[serde(default)]
     pub shop: ShopConfig,
@@ -373,6 +402,19 @@ impl Scenario {
         Scenario { patterns: Patterns::all(mode), ..self.clone() }
     }
 
+    /// The same scenario with the lesson's focus patterns (all four if it names none) in
+    /// `mode`: the page's naive/idempotent switch.
+    pub fn with_mode(&self, mode: PatternMode) -> Scenario {
+        if self.focus.is_empty() {
+            return self.with_all_patterns(mode);
+        }
+        let patterns = self
+            .focus
+            .iter()
+            .fold(self.patterns, |patterns, pattern| patterns.with(*pattern, mode));
+        Scenario { patterns, ..self.clone() }
+    }
+
     /// Checks what the JSON's shape cannot: version, references, ranges.
     pub fn validate(&self) -> Result<(), ScenarioError> {
         if self.format_version != SCENARIO_FORMAT_VERSION {
@@ -411,7 +453,7 @@ impl Scenario {
             for request in injection.requests() {
                 known(format!("injections[{index}]"), request)?;
             }
-            if let Some(crate::sim::fault::MessageRef::OrderPlacedOf { request }) =
+            if let Some(crate::sim::fault::MessageRef::OrderPlacedOf(request)) =
                 injection_message(injection)
             {
                 places_order(format!("injections[{index}].message.request"), request)?;

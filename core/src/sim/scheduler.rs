@@ -311,7 +311,7 @@ impl Simulation {
 
 fn message_id(world: &World, message: &MessageRef) -> Option<MessageId> {
     match message {
-        MessageRef::OrderPlacedOf { request } => {
+        MessageRef::OrderPlacedOf(request) => {
             world.planned_order(*request).map(|planned| planned.message_id)
         }
     }
