@@ -8,7 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::history::{HandlerRunId, RequestAttempt, ResponseOrigin};
+use crate::history::{HandlerRunId, KeyLease, RequestAttempt, ResponseOrigin};
 use crate::idempotency::{ApiLayer, HttpResponse, LayerState};
 use crate::ids::{IdempotencyKey, TxId};
 use crate::shop_api::ShopHandler;
@@ -35,6 +35,8 @@ pub struct ApiAttempt {
     pub waiting_for: Option<TxId>,
     /// Its handler run in the history, once the handler started.
     pub handler_run: Option<HandlerRunId>,
+    /// The lease its reservation will grant once it commits.
+    pub pending_lease: Option<KeyLease>,
     /// How its answer came about, from the layer's events so far.
     pub origin: ResponseOrigin,
     /// Whether it has run a step.

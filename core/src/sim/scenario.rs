@@ -250,6 +250,8 @@ pub struct Limits {
     pub history_records_max: usize,
     /// How often the state is snapshotted for rewinding: every this many steps.
     pub snapshot_every_steps: usize,
+    /// How many random faults a run takes at most (injections do not count).
+    pub random_faults_max: usize,
 }
 
 impl Default for Limits {
@@ -260,6 +262,7 @@ impl Default for Limits {
             queue_len_max: 64,
             history_records_max: HistoryConfig::default().records_max,
             snapshot_every_steps: 16,
+            random_faults_max: 8,
         }
     }
 }

@@ -4,8 +4,9 @@
 //! A run is a pure function of (scenario, seed): the seed's one [`DeterministicRng`] gives two
 //! streams, one inside the [`World`] (ids: keys, orders, messages) and one for the scheduler's
 //! choices. At each step the scheduler takes, in this order: the first injection whose trigger
-//! holds (each fires once); a random fault, rolling each enabled fault action's class rate in
-//! order; else a normal action drawn uniformly, the clock advancing only when nothing else can
+//! holds (each fires once); a random fault: for each class in order that has enabled fault
+//! actions, one roll of its rate, and on a hit one of its actions drawn uniformly (at most
+//! `Limits::random_faults_max` per run); else a normal action drawn uniformly, the clock advancing only when nothing else can
 //! run (or by the scenario's early-advance rate). Every step is applied with
 //! [`World::apply`] and recorded as a [`TraceStep`] with the violations that appeared at it.
 //!
@@ -71,6 +72,7 @@ pub struct Simulation {
     violations_now: Vec<Violation>,
     first_violation_step: BTreeMap<InvariantId, usize>,
     faults: BTreeMap<FaultClass, usize>,
+    random_faults_fired: usize,
     stop: Option<StopReason>,
 }
 
@@ -92,6 +94,7 @@ impl Simulation {
             violations_now: Vec::new(),
             first_violation_step: BTreeMap::new(),
             faults: BTreeMap::new(),
+            random_faults_fired: 0,
             stop: None,
         })
     }
@@ -236,12 +239,23 @@ impl Simulation {
             }
         }
         let rates = &self.scenario.fault_rates;
-        if !rates.is_none() {
-            for action in &enabled {
-                let Some(class) = action.fault_class() else { continue };
+        let random_faults: usize = self.random_faults_fired;
+        if !rates.is_none() && random_faults < self.scenario.limits.random_faults_max {
+            for class in FaultClass::ALL {
                 let rate = rates.per_million(class);
-                if rate > 0 && self.scheduler_rng.chance_per_million(rate) {
-                    return Some((action.clone(), Choice::RandomFault));
+                if rate == 0 {
+                    continue;
+                }
+                let of_class: Vec<&Action> =
+                    enabled.iter().filter(|action| action.fault_class() == Some(class)).collect();
+                if of_class.is_empty() || !self.scheduler_rng.chance_per_million(rate) {
+                    continue;
+                }
+                let index =
+                    usize::try_from(self.scheduler_rng.below(of_class.len() as u64)).ok()?;
+                if let Some(action) = of_class.get(index) {
+                    self.random_faults_fired = self.random_faults_fired.saturating_add(1);
+                    return Some(((*action).clone(), Choice::RandomFault));
                 }
             }
         }

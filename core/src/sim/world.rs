@@ -28,7 +28,7 @@ use crate::history::{
     HandlerRunEnd, History, HistoryConfig, HistoryError, InboxUse, KeyLease, MessageEvent,
     RequestAttempt, ResponseOrigin,
 };
-use crate::idempotency::{ApiLayer, IdempotencyEvent, PurgeForgottenKeys, fingerprint};
+use crate::idempotency::{ApiLayer, IdempotencyEvent, LayerState, PurgeForgottenKeys, fingerprint};
 use crate::ids::{ConsumerName, IdempotencyKey, MessageId, OrderId, Tick, TxId};
 use crate::inbox::{
     ConsumeMessage, ConsumeState, ConsumerConfig, ConsumerImplementation, Envelope,
@@ -809,6 +809,7 @@ impl World {
                 layer,
                 waiting_for: None,
                 handler_run: None,
+                pending_lease: None,
                 origin: ResponseOrigin::Completed,
                 started: false,
                 uses_planned_order: use_planned && planned.is_some(),
@@ -873,13 +874,14 @@ impl World {
         for event in attempt.layer.take_events() {
             out.events.push(SimEvent::Idempotency { event: event.clone() });
             match &event {
-                IdempotencyEvent::KeyReserved { key, fencing_token, lease_expires_at }
-                | IdempotencyEvent::KeyTakenOver { key, fencing_token, lease_expires_at, .. } => {
-                    let lease =
-                        KeyLease { fencing_token: *fencing_token, expires_at: *lease_expires_at };
-                    let run = self.history.record_handler_run_started(*key, Some(lease), now)?;
-                    attempt.handler_run = Some(run);
-                    out.events.push(SimEvent::HandlerRunStarted { run });
+                IdempotencyEvent::KeyReserved { fencing_token, lease_expires_at, .. }
+                | IdempotencyEvent::KeyTakenOver { fencing_token, lease_expires_at, .. } => {
+                    // The run starts once the reservation commits (a crash before that rolls
+                    // the reservation back, and no handler ran).
+                    attempt.pending_lease = Some(KeyLease {
+                        fencing_token: *fencing_token,
+                        expires_at: *lease_expires_at,
+                    });
                 }
                 IdempotencyEvent::ResponseReplayed { .. } => {
                     attempt.origin = ResponseOrigin::Replayed
@@ -901,6 +903,14 @@ impl World {
                 }
                 IdempotencyEvent::KeyExpired { .. } => {}
             }
+        }
+        if let ApiLayer::Idempotent(layer) = &attempt.layer
+            && matches!(layer.state(), LayerState::RunHandler { .. })
+            && let Some(lease) = attempt.pending_lease.take()
+        {
+            let run = self.history.record_handler_run_started(attempt.key, Some(lease), now)?;
+            attempt.handler_run = Some(run);
+            out.events.push(SimEvent::HandlerRunStarted { run });
         }
         match result {
             Ok(Step::Continue) => attempt.waiting_for = None,
