@@ -437,3 +437,18 @@ fn every_catalogue_scenario_reads_round_trips_and_teaches_something() {
         Err(CatalogueError::UnknownId { id: "nope".to_owned() })
     );
 }
+
+#[test]
+fn golden_traces_of_every_catalogue_scenario_in_both_modes() {
+    for entry in CATALOGUE {
+        for (mode, name) in [(PatternMode::Naive, "naive"), (PatternMode::Idempotent, "idempotent")]
+        {
+            let trace = run_catalogue(entry.id, mode, 0);
+            let mut text = format!("{} ({name}), seed 0\n", trace.scenario.title);
+            text.push_str(&format!("violated: {:?}\n", trace.invariants_ever_violated()));
+            text.push_str(&trace.to_text());
+            expect_test::expect_file![format!("snapshots/{}.{name}.txt", entry.id)]
+                .assert_eq(&text);
+        }
+    }
+}

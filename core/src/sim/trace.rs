@@ -448,6 +448,12 @@ impl Trace {
             for event in &step.events {
                 text.push_str(&format!("\n      {}", describe_event(event)));
             }
+            if !step.row_changes.is_empty() {
+                text.push_str(&format!(
+                    "\n      rows: {}",
+                    describe_row_changes(&step.row_changes)
+                ));
+            }
             for violation in &step.new_violations {
                 text.push_str(&format!("\n      !! {violation}"));
             }
@@ -469,4 +475,22 @@ pub fn describe_event(event: &SimEvent) -> String {
         }
         other => serde_json::to_string(other).unwrap_or_default(),
     }
+}
+
+/// The rows a step changed, counted per table: `orders +1, stock ~1, inbox -1`.
+pub fn describe_row_changes(changes: &[RowChange]) -> String {
+    let mut counts: BTreeMap<(&'static str, char), usize> = BTreeMap::new();
+    for change in changes {
+        let sign = match (&change.before, &change.after) {
+            (None, _) => '+',
+            (Some(_), None) => '-',
+            (Some(_), Some(_)) => '~',
+        };
+        *counts.entry((change.table.as_str(), sign)).or_insert(0) += 1;
+    }
+    counts
+        .into_iter()
+        .map(|((table, sign), count)| format!("{table} {sign}{count}"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
