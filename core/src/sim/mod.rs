@@ -40,7 +40,7 @@ pub use scenario::{
     PatternMode, Patterns, RequestSpec, RetentionJobConfig, SCENARIO_FORMAT_VERSION, Scenario,
     ScenarioError, ScheduleConfig,
 };
-pub use scheduler::{RewindError, Simulation, Snapshot, trigger};
+pub use scheduler::{ReplayError, RewindError, Simulation, Snapshot, trigger};
 pub use trace::{
     Choice, SimEvent, StepRecord, StopReason, TRACE_FORMAT_VERSION, Trace, TraceError, TraceStep,
     TraceSummary, describe_event,

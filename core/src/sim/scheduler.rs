@@ -59,6 +59,22 @@ pub enum RewindError {
     },
 }
 
+/// Why a trace could not be replayed.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum ReplayError {
+    /// Its scenario is invalid.
+    #[error("the trace's scenario: {0}")]
+    Scenario(ScenarioError),
+    /// A step the user chose is not enabled in the replay: the trace was edited.
+    #[error("step {step}, chosen by the user, cannot be replayed: {error}")]
+    Apply {
+        /// The step.
+        step: usize,
+        /// Why.
+        error: ApplyError,
+    },
+}
+
 /// One run in progress.
 #[derive(Clone, Debug)]
 pub struct Simulation {
@@ -106,9 +122,22 @@ impl Simulation {
         Ok(simulation.trace())
     }
 
-    /// Runs a trace's scenario and seed again: the result equals the trace.
-    pub fn replay(trace: &Trace) -> Result<Trace, ScenarioError> {
-        Simulation::run(trace.scenario.clone(), trace.seed)
+    /// Runs a trace's scenario and seed again, taking the user's choices ([`Choice::User`]) at
+    /// the steps where they were taken: the result equals the trace.
+    pub fn replay(trace: &Trace) -> Result<Trace, ReplayError> {
+        let mut simulation =
+            Simulation::new(trace.scenario.clone(), trace.seed).map_err(ReplayError::Scenario)?;
+        for recorded in &trace.steps {
+            if recorded.chosen_by == Choice::User {
+                simulation
+                    .step_with(recorded.action.clone())
+                    .map_err(|error| ReplayError::Apply { step: recorded.step, error })?;
+            } else if simulation.step().is_none() {
+                break;
+            }
+        }
+        simulation.run_to_end();
+        Ok(simulation.trace())
     }
 
     /// The scenario.
@@ -149,16 +178,7 @@ impl Simulation {
     /// Takes one step; returns it, or `None` if the run has stopped (see
     /// [`Simulation::stop_reason`]).
     pub fn step(&mut self) -> Option<&TraceStep> {
-        if self.stop.is_some() {
-            return None;
-        }
-        let limits = self.scenario.limits;
-        if self.steps.len() >= limits.steps_max {
-            self.stop = Some(StopReason::StepLimit { steps_max: limits.steps_max });
-            return None;
-        }
-        if self.steps.len() >= limits.trace_steps_max {
-            self.stop = Some(StopReason::TraceFull { trace_steps_max: limits.trace_steps_max });
+        if self.stop.is_some() || self.hit_limit() {
             return None;
         }
         let Some((action, chosen_by)) = self.choose() else {
@@ -178,6 +198,38 @@ impl Simulation {
                 return None;
             }
         };
+        self.record(number, record, chosen_by);
+        self.steps.last()
+    }
+
+    /// Takes `action`, chosen by the user rather than the scheduler (a fault the learner
+    /// injects by hand, or a normal action to steer the schedule). A refused action changes
+    /// nothing and is a typed error; a step past a limit is [`ApplyError::NotEnabled`] too.
+    pub fn step_with(&mut self, action: Action) -> Result<&TraceStep, ApplyError> {
+        if self.stop.is_some() || self.hit_limit() || !self.world.is_enabled(&action) {
+            return Err(ApplyError::NotEnabled { action });
+        }
+        let number = self.steps.len().saturating_add(1);
+        let record = self.world.apply(&action)?;
+        self.record(number, record, Choice::User);
+        self.steps.last().ok_or(ApplyError::NotEnabled { action })
+    }
+
+    fn hit_limit(&mut self) -> bool {
+        let limits = self.scenario.limits;
+        if self.steps.len() >= limits.steps_max {
+            self.stop = Some(StopReason::StepLimit { steps_max: limits.steps_max });
+            return true;
+        }
+        if self.steps.len() >= limits.trace_steps_max {
+            self.stop = Some(StopReason::TraceFull { trace_steps_max: limits.trace_steps_max });
+            return true;
+        }
+        false
+    }
+
+    fn record(&mut self, number: usize, record: crate::sim::trace::StepRecord, chosen_by: Choice) {
+        let limits = self.scenario.limits;
         let new_violations: Vec<Violation> = record
             .violations
             .iter()
@@ -190,7 +242,7 @@ impl Simulation {
         for invariant in &violated {
             self.first_violation_step.entry(*invariant).or_insert(number);
         }
-        let fault = action.fault_class();
+        let fault = record.action.fault_class();
         if let Some(class) = fault {
             *self.faults.entry(class).or_insert(0) += 1;
         }
@@ -217,7 +269,6 @@ impl Simulation {
         if number.is_multiple_of(limits.snapshot_every_steps.max(1)) {
             self.snapshots.push(Snapshot { step: number, world: self.world.clone() });
         }
-        self.steps.last()
     }
 
     fn choose(&mut self) -> Option<(Action, Choice)> {

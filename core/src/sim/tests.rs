@@ -452,3 +452,83 @@ fn golden_traces_of_every_catalogue_scenario_in_both_modes() {
         }
     }
 }
+
+#[test]
+fn a_fault_the_user_injects_by_hand_is_recorded_and_replayed() {
+    let scenario = scenario(vec![place("apple", 3)], vec![]).with_all_patterns(PatternMode::Naive);
+    let mut simulation = Simulation::new(scenario, 9).unwrap();
+    // Run until the message is in the queue, then duplicate it by hand.
+    let entry = loop {
+        simulation.step().unwrap();
+        if let Some((entry, _)) = simulation.world().broker().entries.iter().next() {
+            break *entry;
+        }
+    };
+    let not_enabled = Action::ConsumerStep { instance: InstanceId(0) };
+    assert_eq!(
+        simulation.step_with(not_enabled.clone()).unwrap_err(),
+        ApplyError::NotEnabled { action: not_enabled }
+    );
+    let step = simulation.step_with(Action::DuplicateMessage { entry }).unwrap();
+    assert_eq!((step.chosen_by.clone(), step.fault), (Choice::User, Some(FaultClass::F1)));
+    assert_eq!(simulation.run_to_end(), StopReason::Quiescent);
+    let trace = simulation.trace();
+    assert_eq!(trace.invariants_ever_violated(), vec![InvariantId::I2, InvariantId::I6]);
+    let replayed = Simulation::replay(&Trace::from_json(&trace.to_json()).unwrap()).unwrap();
+    assert_eq!(replayed.to_json(), trace.to_json());
+}
+
+#[test]
+fn the_history_records_answers_runs_and_message_events_as_history_rs_documents() {
+    use crate::history::{InboxUse, MessageEvent, RequestAttempt::*, ResponseOrigin::*};
+    let trace = run_catalogue("f05-lost-response", PatternMode::Idempotent, 0);
+    let world = final_world(&trace);
+    let history = world.history();
+    let answers: Vec<_> = history
+        .responses()
+        .iter()
+        .map(|response| (response.attempt, response.origin, response.status))
+        .collect();
+    assert_eq!(answers, vec![(First, Completed, 201), (Duplicate, Replayed, 201)]);
+    assert_eq!(history.responses()[0].body, history.responses()[1].body);
+    // One handler run, with its lease, finished.
+    assert_eq!(history.handler_runs().len(), 1);
+    let run = &history.handler_runs()[0];
+    assert!(
+        run.lease.is_some()
+            && matches!(run.end, Some(crate::history::HandlerRunEnd::Finished { .. }))
+    );
+    let kinds: Vec<&str> = history
+        .message_events()
+        .iter()
+        .map(|event| match event {
+            MessageEvent::Published { .. } => "published",
+            MessageEvent::EffectCommitted { inbox: InboxUse::WithInbox, .. } => "effect with inbox",
+            MessageEvent::EffectCommitted { inbox: InboxUse::WithoutInbox, .. } => "effect",
+            MessageEvent::Acknowledged { .. } => "acknowledged",
+            MessageEvent::InboxRowPurged { .. } => "purged",
+        })
+        .collect();
+    assert_eq!(kinds, vec!["published", "effect with inbox", "acknowledged"]);
+    // F10 records the purge between the two effects.
+    let world =
+        final_world(&run_catalogue("f10-duplicate-after-retention", PatternMode::Idempotent, 0));
+    let kinds: Vec<&str> = world
+        .history()
+        .message_events()
+        .iter()
+        .map(|event| match event {
+            MessageEvent::Published { .. } => "published",
+            MessageEvent::EffectCommitted { .. } => "effect",
+            MessageEvent::Acknowledged { .. } => "acknowledged",
+            MessageEvent::InboxRowPurged { .. } => "purged",
+        })
+        .collect();
+    // The retention job goes on to purge the second row too, once its window is over.
+    assert_eq!(
+        kinds,
+        vec!["published", "effect", "acknowledged", "purged", "effect", "acknowledged", "purged"]
+    );
+    let apple = &world.store().committed().stock[&Sku::new("apple")];
+    assert_eq!((apple.on_hand_qty, apple.available_qty), (10, 7));
+}

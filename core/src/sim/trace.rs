@@ -280,6 +280,9 @@ pub enum Choice {
     },
     /// A random fault, by the scenario's rate for its class.
     RandomFault,
+    /// Chosen by the user (the page's "duplicate this delivery" button), not by the seed:
+    /// a replay takes the same action at the same step.
+    User,
 }
 
 /// One step of a trace.
