@@ -36,9 +36,9 @@ pub use client::{ClientRequest, ClientState, PlannedOrder};
 pub use consumer::{ConsumerInstance, Delivery, RelayRun, RetentionRun, RetentionStage};
 pub use fault::{ApiCrashPoint, FaultClass, FaultRates, Injection, MessageRef};
 pub use scenario::{
-    ClientConfig, ConsumerSetup, INSTANCES_MAX, KeyOnRetry, Limits, Operation, Pattern,
-    PatternMode, Patterns, RequestSpec, RetentionJobConfig, SCENARIO_FORMAT_VERSION, Scenario,
-    ScenarioError, ScheduleConfig,
+    ClientConfig, ConsumerSetup, INSTANCES_MAX, INSTANCES_MIN, KeyOnRetry, Limits, Operation,
+    Pattern, PatternMode, Patterns, RequestSpec, RetentionJobConfig, SCENARIO_FORMAT_VERSION,
+    Scenario, ScenarioError, ScheduleConfig,
 };
 pub use scheduler::{ReplayError, RewindError, Simulation, Snapshot, trigger};
 pub use trace::{

@@ -196,7 +196,7 @@ impl Default for ClientConfig {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ConsumerSetup {
-    /// How many instances share the consumer's name (and inbox rows): 1 to 8, 2 by default.
+    /// How many instances share the consumer's name (and inbox rows): 2 to 8, 2 by default.
     pub instances: usize,
     /// How long a delivered message stays invisible: if it is not acked by then, the broker
     /// delivers it again.
@@ -382,7 +382,10 @@ fn field_suffix(field: &Option<String>) -> String {
     }
 }
 
-/// The most instances a scenario may have.
+/// The fewest consumer instances a scenario may have: two, so that a race (F4) can happen.
+pub const INSTANCES_MIN: usize = 2;
+
+/// The most consumer instances a scenario may have.
 pub const INSTANCES_MAX: usize = 8;
 
 impl Scenario {
@@ -469,7 +472,12 @@ impl Scenario {
                 Err(ScenarioError::OutOfRange { field: field.to_owned(), value, min, max })
             }
         };
-        range("consumers.instances", self.consumers.instances as u64, 1, INSTANCES_MAX as u64)?;
+        range(
+            "consumers.instances",
+            self.consumers.instances as u64,
+            INSTANCES_MIN as u64,
+            INSTANCES_MAX as u64,
+        )?;
         range("consumers.deliveries_max", u64::from(self.consumers.deliveries_max), 1, 100)?;
         range("client.attempts_max", u64::from(self.client.attempts_max), 1, 100)?;
         range("requests", count as u64, 0, 64)?;

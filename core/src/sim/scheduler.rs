@@ -326,13 +326,10 @@ impl Simulation {
         others.get(index).map(|action| ((*action).clone(), Choice::Scheduler))
     }
 
-    /// The whole trace so far (its stop reason is `Stuck` with "running" if the run has not
+    /// The whole trace so far (its stop reason is [`StopReason::Running`] if the run has not
     /// stopped yet).
     pub fn trace(&self) -> Trace {
-        let stop = self
-            .stop
-            .clone()
-            .unwrap_or(StopReason::Stuck { pending: "the run has not stopped yet".to_owned() });
+        let stop = self.stop.clone().unwrap_or(StopReason::Running);
         let mut violated_at_end: Vec<InvariantId> =
             self.violations_now.iter().map(|violation| violation.invariant).collect();
         violated_at_end.dedup();

@@ -328,6 +328,8 @@ pub struct TraceStep {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "stop", rename_all = "snake_case")]
 pub enum StopReason {
+    /// The run has not stopped yet (a trace taken in the middle of a run).
+    Running,
     /// No work is pending and nothing can happen: the run is over.
     Quiescent,
     /// Work is pending but nothing can happen (every actor waits for a lock, or only fault
