@@ -229,6 +229,14 @@ pub enum SimEvent {
         /// What failed.
         error: String,
     },
+    /// Transactions waited for each other's row locks in a cycle; the youngest was aborted
+    /// (rolled back), as PostgreSQL does.
+    DeadlockDetected {
+        /// The transactions of the cycle, each waiting for the next.
+        cycle: Vec<TxId>,
+        /// The one rolled back.
+        victim: TxId,
+    },
     /// The clock moved.
     ClockAdvanced {
         /// From.

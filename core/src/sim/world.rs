@@ -703,6 +703,7 @@ impl World {
             Action::RetryWithNewKey { request } => self.client_retry(*request, true, &mut out),
             Action::CrashRelay => self.crash_relay(&mut out)?,
         }
+        self.break_deadlock(&mut out);
         self.dead_letter_exhausted(&mut out);
         let row_changes = diff_tables(&before, self.store.committed());
         let quiescence = self.quiescence();
@@ -1278,6 +1279,96 @@ impl World {
             }
         }
         Ok(())
+    }
+
+    /// Each blocked actor's open transaction and the transaction it waits for.
+    fn lock_waits(&self) -> BTreeMap<TxId, TxId> {
+        let mut waits = BTreeMap::new();
+        let mut add = |own: Option<TxId>, holder: Option<TxId>| {
+            if let (Some(own), Some(holder)) = (own, holder)
+                && self.store.is_open(own)
+                && self.store.is_open(holder)
+            {
+                waits.insert(own, holder);
+            }
+        };
+        for attempt in self.attempts.values() {
+            add(attempt.layer.open_transaction(), attempt.waiting_for);
+        }
+        if let Some(run) = &self.relay {
+            add(run.machine.open_transaction(), run.waiting_for);
+        }
+        for instance in &self.consumers {
+            if let Some(delivery) = &instance.delivery {
+                add(delivery.machine.open_transaction(), delivery.waiting_for);
+            }
+        }
+        if let Some(run) = &self.retention {
+            let own = match &run.stage {
+                RetentionStage::Inbox(machine) => machine.open_transaction(),
+                RetentionStage::Keys(machine) => machine.open_transaction(),
+            };
+            add(own, run.waiting_for);
+        }
+        waits
+    }
+
+    /// Finds a cycle of transactions waiting for each other's row locks and, as PostgreSQL
+    /// does ("deadlock detected"), aborts one: the youngest of the cycle. Its actor's next
+    /// statement then fails on the rolled-back transaction and takes its failure path (a 500
+    /// from the handler, a delivery that is not acked, ...).
+    fn break_deadlock(&mut self, out: &mut StepOut) {
+        let waits = self.lock_waits();
+        let mut cycle: Option<Vec<TxId>> = None;
+        for start in waits.keys() {
+            let mut path = vec![*start];
+            let mut current = *start;
+            while let Some(next) = waits.get(&current) {
+                if let Some(position) = path.iter().position(|tx| tx == next) {
+                    cycle = Some(path.split_off(position));
+                    break;
+                }
+                if path.len() > waits.len() {
+                    break;
+                }
+                path.push(*next);
+                current = *next;
+            }
+            if cycle.is_some() {
+                break;
+            }
+        }
+        let Some(cycle) = cycle else { return };
+        let Some(victim) = cycle.iter().max().copied() else { return };
+        // Open by construction (lock_waits keeps open transactions only).
+        let _ = self.store.rollback(victim);
+        for attempt in self.attempts.values_mut() {
+            if attempt.layer.open_transaction() == Some(victim) {
+                attempt.waiting_for = None;
+            }
+        }
+        if let Some(run) = &mut self.relay
+            && run.machine.open_transaction() == Some(victim)
+        {
+            run.waiting_for = None;
+        }
+        for instance in &mut self.consumers {
+            if let Some(delivery) = &mut instance.delivery
+                && delivery.machine.open_transaction() == Some(victim)
+            {
+                delivery.waiting_for = None;
+            }
+        }
+        if let Some(run) = &mut self.retention {
+            let own = match &run.stage {
+                RetentionStage::Inbox(machine) => machine.open_transaction(),
+                RetentionStage::Keys(machine) => machine.open_transaction(),
+            };
+            if own == Some(victim) {
+                run.waiting_for = None;
+            }
+        }
+        out.events.push(SimEvent::DeadlockDetected { cycle, victim });
     }
 
     /// Copies delivered `deliveries_max` times that come due again go to the dead letters.
