@@ -233,8 +233,8 @@ fn the_faults_that_no_invariant_sees_leave_their_mark_in_the_tables() {
     assert_eq!(final_world(&trace).store().committed().charges.len(), 1);
 }
 
-/// A busy scenario for schedule tests: three requests, a payment and a cancel, random faults
-/// of every class, and an early clock now and then.
+/// A busy scenario for schedule tests: two orders, a payment and a cancel, two injections, random
+/// faults of every class, the retention job, and an early clock now and then.
 fn busy_scenario() -> Scenario {
     let pay = RequestSpec {
         operation: Operation::PayOrder {
@@ -249,7 +249,11 @@ fn busy_scenario() -> Scenario {
         send_at_tick: 5,
         after: None,
     };
-    let mut scenario = scenario(vec![place("apple", 3), place("pear", 2), pay, cancel], vec![]);
+    let injections = vec![
+        Injection::LoseResponse { request: RequestIndex(0), attempt: 1 },
+        Injection::DuplicateDelivery { message: MessageRef::OrderPlacedOf(RequestIndex(1)) },
+    ];
+    let mut scenario = scenario(vec![place("apple", 3), place("pear", 2), pay, cancel], injections);
     scenario.fault_rates = FaultRates::uniform(20_000);
     scenario.schedule.early_clock_advance_per_million = 20_000;
     scenario.retention_job.enabled = true;
