@@ -11,6 +11,19 @@
 //! run is a pure function of ([`Scenario`], seed), injections included, and its [`Trace`]
 //! (versioned JSON) replays to the same bytes.
 //!
+//! ```
+//! use idempotency_lab::invariants::InvariantId;
+//! use idempotency_lab::sim::{PatternMode, Simulation, catalogue_scenario};
+//!
+//! let lesson = catalogue_scenario("f01-duplicate-delivery").unwrap();
+//! let naive = Simulation::run(lesson.with_mode(PatternMode::Naive), 0).unwrap();
+//! assert_eq!(naive.invariants_ever_violated(), vec![InvariantId::I2, InvariantId::I6]);
+//! let idempotent = Simulation::run(lesson.with_mode(PatternMode::Idempotent), 0).unwrap();
+//! assert!(idempotent.invariants_ever_violated().is_empty());
+//! // A trace is its own reproduction: scenario, seed and injections are in it.
+//! assert_eq!(Simulation::replay(&naive).unwrap(), naive);
+//! ```
+//!
 //! Files: `scenario` (the input and its JSON), `action` (actions and ids), `fault` (F1-F12,
 //! injections, rates), `client`, `api`, `broker`, `consumer` (the actors' state), `world` (the
 //! state and its transitions), `scheduler` (the simulation), `trace` (the output),
