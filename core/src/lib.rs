@@ -15,6 +15,8 @@ pub mod order;
 pub mod outbox;
 pub mod rng;
 pub mod shop;
+pub mod shop_api;
+pub mod sim;
 pub mod step;
 pub mod stock;
 pub mod store;

@@ -1,0 +1,264 @@
+//! Faults F1-F12 as data: their classes, explicit injections at a named message or request,
+//! and random rates.
+//!
+//! A fault is always an [`crate::sim::Action`] in the end (see `Action::fault_class`). A
+//! scenario asks for faults in two ways:
+//! - an [`Injection`] names its target ("the `OrderPlaced` of request 0", "the first send of
+//!   request 1") and the moment ("after the commit, before the ack, on its first delivery");
+//!   the scheduler fires the matching fault action the first step its trigger holds, once;
+//! - [`FaultRates`] give, per fault class, a chance per million that the scheduler takes an
+//!   enabled fault action of that class at a step. Rates are integers so that a scenario means
+//!   the same on every platform.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::sim::action::RequestIndex;
+
+/// The fault classes of DESIGN.md.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum FaultClass {
+    /// The broker delivers a message twice.
+    F1,
+    /// A consumer crashes after commit, before ack: redelivery.
+    F2,
+    /// A consumer crashes before commit: rollback, redelivery.
+    F3,
+    /// Two consumer instances get the same message at once.
+    F4,
+    /// The API's response is lost: the client times out and retries with the same key.
+    F5,
+    /// Double submit: two concurrent requests with the same key.
+    F6,
+    /// The same key is reused with a different payload.
+    F7,
+    /// The API crashes mid-request: the key stays in progress until its lease ends.
+    F8,
+    /// Messages or requests arrive out of order.
+    F9,
+    /// A duplicate arrives after the retention window.
+    F10,
+    /// The client retries with a new key.
+    F11,
+    /// The relay crashes after publish, before marking the message published.
+    F12,
+}
+
+impl FaultClass {
+    /// Every class, in order.
+    pub const ALL: [FaultClass; 12] = [
+        FaultClass::F1,
+        FaultClass::F2,
+        FaultClass::F3,
+        FaultClass::F4,
+        FaultClass::F5,
+        FaultClass::F6,
+        FaultClass::F7,
+        FaultClass::F8,
+        FaultClass::F9,
+        FaultClass::F10,
+        FaultClass::F11,
+        FaultClass::F12,
+    ];
+
+    /// What the fault is, in a sentence.
+    pub fn description(self) -> &'static str {
+        match self {
+            FaultClass::F1 => "the broker delivers a message twice",
+            FaultClass::F2 => "a consumer crashes after commit, before ack: redelivery",
+            FaultClass::F3 => "a consumer crashes before commit: rollback, redelivery",
+            FaultClass::F4 => "two consumer instances get the same message at once",
+            FaultClass::F5 => "the API's response is lost: the client retries with the same key",
+            FaultClass::F6 => "double submit: two concurrent requests with the same key",
+            FaultClass::F7 => "the same key is reused with a different payload",
+            FaultClass::F8 => "the API crashes mid-request: the key stays in progress",
+            FaultClass::F9 => "messages or requests arrive out of order",
+            FaultClass::F10 => "a duplicate arrives after the retention window",
+            FaultClass::F11 => "the client retries with a new key",
+            FaultClass::F12 => "the relay crashes after publish, before marking published",
+        }
+    }
+}
+
+impl fmt::Display for FaultClass {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self, f)
+    }
+}
+
+/// A broker message named by where it comes from, since its id is drawn during the run.
+/// In JSON: `{"order_placed_of": 0}`.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MessageRef {
+    /// The `OrderPlaced` message of the first order that this `POST /orders` request places
+    /// (its id is drawn when the world is made).
+    OrderPlacedOf(RequestIndex),
+}
+
+/// Where in a request the API crashes (F8).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ApiCrashPoint {
+    /// After the idempotency key is reserved (committed), before the handler's first statement
+    /// (naive twin: before the handler's first statement).
+    AfterKeyReserved,
+    /// After the handler's transaction committed, before the answer is completed and sent.
+    AfterHandlerCommitted,
+}
+
+/// One fault at a named target, fired once, the first step its trigger holds.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(tag = "fault", rename_all = "snake_case")]
+pub enum Injection {
+    /// F1: once the message is in the queue, the broker adds a second copy.
+    DuplicateDelivery {
+        /// The message.
+        message: MessageRef,
+    },
+    /// F2: on the message's `delivery`-th delivery (from 1), the consumer crashes after its
+    /// commit, before its ack.
+    CrashConsumerAfterCommit {
+        /// The message.
+        message: MessageRef,
+        /// Which delivery, from 1.
+        delivery: u32,
+    },
+    /// F3: on the message's `delivery`-th delivery, the consumer crashes just before `COMMIT`.
+    CrashConsumerBeforeCommit {
+        /// The message.
+        message: MessageRef,
+        /// Which delivery, from 1.
+        delivery: u32,
+    },
+    /// F4: once the message is in flight at one instance, another instance gets it too.
+    ConcurrentDelivery {
+        /// The message.
+        message: MessageRef,
+    },
+    /// F5: the answer to the `attempt`-th send (from 1) of the request is lost.
+    LoseResponse {
+        /// The request.
+        request: RequestIndex,
+        /// Which send, from 1.
+        attempt: u32,
+    },
+    /// F6: the request's first send is a double submit.
+    DoubleSubmit {
+        /// The request.
+        request: RequestIndex,
+    },
+    /// F7: the request is sent with the key of `key_of` (which must have been sent before).
+    ReuseKey {
+        /// The request.
+        request: RequestIndex,
+        /// The request whose key is reused.
+        key_of: RequestIndex,
+    },
+    /// F8: the API crashes at `point` during the `attempt`-th send of the request.
+    CrashApi {
+        /// The request.
+        request: RequestIndex,
+        /// Which send, from 1.
+        attempt: u32,
+        /// Where.
+        point: ApiCrashPoint,
+    },
+    /// F9: the message is held until `after_request` has its final answer, so the request
+    /// overtakes it.
+    DeliverAfter {
+        /// The message.
+        message: MessageRef,
+        /// The request that overtakes it.
+        after_request: RequestIndex,
+    },
+    /// F10: a copy of the message arrives again after the inbox's retention window (counted
+    /// from the original's ack).
+    DuplicateAfterRetention {
+        /// The message.
+        message: MessageRef,
+    },
+    /// F11: the request's first retry uses a new idempotency key.
+    RetryWithNewKey {
+        /// The request.
+        request: RequestIndex,
+    },
+    /// F12: the relay crashes after publishing the message, before marking it published.
+    CrashRelayAfterPublish {
+        /// The message.
+        message: MessageRef,
+    },
+}
+
+impl Injection {
+    /// The fault class the injection belongs to.
+    pub fn fault_class(&self) -> FaultClass {
+        match self {
+            Injection::DuplicateDelivery { .. } => FaultClass::F1,
+            Injection::CrashConsumerAfterCommit { .. } => FaultClass::F2,
+            Injection::CrashConsumerBeforeCommit { .. } => FaultClass::F3,
+            Injection::ConcurrentDelivery { .. } => FaultClass::F4,
+            Injection::LoseResponse { .. } => FaultClass::F5,
+            Injection::DoubleSubmit { .. } => FaultClass::F6,
+            Injection::ReuseKey { .. } => FaultClass::F7,
+            Injection::CrashApi { .. } => FaultClass::F8,
+            Injection::DeliverAfter { .. } => FaultClass::F9,
+            Injection::DuplicateAfterRetention { .. } => FaultClass::F10,
+            Injection::RetryWithNewKey { .. } => FaultClass::F11,
+            Injection::CrashRelayAfterPublish { .. } => FaultClass::F12,
+        }
+    }
+
+    /// The requests the injection names, for validation.
+    pub fn requests(&self) -> Vec<RequestIndex> {
+        let of_message = |message: &MessageRef| match message {
+            MessageRef::OrderPlacedOf(request) => *request,
+        };
+        match self {
+            Injection::DuplicateDelivery { message }
+            | Injection::CrashConsumerAfterCommit { message, .. }
+            | Injection::CrashConsumerBeforeCommit { message, .. }
+            | Injection::ConcurrentDelivery { message }
+            | Injection::DuplicateAfterRetention { message }
+            | Injection::CrashRelayAfterPublish { message } => vec![of_message(message)],
+            Injection::LoseResponse { request, .. }
+            | Injection::DoubleSubmit { request }
+            | Injection::CrashApi { request, .. }
+            | Injection::RetryWithNewKey { request } => vec![*request],
+            Injection::ReuseKey { request, key_of } => vec![*request, *key_of],
+            Injection::DeliverAfter { message, after_request } => {
+                vec![of_message(message), *after_request]
+            }
+        }
+    }
+}
+
+/// Random faults: per class, the chance per million that, at a step where a fault action of
+/// that class is enabled, the scheduler takes it. A class not listed never fires.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct FaultRates(pub BTreeMap<FaultClass, u32>);
+
+impl FaultRates {
+    /// No random faults.
+    pub fn none() -> FaultRates {
+        FaultRates(BTreeMap::new())
+    }
+
+    /// The same rate for every class.
+    pub fn uniform(per_million: u32) -> FaultRates {
+        FaultRates(FaultClass::ALL.into_iter().map(|class| (class, per_million)).collect())
+    }
+
+    /// The rate of `class`, 0 if unlisted.
+    pub fn per_million(&self, class: FaultClass) -> u32 {
+        self.0.get(&class).copied().unwrap_or(0)
+    }
+
+    /// Whether no class has a rate above 0.
+    pub fn is_none(&self) -> bool {
+        self.0.values().all(|rate| *rate == 0)
+    }
+}

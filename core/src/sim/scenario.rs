@@ -1,0 +1,534 @@
+//! A scenario: everything a run starts from, except the seed. Serde JSON with a
+//! `format_version`, so that a lesson file, a link and a trace all name the same world.
+//!
+//! A scenario says which twin of each pattern runs ([`Patterns`]), the shop's initial stock,
+//! the requests the clients send ([`RequestSpec`]), the clients' retry policy, the idempotency
+//! layer's lease and retention, the consumers (how many instances, visibility timeout,
+//! retention), the relay, which faults to inject where ([`Injection`]) or at random
+//! ([`FaultRates`]), and the limits of the run. Parsing ([`Scenario::from_json`]) is strict:
+//! an unknown field, a wrong type or a request that names a missing request is a typed
+//! [`ScenarioError`] that names the field, the line and the column.
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::history::HistoryConfig;
+use crate::idempotency::{Config as ApiConfig, Implementation};
+use crate::ids::PaymentId;
+use crate::inbox::ConsumerImplementation;
+use crate::order::OrderImplementation;
+use crate::outbox::RelayConfig;
+use crate::shop::ShopConfig;
+use crate::sim::action::RequestIndex;
+use crate::sim::fault::{FaultRates, Injection};
+use crate::stock::StockImplementation;
+use crate::store::OrderLine;
+
+/// The version of the scenario format this crate reads and writes.
+pub const SCENARIO_FORMAT_VERSION: u32 = 1;
+
+/// Which twin of a pattern runs.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum PatternMode {
+    /// The naive twin: what the seed says breaks.
+    Naive,
+    /// The idempotent version.
+    #[default]
+    Idempotent,
+}
+
+/// The switch of each pattern, P1-P4.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Patterns {
+    /// P1, stock reservation.
+    pub p1_stock: PatternMode,
+    /// P2, the order state machine.
+    pub p2_order: PatternMode,
+    /// P3, the `Idempotency-Key` layer.
+    pub p3_api: PatternMode,
+    /// P4, the inbox consumer.
+    pub p4_inbox: PatternMode,
+}
+
+impl Patterns {
+    /// Every pattern in `mode`.
+    pub fn all(mode: PatternMode) -> Patterns {
+        Patterns { p1_stock: mode, p2_order: mode, p3_api: mode, p4_inbox: mode }
+    }
+
+    /// P1's implementation.
+    pub fn stock(self) -> StockImplementation {
+        match self.p1_stock {
+            PatternMode::Naive => StockImplementation::Naive,
+            PatternMode::Idempotent => StockImplementation::Idempotent,
+        }
+    }
+
+    /// P2's implementation.
+    pub fn order(self) -> OrderImplementation {
+        match self.p2_order {
+            PatternMode::Naive => OrderImplementation::Naive,
+            PatternMode::Idempotent => OrderImplementation::Idempotent,
+        }
+    }
+
+    /// P3's implementation.
+    pub fn api(self) -> Implementation {
+        match self.p3_api {
+            PatternMode::Naive => Implementation::Naive,
+            PatternMode::Idempotent => Implementation::Idempotent,
+        }
+    }
+
+    /// P4's implementation.
+    pub fn inbox(self) -> ConsumerImplementation {
+        match self.p4_inbox {
+            PatternMode::Naive => ConsumerImplementation::Naive,
+            PatternMode::Idempotent => ConsumerImplementation::Idempotent,
+        }
+    }
+}
+
+/// One of the four patterns, for a lesson's focus.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Pattern {
+    /// Stock reservation.
+    P1,
+    /// The order state machine.
+    P2,
+    /// The `Idempotency-Key` layer.
+    P3,
+    /// The inbox consumer.
+    P4,
+}
+
+impl Patterns {
+    /// These switches with `pattern` set to `mode`.
+    pub fn with(self, pattern: Pattern, mode: PatternMode) -> Patterns {
+        match pattern {
+            Pattern::P1 => Patterns { p1_stock: mode, ..self },
+            Pattern::P2 => Patterns { p2_order: mode, ..self },
+            Pattern::P3 => Patterns { p3_api: mode, ..self },
+            Pattern::P4 => Patterns { p4_inbox: mode, ..self },
+        }
+    }
+}
+
+/// What a request asks the shop.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Operation {
+    /// `POST /orders` with these lines.
+    PlaceOrder {
+        /// What is ordered.
+        lines: Vec<OrderLine>,
+    },
+    /// `POST /orders/{id}/payments` for the order that request `order_of` places.
+    PayOrder {
+        /// The `place_order` request whose order is paid.
+        order_of: RequestIndex,
+        /// The payment's id.
+        payment_id: PaymentId,
+    },
+    /// `POST /orders/{id}/cancel` for the order that request `order_of` places.
+    CancelOrder {
+        /// The `place_order` request whose order is cancelled.
+        order_of: RequestIndex,
+    },
+}
+
+/// One request a client sends (and retries, by the retry policy).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RequestSpec {
+    /// What it asks.
+    pub operation: Operation,
+    /// It is sent no earlier than this tick.
+    #[serde(default)]
+    pub send_at_tick: u64,
+    /// It is sent only once this earlier request has its final answer (or its client gave up).
+    #[serde(default)]
+    pub after: Option<RequestIndex>,
+}
+
+/// Which key a retry carries.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum KeyOnRetry {
+    /// The key of the first send: what a correct client does.
+    #[default]
+    SameKey,
+    /// A new key each time: the client bug of F11 on every retry.
+    NewKey,
+}
+
+/// The clients' retry policy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClientConfig {
+    /// How long a client waits for an answer before it retries.
+    pub timeout_ticks: u64,
+    /// How many sends a request gets at most, the first included.
+    pub attempts_max: u32,
+    /// How long a client waits before retrying after a 409 or a 5xx answer.
+    pub backoff_ticks: u64,
+    /// Which key a retry carries.
+    #[serde(default)]
+    pub key_on_retry: KeyOnRetry,
+}
+
+impl Default for ClientConfig {
+    fn default() -> Self {
+        ClientConfig {
+            timeout_ticks: 10,
+            attempts_max: 4,
+            backoff_ticks: 10,
+            key_on_retry: KeyOnRetry::SameKey,
+        }
+    }
+}
+
+/// The reserve-stock consumer and the broker's delivery rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConsumerSetup {
+    /// How many instances share the consumer's name (and inbox rows): 2 to 8, 2 by default.
+    pub instances: usize,
+    /// How long a delivered message stays invisible: if it is not acked by then, the broker
+    /// delivers it again.
+    pub visibility_timeout_ticks: u64,
+    /// How many deliveries a message gets before the broker dead-letters it.
+    pub deliveries_max: u32,
+    /// How long an inbox row is kept before the retention job may purge it.
+    pub inbox_retention_ticks: u64,
+}
+
+impl Default for ConsumerSetup {
+    fn default() -> Self {
+        ConsumerSetup {
+            instances: 2,
+            visibility_timeout_ticks: 20,
+            deliveries_max: 5,
+            inbox_retention_ticks: 100,
+        }
+    }
+}
+
+/// The retention job that purges inbox rows and idempotency keys past their window.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RetentionJobConfig {
+    /// Whether it runs: when on, the clock also advances to the moments rows expire.
+    pub enabled: bool,
+}
+
+/// How the scheduler picks among enabled actions.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScheduleConfig {
+    /// The chance per million that the clock advances while other work could run (which
+    /// makes timeouts fire on slow requests and visibility timeouts on slow consumers). At 0,
+    /// the clock advances only when nothing else can run.
+    pub early_clock_advance_per_million: u32,
+}
+
+/// The limits of a run: hitting one stops it with a recorded reason, never a hang.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Limits {
+    /// Steps per run.
+    pub steps_max: usize,
+    /// Steps a trace records (the run stops when it is full).
+    pub trace_steps_max: usize,
+    /// Entries in the broker's queue.
+    pub queue_len_max: usize,
+    /// Records of the history.
+    pub history_records_max: usize,
+    /// How often the state is snapshotted for rewinding: every this many steps.
+    pub snapshot_every_steps: usize,
+    /// How many random faults a run takes at most (injections do not count).
+    pub random_faults_max: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            steps_max: 2_000,
+            trace_steps_max: 2_000,
+            queue_len_max: 64,
+            history_records_max: HistoryConfig::default().records_max,
+            snapshot_every_steps: 16,
+            random_faults_max: 8,
+        }
+    }
+}
+
+/// Everything a run starts from, except the seed.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// [`SCENARIO_FORMAT_VERSION`].
+    pub format_version: u32,
+    /// A short stable name, such as `f1-duplicate-delivery`.
+    pub id: String,
+    /// The lesson's title.
+    pub title: String,
+    /// A paragraph for the learner: what happens, what to look at.
+    pub description: String,
+    /// Which twin of each pattern runs.
+    #[serde(default)]
+    pub patterns: Patterns,
+    /// The patterns the lesson is about: [`Scenario::with_mode`] switches these and leaves
+    /// the others as `patterns` says. Empty means all four.
+    #[serde(default)]
+    pub focus: Vec<Pattern>,
+    /// The initial stock and the store's limits.
+    #[serde(default)]
+    pub shop: ShopConfig,
+    /// The requests, in the order they are listed (their [`RequestIndex`]).
+    pub requests: Vec<RequestSpec>,
+    /// The clients' retry policy.
+    #[serde(default)]
+    pub client: ClientConfig,
+    /// The idempotency layer's lease, retention and failure policy.
+    #[serde(default)]
+    pub api: ApiConfig,
+    /// The consumer instances and the broker.
+    #[serde(default)]
+    pub consumers: ConsumerSetup,
+    /// The outbox relay.
+    #[serde(default)]
+    pub relay: RelayConfig,
+    /// The retention job.
+    #[serde(default)]
+    pub retention_job: RetentionJobConfig,
+    /// The scheduler.
+    #[serde(default)]
+    pub schedule: ScheduleConfig,
+    /// Faults at named targets.
+    #[serde(default)]
+    pub injections: Vec<Injection>,
+    /// Random faults.
+    #[serde(default)]
+    pub fault_rates: FaultRates,
+    /// The limits of the run.
+    #[serde(default)]
+    pub limits: Limits,
+}
+
+/// Why a scenario was refused.
+#[derive(Clone, Debug, PartialEq, Eq, Error, Serialize, Deserialize)]
+pub enum ScenarioError {
+    /// The JSON does not read as a scenario.
+    #[error("scenario JSON, line {line}, column {column}{}: {message}", field_suffix(field))]
+    Json {
+        /// The field being read, when it can be told (the last key before the error).
+        field: Option<String>,
+        /// Line, from 1.
+        line: usize,
+        /// Column, from 1.
+        column: usize,
+        /// What serde_json said.
+        message: String,
+    },
+    /// The file is of another format version.
+    #[error("scenario format_version {found} is not supported (this build reads {supported})")]
+    UnsupportedVersion {
+        /// The version in the file.
+        found: u32,
+        /// The version this build reads.
+        supported: u32,
+    },
+    /// A request or injection names a request that does not exist.
+    #[error("{field} names request {}, but the scenario has {requests} requests", request.0)]
+    UnknownRequest {
+        /// Where the reference is, such as `requests[1].order_of`.
+        field: String,
+        /// The request named.
+        request: RequestIndex,
+        /// How many requests there are.
+        requests: usize,
+    },
+    /// An order reference names a request that does not place an order.
+    #[error("{field} names request {}, which does not place an order", request.0)]
+    NotAnOrderRequest {
+        /// Where the reference is.
+        field: String,
+        /// The request named.
+        request: RequestIndex,
+    },
+    /// A number is outside its range.
+    #[error("{field} is {value}, but must be between {min} and {max}")]
+    OutOfRange {
+        /// The field.
+        field: String,
+        /// Its value.
+        value: u64,
+        /// The smallest allowed.
+        min: u64,
+        /// The largest allowed.
+        max: u64,
+    },
+}
+
+fn field_suffix(field: &Option<String>) -> String {
+    match field {
+        Some(field) => format!(" (field `{field}`)"),
+        None => String::new(),
+    }
+}
+
+/// The fewest consumer instances a scenario may have: two, so that a race (F4) can happen.
+pub const INSTANCES_MIN: usize = 2;
+
+/// The most consumer instances a scenario may have.
+pub const INSTANCES_MAX: usize = 8;
+
+impl Scenario {
+    /// Reads and validates a scenario.
+    pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
+        let scenario: Scenario =
+            serde_json::from_str(text).map_err(|error| json_error(text, &error))?;
+        scenario.validate()?;
+        Ok(scenario)
+    }
+
+    /// The scenario as pretty JSON (two-space indent, fields in declaration order).
+    pub fn to_json(&self) -> String {
+        // Plain data always serializes; the fallback is never used.
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// The same scenario with every pattern in `mode`.
+    pub fn with_all_patterns(&self, mode: PatternMode) -> Scenario {
+        Scenario { patterns: Patterns::all(mode), ..self.clone() }
+    }
+
+    /// The same scenario with the lesson's focus patterns (all four if it names none) in
+    /// `mode`: the page's naive/idempotent switch.
+    pub fn with_mode(&self, mode: PatternMode) -> Scenario {
+        if self.focus.is_empty() {
+            return self.with_all_patterns(mode);
+        }
+        let patterns = self
+            .focus
+            .iter()
+            .fold(self.patterns, |patterns, pattern| patterns.with(*pattern, mode));
+        Scenario { patterns, ..self.clone() }
+    }
+
+    /// Checks what the JSON's shape cannot: version, references, ranges.
+    pub fn validate(&self) -> Result<(), ScenarioError> {
+        if self.format_version != SCENARIO_FORMAT_VERSION {
+            return Err(ScenarioError::UnsupportedVersion {
+                found: self.format_version,
+                supported: SCENARIO_FORMAT_VERSION,
+            });
+        }
+        let count = self.requests.len();
+        let known = |field: String, request: RequestIndex| {
+            if request.0 < count {
+                Ok(())
+            } else {
+                Err(ScenarioError::UnknownRequest { field, request, requests: count })
+            }
+        };
+        let places_order = |field: String, request: RequestIndex| {
+            known(field.clone(), request)?;
+            match self.requests.get(request.0).map(|spec| &spec.operation) {
+                Some(Operation::PlaceOrder { .. }) => Ok(()),
+                _ => Err(ScenarioError::NotAnOrderRequest { field, request }),
+            }
+        };
+        for (index, spec) in self.requests.iter().enumerate() {
+            match &spec.operation {
+                Operation::PlaceOrder { .. } => {}
+                Operation::PayOrder { order_of, .. } | Operation::CancelOrder { order_of } => {
+                    places_order(format!("requests[{index}].order_of"), *order_of)?;
+                }
+            }
+            if let Some(after) = spec.after {
+                known(format!("requests[{index}].after"), after)?;
+            }
+        }
+        for (index, injection) in self.injections.iter().enumerate() {
+            for request in injection.requests() {
+                known(format!("injections[{index}]"), request)?;
+            }
+            if let Some(crate::sim::fault::MessageRef::OrderPlacedOf(request)) =
+                injection_message(injection)
+            {
+                places_order(format!("injections[{index}].message.request"), request)?;
+            }
+        }
+        let range = |field: &str, value: u64, min: u64, max: u64| {
+            if (min..=max).contains(&value) {
+                Ok(())
+            } else {
+                Err(ScenarioError::OutOfRange { field: field.to_owned(), value, min, max })
+            }
+        };
+        range(
+            "consumers.instances",
+            self.consumers.instances as u64,
+            INSTANCES_MIN as u64,
+            INSTANCES_MAX as u64,
+        )?;
+        range("consumers.deliveries_max", u64::from(self.consumers.deliveries_max), 1, 100)?;
+        range("client.attempts_max", u64::from(self.client.attempts_max), 1, 100)?;
+        range("requests", count as u64, 0, 64)?;
+        range("limits.steps_max", self.limits.steps_max as u64, 1, 1_000_000)?;
+        range(
+            "limits.snapshot_every_steps",
+            self.limits.snapshot_every_steps as u64,
+            1,
+            1_000_000,
+        )?;
+        Ok(())
+    }
+}
+
+fn injection_message(injection: &Injection) -> Option<crate::sim::fault::MessageRef> {
+    match injection {
+        Injection::DuplicateDelivery { message }
+        | Injection::CrashConsumerAfterCommit { message, .. }
+        | Injection::CrashConsumerBeforeCommit { message, .. }
+        | Injection::ConcurrentDelivery { message }
+        | Injection::DeliverAfter { message, .. }
+        | Injection::DuplicateAfterRetention { message }
+        | Injection::CrashRelayAfterPublish { message } => Some(message.clone()),
+        Injection::LoseResponse { .. }
+        | Injection::DoubleSubmit { .. }
+        | Injection::ReuseKey { .. }
+        | Injection::CrashApi { .. }
+        | Injection::RetryWithNewKey { .. } => None,
+    }
+}
+
+/// Wraps serde_json's error with its line, column and, when it can be told, the field: the
+/// message itself names missing and unknown fields; for a wrong value, the last `"key":`
+/// before the error's position on its line is the field.
+pub(crate) fn json_error(text: &str, error: &serde_json::Error) -> ScenarioError {
+    let line = error.line();
+    let column = error.column();
+    let message = error.to_string();
+    let from_message =
+        ["missing field `", "unknown field `", "duplicate field `"].iter().find_map(|marker| {
+            let start = message.find(marker)? + marker.len();
+            let rest = message.get(start..)?;
+            Some(rest.get(..rest.find('`')?)?.to_owned())
+        });
+    let from_text = || {
+        let line_text = text.lines().nth(line.checked_sub(1)?)?;
+        let before: String = line_text.chars().take(column).collect();
+        let colon = before.rfind("\":")?;
+        let key_text = before.get(..colon)?;
+        let open = key_text.rfind('"')?;
+        Some(key_text.get(open + 1..)?.to_owned())
+    };
+    ScenarioError::Json { field: from_message.or_else(from_text), line, column, message }
+}

@@ -1,0 +1,477 @@
+//! The simulator: a seeded scheduler over the world's enabled actions, the scenario's
+//! injections and random faults, and the trace it records.
+//!
+//! A run is a pure function of (scenario, seed): the seed's one [`DeterministicRng`] gives two
+//! streams, one inside the [`World`] (ids: keys, orders, messages) and one for the scheduler's
+//! choices. At each step the scheduler takes, in this order: the first injection whose trigger
+//! holds (each fires once); a random fault: for each class in order that has enabled fault
+//! actions, one roll of its rate, and on a hit one of its actions drawn uniformly (at most
+//! `Limits::random_faults_max` per run); else a normal action drawn uniformly, the clock advancing only when nothing else can
+//! run (or by the scenario's early-advance rate). Every step is applied with
+//! [`World::apply`] and recorded as a [`TraceStep`] with the violations that appeared at it.
+//!
+//! The state after any step can be had again ([`Simulation::world_after`]): the world is
+//! snapshotted every `Limits::snapshot_every_steps` steps and the recorded actions are
+//! replayed from the nearest snapshot.
+
+use std::collections::BTreeMap;
+
+use thiserror::Error;
+
+use crate::ids::MessageId;
+use crate::inbox::ConsumeState;
+use crate::invariants::{InvariantId, Violation};
+use crate::rng::DeterministicRng;
+use crate::sim::action::{Action, HoldRelease};
+use crate::sim::broker::EntryState;
+use crate::sim::fault::{FaultClass, Injection, MessageRef};
+use crate::sim::scenario::{Scenario, ScenarioError};
+use crate::sim::trace::{Choice, StopReason, TRACE_FORMAT_VERSION, Trace, TraceStep, TraceSummary};
+use crate::sim::world::{ApplyError, World};
+
+/// A world kept for rewinding.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Snapshot {
+    /// The number of steps applied to reach it.
+    pub step: usize,
+    /// The world after that step.
+    pub world: World,
+}
+
+/// Why the state after a step could not be rebuilt.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum RewindError {
+    /// The run has not reached that step.
+    #[error("step {step} is beyond the {steps} steps of the run")]
+    StepOutOfRange {
+        /// The step asked for.
+        step: usize,
+        /// The steps of the run.
+        steps: usize,
+    },
+    /// Replaying a recorded action failed: the trace does not belong to this scenario.
+    #[error("replaying step {step} failed: {error}")]
+    Replay {
+        /// The step.
+        step: usize,
+        /// Why.
+        error: ApplyError,
+    },
+}
+
+/// Why a trace could not be replayed.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum ReplayError {
+    /// Its scenario is invalid.
+    #[error("the trace's scenario: {0}")]
+    Scenario(ScenarioError),
+    /// A step the user chose is not enabled in the replay: the trace was edited.
+    #[error("step {step}, chosen by the user, cannot be replayed: {error}")]
+    Apply {
+        /// The step.
+        step: usize,
+        /// Why.
+        error: ApplyError,
+    },
+}
+
+/// One run in progress.
+#[derive(Clone, Debug)]
+pub struct Simulation {
+    scenario: Scenario,
+    seed: u64,
+    world: World,
+    scheduler_rng: DeterministicRng,
+    fired: Vec<bool>,
+    steps: Vec<TraceStep>,
+    snapshots: Vec<Snapshot>,
+    violations_now: Vec<Violation>,
+    first_violation_step: BTreeMap<InvariantId, usize>,
+    faults: BTreeMap<FaultClass, usize>,
+    random_faults_fired: usize,
+    stop: Option<StopReason>,
+}
+
+impl Simulation {
+    /// A run of `scenario` with `seed`, before its first step.
+    pub fn new(scenario: Scenario, seed: u64) -> Result<Simulation, ScenarioError> {
+        let mut root = DeterministicRng::from_seed(seed);
+        let world_rng = DeterministicRng::from_seed(root.next_u64());
+        let scheduler_rng = DeterministicRng::from_seed(root.next_u64());
+        let world = World::new(&scenario, world_rng)?;
+        Ok(Simulation {
+            fired: vec![false; scenario.injections.len()],
+            snapshots: vec![Snapshot { step: 0, world: world.clone() }],
+            scenario,
+            seed,
+            world,
+            scheduler_rng,
+            steps: Vec::new(),
+            violations_now: Vec::new(),
+            first_violation_step: BTreeMap::new(),
+            faults: BTreeMap::new(),
+            random_faults_fired: 0,
+            stop: None,
+        })
+    }
+
+    /// Runs `scenario` with `seed` to its end and returns the trace.
+    pub fn run(scenario: Scenario, seed: u64) -> Result<Trace, ScenarioError> {
+        let mut simulation = Simulation::new(scenario, seed)?;
+        simulation.run_to_end();
+        Ok(simulation.trace())
+    }
+
+    /// Runs a trace's scenario and seed again, taking the user's choices ([`Choice::User`]) at
+    /// the steps where they were taken: the result equals the trace.
+    pub fn replay(trace: &Trace) -> Result<Trace, ReplayError> {
+        let mut simulation =
+            Simulation::new(trace.scenario.clone(), trace.seed).map_err(ReplayError::Scenario)?;
+        for recorded in &trace.steps {
+            if recorded.chosen_by == Choice::User {
+                simulation
+                    .step_with(recorded.action.clone())
+                    .map_err(|error| ReplayError::Apply { step: recorded.step, error })?;
+            } else if simulation.step().is_none() {
+                break;
+            }
+        }
+        simulation.run_to_end();
+        Ok(simulation.trace())
+    }
+
+    /// The scenario.
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+
+    /// The seed.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// The world now.
+    pub fn world(&self) -> &World {
+        &self.world
+    }
+
+    /// The steps so far.
+    pub fn steps(&self) -> &[TraceStep] {
+        &self.steps
+    }
+
+    /// Why the run stopped, once it has.
+    pub fn stop_reason(&self) -> Option<&StopReason> {
+        self.stop.as_ref()
+    }
+
+    /// Takes steps until the run stops; returns why.
+    pub fn run_to_end(&mut self) -> StopReason {
+        loop {
+            if let Some(stop) = &self.stop {
+                return stop.clone();
+            }
+            self.step();
+        }
+    }
+
+    /// Takes one step; returns it, or `None` if the run has stopped (see
+    /// [`Simulation::stop_reason`]).
+    pub fn step(&mut self) -> Option<&TraceStep> {
+        if self.stop.is_some() || self.hit_limit() {
+            return None;
+        }
+        let Some((action, chosen_by)) = self.choose() else {
+            let pending = self.world.pending_work();
+            self.stop = Some(if pending.is_empty() {
+                StopReason::Quiescent
+            } else {
+                StopReason::Stuck { pending: pending.join("; ") }
+            });
+            return None;
+        };
+        let number = self.steps.len().saturating_add(1);
+        let record = match self.world.apply(&action) {
+            Ok(record) => record,
+            Err(error) => {
+                self.stop = Some(StopReason::StepFailed { step: number, error: error.to_string() });
+                return None;
+            }
+        };
+        self.record(number, record, chosen_by);
+        self.steps.last()
+    }
+
+    /// Takes `action`, chosen by the user rather than the scheduler (a fault the learner
+    /// injects by hand, or a normal action to steer the schedule). A refused action changes
+    /// nothing and is a typed error; a step past a limit is [`ApplyError::NotEnabled`] too.
+    pub fn step_with(&mut self, action: Action) -> Result<&TraceStep, ApplyError> {
+        if self.stop.is_some() || self.hit_limit() || !self.world.is_enabled(&action) {
+            return Err(ApplyError::NotEnabled { action });
+        }
+        let number = self.steps.len().saturating_add(1);
+        let record = self.world.apply(&action)?;
+        self.record(number, record, Choice::User);
+        self.steps.last().ok_or(ApplyError::NotEnabled { action })
+    }
+
+    fn hit_limit(&mut self) -> bool {
+        let limits = self.scenario.limits;
+        if self.steps.len() >= limits.steps_max {
+            self.stop = Some(StopReason::StepLimit { steps_max: limits.steps_max });
+            return true;
+        }
+        if self.steps.len() >= limits.trace_steps_max {
+            self.stop = Some(StopReason::TraceFull { trace_steps_max: limits.trace_steps_max });
+            return true;
+        }
+        false
+    }
+
+    fn record(&mut self, number: usize, record: crate::sim::trace::StepRecord, chosen_by: Choice) {
+        let limits = self.scenario.limits;
+        let new_violations: Vec<Violation> = record
+            .violations
+            .iter()
+            .filter(|violation| !self.violations_now.contains(violation))
+            .cloned()
+            .collect();
+        let mut violated: Vec<InvariantId> =
+            record.violations.iter().map(|violation| violation.invariant).collect();
+        violated.dedup();
+        for invariant in &violated {
+            self.first_violation_step.entry(*invariant).or_insert(number);
+        }
+        let fault = record.action.fault_class();
+        if let Some(class) = fault {
+            *self.faults.entry(class).or_insert(0) += 1;
+        }
+        self.violations_now = record.violations;
+        self.steps.push(TraceStep {
+            step: number,
+            tick: record.tick,
+            actor: record.actor,
+            lane: record.actor.lane_name(),
+            action: record.action,
+            fault,
+            chosen_by,
+            statement: record.statement,
+            request: record.request,
+            attempt: record.attempt,
+            message_id: record.message_id,
+            key: record.key,
+            events: record.events,
+            row_changes: record.row_changes,
+            new_violations,
+            violated,
+            quiescent: record.quiescent,
+        });
+        if number.is_multiple_of(limits.snapshot_every_steps.max(1)) {
+            self.snapshots.push(Snapshot { step: number, world: self.world.clone() });
+        }
+    }
+
+    fn choose(&mut self) -> Option<(Action, Choice)> {
+        let enabled = self.world.enabled_actions();
+        if enabled.is_empty() {
+            return None;
+        }
+        for (index, injection) in self.scenario.injections.iter().enumerate() {
+            if self.fired.get(index).copied().unwrap_or(true) {
+                continue;
+            }
+            if let Some(action) = trigger(&self.world, injection, &enabled)
+                && self.world.is_enabled(&action)
+            {
+                if let Some(fired) = self.fired.get_mut(index) {
+                    *fired = true;
+                }
+                return Some((action, Choice::Injection { index }));
+            }
+        }
+        let rates = &self.scenario.fault_rates;
+        let random_faults: usize = self.random_faults_fired;
+        if !rates.is_none() && random_faults < self.scenario.limits.random_faults_max {
+            for class in FaultClass::ALL {
+                let rate = rates.per_million(class);
+                if rate == 0 {
+                    continue;
+                }
+                let of_class: Vec<&Action> =
+                    enabled.iter().filter(|action| action.fault_class() == Some(class)).collect();
+                if of_class.is_empty() || !self.scheduler_rng.chance_per_million(rate) {
+                    continue;
+                }
+                let index =
+                    usize::try_from(self.scheduler_rng.below(of_class.len() as u64)).ok()?;
+                if let Some(action) = of_class.get(index) {
+                    self.random_faults_fired = self.random_faults_fired.saturating_add(1);
+                    return Some(((*action).clone(), Choice::RandomFault));
+                }
+            }
+        }
+        let normal = enabled.iter().filter(|action| action.fault_class().is_none());
+        let (clock, others): (Vec<&Action>, Vec<&Action>) =
+            normal.partition(|action| matches!(action, Action::AdvanceClock { .. }));
+        let clock = clock.first().copied();
+        let early = self.scenario.schedule.early_clock_advance_per_million;
+        match clock {
+            Some(clock) if others.is_empty() => return Some((clock.clone(), Choice::Scheduler)),
+            Some(clock) if early > 0 && self.scheduler_rng.chance_per_million(early) => {
+                return Some((clock.clone(), Choice::Scheduler));
+            }
+            _ => {}
+        }
+        let index = usize::try_from(self.scheduler_rng.below(others.len() as u64)).ok()?;
+        others.get(index).map(|action| ((*action).clone(), Choice::Scheduler))
+    }
+
+    /// The whole trace so far (its stop reason is [`StopReason::Running`] if the run has not
+    /// stopped yet).
+    pub fn trace(&self) -> Trace {
+        let stop = self.stop.clone().unwrap_or(StopReason::Running);
+        let mut violated_at_end: Vec<InvariantId> =
+            self.violations_now.iter().map(|violation| violation.invariant).collect();
+        violated_at_end.dedup();
+        Trace {
+            format_version: TRACE_FORMAT_VERSION,
+            scenario: self.scenario.clone(),
+            seed: self.seed,
+            stop,
+            summary: TraceSummary {
+                steps: self.steps.len(),
+                final_tick: self.world.now(),
+                first_violation_step: self.first_violation_step.clone(),
+                violated_at_end,
+                faults: self.faults.clone(),
+            },
+            steps: self.steps.clone(),
+        }
+    }
+
+    /// The world after `step` steps (0 is the start): from the nearest snapshot, replaying the
+    /// recorded actions.
+    pub fn world_after(&self, step: usize) -> Result<World, RewindError> {
+        if step > self.steps.len() {
+            return Err(RewindError::StepOutOfRange { step, steps: self.steps.len() });
+        }
+        let snapshot = self
+            .snapshots
+            .iter()
+            .rev()
+            .find(|snapshot| snapshot.step <= step)
+            .ok_or(RewindError::StepOutOfRange { step, steps: self.steps.len() })?;
+        let mut world = snapshot.world.clone();
+        for recorded in self.steps.iter().skip(snapshot.step).take(step - snapshot.step) {
+            world
+                .apply(&recorded.action)
+                .map_err(|error| RewindError::Replay { step: recorded.step, error })?;
+        }
+        Ok(world)
+    }
+}
+
+fn message_id(world: &World, message: &MessageRef) -> Option<MessageId> {
+    match message {
+        MessageRef::OrderPlacedOf(request) => {
+            world.planned_order(*request).map(|planned| planned.message_id)
+        }
+    }
+}
+
+/// The fault action an injection fires now, if its trigger holds.
+pub fn trigger(world: &World, injection: &Injection, enabled: &[Action]) -> Option<Action> {
+    let queued = |message_id: MessageId| {
+        world.broker().entries_of(message_id).find(|(_, entry)| {
+            matches!(entry.state, EntryState::Ready { .. } | EntryState::InFlight { .. })
+        })
+    };
+    let instance_with = |message_id: MessageId, delivery: u32, want: fn(&ConsumeState) -> bool| {
+        world.consumers().iter().enumerate().find_map(|(index, instance)| {
+            let current = instance.delivery.as_ref()?;
+            (current.message_id == message_id
+                && current.delivery_number == delivery
+                && want(current.machine.state()))
+            .then_some(crate::sim::action::InstanceId(index))
+        })
+    };
+    let enabled_action = |wanted: Action| enabled.contains(&wanted).then_some(wanted);
+    match injection {
+        Injection::DuplicateDelivery { message } => {
+            let (entry, _) = queued(message_id(world, message)?)?;
+            Some(Action::DuplicateMessage { entry })
+        }
+        Injection::CrashConsumerAfterCommit { message, delivery } => {
+            let instance = instance_with(message_id(world, message)?, *delivery, |state| {
+                matches!(state, ConsumeState::Acknowledge)
+            })?;
+            Some(Action::CrashConsumerAfterCommit { instance })
+        }
+        Injection::CrashConsumerBeforeCommit { message, delivery } => {
+            let instance = instance_with(message_id(world, message)?, *delivery, |state| {
+                matches!(state, ConsumeState::Commit { .. })
+            })?;
+            Some(Action::CrashConsumerBeforeCommit { instance })
+        }
+        Injection::ConcurrentDelivery { message } => {
+            let id = message_id(world, message)?;
+            enabled
+                .iter()
+                .find(|action| match action {
+                    Action::DeliverConcurrently { entry, .. } => world
+                        .broker()
+                        .entries
+                        .get(entry)
+                        .is_some_and(|queued| queued.message_id == id),
+                    _ => false,
+                })
+                .cloned()
+        }
+        Injection::LoseResponse { request, attempt } => world
+            .responses()
+            .iter()
+            .find(|(_, response)| response.request == *request && response.send_number == *attempt)
+            .map(|(id, _)| Action::LoseResponse { attempt: *id }),
+        Injection::DoubleSubmit { request } => {
+            enabled_action(Action::DoubleSubmit { request: *request })
+        }
+        Injection::ReuseKey { request, key_of } => {
+            enabled_action(Action::SendWithKeyOf { request: *request, key_of: *key_of })
+        }
+        Injection::CrashApi { request, attempt, point } => world
+            .attempts()
+            .iter()
+            .find(|(_, running)| {
+                running.request == *request
+                    && running.send_number == *attempt
+                    && running.is_at(*point)
+            })
+            .map(|(id, _)| Action::CrashApi { attempt: *id }),
+        Injection::DeliverAfter { message, after_request } => {
+            let id = message_id(world, message)?;
+            let (entry, _) = world
+                .broker()
+                .entries_of(id)
+                .find(|(_, entry)| matches!(entry.state, EntryState::Ready { .. }))?;
+            Some(Action::HoldMessage {
+                entry,
+                until: HoldRelease::RequestAnswered { request: *after_request },
+            })
+        }
+        Injection::DuplicateAfterRetention { message } => {
+            let (entry, _) = queued(message_id(world, message)?)?;
+            Some(Action::DuplicateAfterRetention { entry })
+        }
+        Injection::RetryWithNewKey { request } => {
+            enabled_action(Action::RetryWithNewKey { request: *request })
+        }
+        Injection::CrashRelayAfterPublish { message } => {
+            let id = message_id(world, message)?;
+            world
+                .relay_published_not_marked()
+                .contains(&id)
+                .then_some(Action::CrashRelay)
+                .and_then(enabled_action)
+        }
+    }
+}

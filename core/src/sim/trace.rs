@@ -1,0 +1,509 @@
+//! The trace of a run: one record per step, in a versioned JSON format, plus the typed events
+//! the steps produce.
+//!
+//! A [`TraceStep`] says who acted ([`Actor`]), what they did ([`Action`]), how the scheduler
+//! came to choose it, the statement run, the ids involved (request, attempt, message, key), the
+//! typed events of the patterns ([`SimEvent`]), the rows the step's commits changed, and the
+//! invariant violations that appeared at that step. A [`Trace`] carries its scenario and seed,
+//! so it replays ([`crate::sim::Simulation::replay`]) to the same bytes.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::history::{HandlerRunId, InboxUse, RequestAttempt, ResponseOrigin};
+use crate::idempotency::IdempotencyEvent;
+use crate::ids::{IdempotencyKey, MessageId, Tick, TxId};
+use crate::inbox::{ConsumeOutcome, ConsumerCrashed, InboxRowsPurged};
+use crate::invariants::{InvariantId, Violation};
+use crate::outbox::RelayCrashed;
+use crate::sim::action::{Action, Actor, AttemptId, EntryId, InstanceId, RequestIndex};
+use crate::sim::fault::FaultClass;
+use crate::sim::scenario::{Scenario, ScenarioError, json_error};
+use crate::stock::StockReservationEvent;
+use crate::store::{RowChange, RowLockWait};
+
+/// The version of the trace format this crate reads and writes.
+pub const TRACE_FORMAT_VERSION: u32 = 1;
+
+/// Something that happened in a step, beyond the rows it changed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum SimEvent {
+    /// A client sent a request.
+    RequestSent {
+        /// The request.
+        request: RequestIndex,
+        /// The send.
+        attempt: AttemptId,
+        /// First or duplicate.
+        kind: RequestAttempt,
+        /// The key it carries.
+        key: IdempotencyKey,
+        /// `POST /orders`, ...
+        method_and_path: String,
+    },
+    /// The P3 layer did something.
+    Idempotency {
+        /// What.
+        event: IdempotencyEvent,
+    },
+    /// A handler run under a key started (recorded in the history).
+    HandlerRunStarted {
+        /// Its id in the history.
+        run: HandlerRunId,
+    },
+    /// The API answered (recorded in the history).
+    Answered {
+        /// The send answered.
+        attempt: AttemptId,
+        /// The status.
+        status: u16,
+        /// How the answer came about.
+        origin: ResponseOrigin,
+        /// The body.
+        body: String,
+    },
+    /// The API failed without an answer (a store limit); the client will time out.
+    ApiFailed {
+        /// The send.
+        attempt: AttemptId,
+        /// What failed.
+        error: String,
+    },
+    /// The API crashed mid-request (F8).
+    ApiCrashed {
+        /// The send.
+        attempt: AttemptId,
+        /// The transaction rolled back, if one was open.
+        rolled_back: Option<TxId>,
+    },
+    /// A statement must wait for another transaction's row lock.
+    Blocked {
+        /// Who waits for whom.
+        wait: RowLockWait,
+    },
+    /// The network brought an answer to its client.
+    ResponseDelivered {
+        /// The send.
+        attempt: AttemptId,
+        /// The status.
+        status: u16,
+    },
+    /// The client no longer waited for this answer.
+    LateResponseIgnored {
+        /// The send.
+        attempt: AttemptId,
+    },
+    /// The network lost an answer (F5).
+    ResponseLost {
+        /// The send.
+        attempt: AttemptId,
+    },
+    /// The client's timeout fired.
+    ClientTimedOut {
+        /// The request.
+        request: RequestIndex,
+    },
+    /// The client will retry at `retry_at`.
+    RetryScheduled {
+        /// The request.
+        request: RequestIndex,
+        /// When.
+        retry_at: Tick,
+    },
+    /// The client has its final answer.
+    ClientAnswered {
+        /// The request.
+        request: RequestIndex,
+        /// The status.
+        status: u16,
+    },
+    /// The client ran out of attempts.
+    ClientGaveUp {
+        /// The request.
+        request: RequestIndex,
+    },
+    /// The relay handed a message to the broker.
+    Published {
+        /// The message.
+        message_id: MessageId,
+        /// The queue entry made.
+        entry: EntryId,
+    },
+    /// The relay finished its run.
+    RelayFinished {
+        /// The messages it published and marked.
+        published: Vec<MessageId>,
+    },
+    /// The relay failed.
+    RelayFailed {
+        /// What failed.
+        error: String,
+    },
+    /// The relay crashed (F12).
+    RelayCrashed {
+        /// What it left behind.
+        crashed: RelayCrashed,
+    },
+    /// The broker delivered a copy to an instance.
+    Delivered {
+        /// The copy.
+        entry: EntryId,
+        /// The message.
+        message_id: MessageId,
+        /// The instance.
+        instance: InstanceId,
+        /// Which delivery of the message, from 1.
+        delivery_number: u32,
+    },
+    /// The broker queued another copy of a message (F1, F10).
+    MessageDuplicated {
+        /// The original copy.
+        entry: EntryId,
+        /// The new copy.
+        copy: EntryId,
+        /// The message.
+        message_id: MessageId,
+    },
+    /// The broker held a copy back (F9).
+    MessageHeld {
+        /// The copy.
+        entry: EntryId,
+    },
+    /// A held or late copy became deliverable.
+    MessageReleased {
+        /// The copy.
+        entry: EntryId,
+    },
+    /// The broker gave up on a copy.
+    DeadLettered {
+        /// The copy.
+        entry: EntryId,
+        /// The message.
+        message_id: MessageId,
+    },
+    /// A consumer's transaction committed the message's effect (recorded in the history).
+    EffectCommitted {
+        /// The message.
+        message_id: MessageId,
+        /// The instance.
+        instance: InstanceId,
+        /// With or without an inbox row.
+        inbox: InboxUse,
+    },
+    /// A consumer finished a delivery and acknowledged it.
+    MessageConsumed {
+        /// The instance.
+        instance: InstanceId,
+        /// The outcome.
+        outcome: ConsumeOutcome<StockReservationEvent>,
+    },
+    /// A consumer's delivery failed; it is not acknowledged, so the broker redelivers it.
+    ConsumerFailed {
+        /// The instance.
+        instance: InstanceId,
+        /// What failed.
+        error: String,
+    },
+    /// A consumer instance crashed (F2, F3).
+    ConsumerCrashed {
+        /// The instance.
+        instance: InstanceId,
+        /// What the crash did.
+        crashed: ConsumerCrashed,
+    },
+    /// The retention job purged inbox rows.
+    InboxRowsPurged {
+        /// What it purged.
+        purged: InboxRowsPurged,
+    },
+    /// The retention job purged idempotency keys.
+    KeysPurged {
+        /// The keys.
+        keys: Vec<IdempotencyKey>,
+    },
+    /// The retention job failed.
+    RetentionFailed {
+        /// What failed.
+        error: String,
+    },
+    /// Transactions waited for each other's row locks in a cycle; the youngest was aborted
+    /// (rolled back), as PostgreSQL does.
+    DeadlockDetected {
+        /// The transactions of the cycle, each waiting for the next.
+        cycle: Vec<TxId>,
+        /// The one rolled back.
+        victim: TxId,
+    },
+    /// The clock moved.
+    ClockAdvanced {
+        /// From.
+        from: Tick,
+        /// To.
+        to: Tick,
+    },
+}
+
+/// What one applied action produced: the world's side of a trace step.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StepRecord {
+    /// The action.
+    pub action: Action,
+    /// Its actor.
+    pub actor: Actor,
+    /// The virtual time of the step (after it, for a clock advance).
+    pub tick: Tick,
+    /// The statement run, if the step ran one.
+    pub statement: Option<String>,
+    /// The request involved.
+    pub request: Option<RequestIndex>,
+    /// The send involved.
+    pub attempt: Option<AttemptId>,
+    /// The message involved.
+    pub message_id: Option<MessageId>,
+    /// The idempotency key involved.
+    pub key: Option<IdempotencyKey>,
+    /// What happened.
+    pub events: Vec<SimEvent>,
+    /// The rows the step's commits changed, table then key order.
+    pub row_changes: Vec<RowChange>,
+    /// Every invariant violation after the step.
+    pub violations: Vec<Violation>,
+    /// Whether the world had no pending work after the step.
+    pub quiescent: bool,
+}
+
+/// How the scheduler came to take an action.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "by", rename_all = "snake_case")]
+pub enum Choice {
+    /// Drawn among the enabled normal actions.
+    Scheduler,
+    /// The scenario's injection at this position fired.
+    Injection {
+        /// Its position in `Scenario::injections`.
+        index: usize,
+    },
+    /// A random fault, by the scenario's rate for its class.
+    RandomFault,
+    /// Chosen by the user (the page's "duplicate this delivery" button), not by the seed:
+    /// a replay takes the same action at the same step.
+    User,
+}
+
+/// One step of a trace.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TraceStep {
+    /// The step's number, from 1.
+    pub step: usize,
+    /// The virtual time.
+    pub tick: Tick,
+    /// Who acted.
+    pub actor: Actor,
+    /// The lane of the page's diagram.
+    pub lane: String,
+    /// What they did.
+    pub action: Action,
+    /// The fault class, for a fault action.
+    pub fault: Option<FaultClass>,
+    /// How the action was chosen.
+    pub chosen_by: Choice,
+    /// The statement run.
+    pub statement: Option<String>,
+    /// The request involved.
+    pub request: Option<RequestIndex>,
+    /// The send involved.
+    pub attempt: Option<AttemptId>,
+    /// The message involved.
+    pub message_id: Option<MessageId>,
+    /// The key involved.
+    pub key: Option<IdempotencyKey>,
+    /// What happened.
+    pub events: Vec<SimEvent>,
+    /// The rows changed.
+    pub row_changes: Vec<RowChange>,
+    /// The violations that appeared at this step.
+    pub new_violations: Vec<Violation>,
+    /// Every invariant violated after this step.
+    pub violated: Vec<InvariantId>,
+    /// Whether nothing was pending after it.
+    pub quiescent: bool,
+}
+
+/// Why a run stopped.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "stop", rename_all = "snake_case")]
+pub enum StopReason {
+    /// The run has not stopped yet (a trace taken in the middle of a run).
+    Running,
+    /// No work is pending and nothing can happen: the run is over.
+    Quiescent,
+    /// Work is pending but nothing can happen (every actor waits for a lock, or only fault
+    /// actions are left).
+    Stuck {
+        /// What is pending, in words.
+        pending: String,
+    },
+    /// The run took `Limits::steps_max` steps.
+    StepLimit {
+        /// The limit.
+        steps_max: usize,
+    },
+    /// The trace holds `Limits::trace_steps_max` steps.
+    TraceFull {
+        /// The limit.
+        trace_steps_max: usize,
+    },
+    /// A step failed: it hit a limit of the world (the broker's queue, the history), or the
+    /// action was refused.
+    StepFailed {
+        /// The step that failed.
+        step: usize,
+        /// What failed, in words.
+        error: String,
+    },
+}
+
+/// What a run ended with, for a quick look.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TraceSummary {
+    /// Steps taken.
+    pub steps: usize,
+    /// The virtual time at the end.
+    pub final_tick: Tick,
+    /// The first step at which each invariant was violated (an invariant violated once
+    /// stays listed even if it held again later).
+    pub first_violation_step: BTreeMap<InvariantId, usize>,
+    /// Every invariant violated after the last step.
+    pub violated_at_end: Vec<InvariantId>,
+    /// Faults that fired, by class.
+    pub faults: BTreeMap<FaultClass, usize>,
+}
+
+/// A whole run.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Trace {
+    /// [`TRACE_FORMAT_VERSION`].
+    pub format_version: u32,
+    /// The scenario run (its injections included).
+    pub scenario: Scenario,
+    /// The seed.
+    pub seed: u64,
+    /// Why it stopped.
+    pub stop: StopReason,
+    /// The summary.
+    pub summary: TraceSummary,
+    /// Every step.
+    pub steps: Vec<TraceStep>,
+}
+
+/// Why a trace was refused.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum TraceError {
+    /// The JSON does not read as a trace.
+    #[error(transparent)]
+    Json(ScenarioError),
+    /// The file is of another format version.
+    #[error("trace format_version {found} is not supported (this build reads {supported})")]
+    UnsupportedVersion {
+        /// The version in the file.
+        found: u32,
+        /// The version this build reads.
+        supported: u32,
+    },
+    /// Its scenario is invalid.
+    #[error("the trace's scenario: {0}")]
+    Scenario(ScenarioError),
+}
+
+impl Trace {
+    /// The trace as pretty JSON.
+    pub fn to_json(&self) -> String {
+        // Plain data always serializes; the fallback is never used.
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// Reads a trace.
+    pub fn from_json(text: &str) -> Result<Trace, TraceError> {
+        let trace: Trace = serde_json::from_str(text)
+            .map_err(|error| TraceError::Json(json_error(text, &error)))?;
+        if trace.format_version != TRACE_FORMAT_VERSION {
+            return Err(TraceError::UnsupportedVersion {
+                found: trace.format_version,
+                supported: TRACE_FORMAT_VERSION,
+            });
+        }
+        trace.scenario.validate().map_err(TraceError::Scenario)?;
+        Ok(trace)
+    }
+
+    /// Every invariant violated at some step of the run.
+    pub fn invariants_ever_violated(&self) -> Vec<InvariantId> {
+        self.summary.first_violation_step.keys().copied().collect()
+    }
+
+    /// The trace as one line per step, for reading and for snapshot tests:
+    /// `step tick lane action | statement | events | violations`.
+    pub fn to_text(&self) -> String {
+        let mut text = String::new();
+        for step in &self.steps {
+            let action = serde_json::to_string(&step.action).unwrap_or_default();
+            text.push_str(&format!(
+                "{:>3} t{:<4} {:<10} {action}",
+                step.step, step.tick.0, step.lane
+            ));
+            if let Some(statement) = &step.statement {
+                text.push_str(&format!(" | {statement}"));
+            }
+            for event in &step.events {
+                text.push_str(&format!("\n      {}", describe_event(event)));
+            }
+            if !step.row_changes.is_empty() {
+                text.push_str(&format!(
+                    "\n      rows: {}",
+                    describe_row_changes(&step.row_changes)
+                ));
+            }
+            for violation in &step.new_violations {
+                text.push_str(&format!("\n      !! {violation}"));
+            }
+            text.push('\n');
+        }
+        text.push_str(&format!(
+            "stop: {}\n",
+            serde_json::to_string(&self.stop).unwrap_or_default()
+        ));
+        text
+    }
+}
+
+/// One event in a line.
+pub fn describe_event(event: &SimEvent) -> String {
+    match event {
+        SimEvent::Answered { attempt, status, origin, body } => {
+            format!("answered {attempt}: {status} ({origin:?}) {body}")
+        }
+        other => serde_json::to_string(other).unwrap_or_default(),
+    }
+}
+
+/// The rows a step changed, counted per table: `orders +1, stock ~1, inbox -1`.
+pub fn describe_row_changes(changes: &[RowChange]) -> String {
+    let mut counts: BTreeMap<(&'static str, char), usize> = BTreeMap::new();
+    for change in changes {
+        let sign = match (&change.before, &change.after) {
+            (None, _) => '+',
+            (Some(_), None) => '-',
+            (Some(_), Some(_)) => '~',
+        };
+        *counts.entry((change.table.as_str(), sign)).or_insert(0) += 1;
+    }
+    counts
+        .into_iter()
+        .map(|((table, sign), count)| format!("{table} {sign}{count}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
