@@ -27,7 +27,9 @@
 //! Files: `scenario` (the input and its JSON), `action` (actions and ids), `fault` (F1-F12,
 //! injections, rates), `client`, `api`, `broker`, `consumer` (the actors' state), `world` (the
 //! state and its transitions), `scheduler` (the simulation), `trace` (the output),
-//! `catalogue` (the built-in lessons).
+//! `catalogue` (the built-in lessons); for the page: `share` (the link codec), `diagram` (the
+//! sequence diagram's model), `mermaid` (its Mermaid text), `compare` (one schedule in both
+//! modes).
 
 mod action;
 mod api;
