@@ -34,7 +34,8 @@ fn explain_tells_the_duplicate_delivery_lesson() {
           naive       I2 One reservation per order line, I6 Each OrderPlaced processed once
           idempotent  none
         See it: idempotency-lab run f01-duplicate-delivery --mode naive
-    "#]].assert_eq(&run.stdout);
+    "#]]
+    .assert_eq(&run.stdout);
 }
 
 #[test]
@@ -58,7 +59,8 @@ fn explain_of_a_lesson_with_one_focus_pattern_names_only_it() {
           naive       I3 Charged at most once
           idempotent  none
         See it: idempotency-lab run p2-order-state-machine --mode naive
-    "#]].assert_eq(&run.stdout);
+    "#]]
+    .assert_eq(&run.stdout);
 }
 
 #[test]
