@@ -1,0 +1,244 @@
+//! `idempotency-lab`: the command line over the simulator of `idempotency_lab::sim`.
+//!
+//! `list` shows the built-in lessons, `explain` tells one, `run` runs a lesson or a scenario
+//! file with a seed and prints the trace one line per step and the invariant report (or the
+//! trace's JSON with `--json`), `replay` re-runs a saved trace and checks that it reproduces
+//! byte for byte. The commands are thin: everything they print is a pure function of the
+//! core's values (`render`), and everything they read goes through `input`, whose errors name
+//! the file, the field, the line and the column.
+//!
+//! Exit codes: 0 when the run kept every invariant (for `replay`: the trace reproduced), 1 when
+//! an invariant was violated (for `replay`: it did not reproduce), 2 for a usage or input
+//! error.
+
+#![forbid(unsafe_code)]
+
+mod input;
+mod render;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use idempotency_lab::sim::{CATALOGUE, PatternMode, Simulation, Trace, catalogue_scenario};
+
+use crate::input::{InputError, load_scenario, load_trace};
+use crate::render::ModeOutcome;
+
+/// The exit code of a run that kept every invariant, or of a trace that reproduced.
+const EXIT_HELD: u8 = 0;
+/// The exit code of a run that violated an invariant, or of a trace that did not reproduce.
+const EXIT_VIOLATED: u8 = 1;
+/// The exit code of a usage or input error (clap uses it for usage errors too).
+const EXIT_INPUT_ERROR: u8 = 2;
+
+/// Idempotency Lab: run the shop's simulator and watch duplicates, retries and races break
+/// (or keep) its invariants.
+///
+/// Exit codes: 0 when no invariant was violated (replay: the trace reproduced), 1 when one
+/// was (replay: it did not reproduce), 2 for a usage or input error.
+#[derive(Debug, Parser)]
+#[command(name = "idempotency-lab", version)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// List the built-in scenarios: id and title, one line each.
+    List,
+    /// Explain a scenario: its paragraph, the patterns and faults it shows, and the
+    /// invariants each mode violates.
+    Explain {
+        /// A built-in id (see `list`) or a scenario file.
+        scenario: String,
+    },
+    /// Run a scenario and print its trace and the invariant report.
+    Run {
+        /// A built-in id (see `list`) or a scenario file.
+        scenario: String,
+        /// The seed: the same scenario and seed give the same run.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Which twin of the lesson's patterns runs.
+        #[arg(long, value_enum, default_value_t = ModeArg::AsWritten)]
+        mode: ModeArg,
+        /// Print the trace as JSON (the format `replay` reads) instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Re-run a trace saved by `run --json` and check that it reproduces byte for byte.
+    Replay {
+        /// The trace file.
+        trace: PathBuf,
+    },
+}
+
+/// The `--mode` switch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum ModeArg {
+    /// The lesson's patterns in their naive twin.
+    Naive,
+    /// The lesson's patterns in their idempotent version.
+    Idempotent,
+    /// The patterns as the scenario file sets them.
+    AsWritten,
+}
+
+impl ModeArg {
+    fn name(self) -> &'static str {
+        match self {
+            ModeArg::Naive => "naive",
+            ModeArg::Idempotent => "idempotent",
+            ModeArg::AsWritten => "as-written",
+        }
+    }
+}
+
+/// What a command printed and how it ends.
+struct Outcome {
+    stdout: String,
+    exit_code: u8,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::List => list(),
+        Command::Explain { scenario } => explain(&scenario),
+        Command::Run { scenario, seed, mode, json } => run(&scenario, seed, mode, json),
+        Command::Replay { trace } => replay(&trace),
+    };
+    match result {
+        Ok(outcome) => {
+            write_ignoring_closed_pipe(&mut std::io::stdout().lock(), &outcome.stdout);
+            ExitCode::from(outcome.exit_code)
+        }
+        Err(error) => {
+            write_ignoring_closed_pipe(&mut std::io::stderr().lock(), &format!("error: {error}\n"));
+            ExitCode::from(EXIT_INPUT_ERROR)
+        }
+    }
+}
+
+/// Writes `text`; a reader that went away (`| head`) is not an error worth a panic.
+fn write_ignoring_closed_pipe(out: &mut dyn std::io::Write, text: &str) {
+    let _ = out.write_all(text.as_bytes());
+    let _ = out.flush();
+}
+
+fn list() -> Result<Outcome, InputError> {
+    let mut entries = Vec::with_capacity(CATALOGUE.len());
+    for entry in CATALOGUE {
+        let scenario = catalogue_scenario(entry.id).map_err(InputError::Catalogue)?;
+        entries.push((*entry, scenario));
+    }
+    Ok(Outcome { stdout: render::catalogue_list(&entries), exit_code: EXIT_HELD })
+}
+
+fn explain(name: &str) -> Result<Outcome, InputError> {
+    let named = load_scenario(name)?;
+    let seed = 0;
+    let mut outcomes = Vec::new();
+    for (mode_name, mode) in
+        [("naive", PatternMode::Naive), ("idempotent", PatternMode::Idempotent)]
+    {
+        let trace = simulate(&named.source_name, named.scenario.with_mode(mode), seed)?;
+        outcomes.push(ModeOutcome { mode_name, seed, violated: trace.invariants_ever_violated() });
+    }
+    Ok(Outcome {
+        stdout: render::explanation(&named.scenario, &named.source_name, &outcomes),
+        exit_code: EXIT_HELD,
+    })
+}
+
+fn run(name: &str, seed: u64, mode: ModeArg, json: bool) -> Result<Outcome, InputError> {
+    let named = load_scenario(name)?;
+    let scenario = match mode {
+        ModeArg::Naive => named.scenario.with_mode(PatternMode::Naive),
+        ModeArg::Idempotent => named.scenario.with_mode(PatternMode::Idempotent),
+        ModeArg::AsWritten => named.scenario.clone(),
+    };
+    let trace = simulate(&named.source_name, scenario, seed)?;
+    let stdout = if json {
+        format!("{}\n", trace.to_json())
+    } else {
+        format!(
+            "{}{}{}",
+            render::run_header(&trace, &named.source_name, mode.name()),
+            render::trace_lines(&trace),
+            render::invariant_report(&trace)
+        )
+    };
+    let exit_code =
+        if trace.invariants_ever_violated().is_empty() { EXIT_HELD } else { EXIT_VIOLATED };
+    Ok(Outcome { stdout, exit_code })
+}
+
+fn simulate(
+    source_name: &str,
+    scenario: idempotency_lab::sim::Scenario,
+    seed: u64,
+) -> Result<Trace, InputError> {
+    Simulation::run(scenario, seed).map_err(|error| InputError::Invalid {
+        what: "scenario",
+        source_name: source_name.to_owned(),
+        message: error.to_string(),
+    })
+}
+
+fn replay(path: &std::path::Path) -> Result<Outcome, InputError> {
+    let (recorded, text) = load_trace(path)?;
+    let source_name = path.display().to_string();
+    let replayed = Simulation::replay(&recorded)
+        .map_err(|error| InputError::Replay { source_name: source_name.clone(), error })?;
+    let replayed_json = replayed.to_json();
+    let recorded_text = text.strip_suffix('\n').unwrap_or(&text);
+    if replayed_json == recorded_text {
+        let stdout = format!(
+            "trace `{source_name}` reproduces byte for byte: scenario {}, seed {}, {} steps\n",
+            recorded.scenario.id,
+            recorded.seed,
+            recorded.steps.len()
+        );
+        return Ok(Outcome { stdout, exit_code: EXIT_HELD });
+    }
+    let why = if replayed == recorded {
+        "the replay equals the trace, but the file is not in the form `run --json` writes \
+         (was it reformatted?)"
+            .to_owned()
+    } else {
+        first_difference(&recorded, &replayed)
+    };
+    let stdout = format!("trace `{source_name}` does not reproduce: {why}\n");
+    Ok(Outcome { stdout, exit_code: EXIT_VIOLATED })
+}
+
+/// Where a replay first departs from the recorded trace, in words.
+fn first_difference(recorded: &Trace, replayed: &Trace) -> String {
+    let differing_step = recorded
+        .steps
+        .iter()
+        .zip(&replayed.steps)
+        .find(|(recorded_step, replayed_step)| recorded_step != replayed_step);
+    if let Some((recorded_step, replayed_step)) = differing_step {
+        return format!(
+            "step {} differs\n  recorded: {}\n  replayed: {}",
+            recorded_step.step,
+            render::step_line(recorded_step),
+            render::step_line(replayed_step)
+        );
+    }
+    if recorded.steps.len() != replayed.steps.len() {
+        return format!(
+            "the trace has {} steps, the replay {}",
+            recorded.steps.len(),
+            replayed.steps.len()
+        );
+    }
+    if recorded.stop != replayed.stop {
+        return "the stop reason differs".to_owned();
+    }
+    "the summary differs".to_owned()
+}

@@ -1,0 +1,305 @@
+//! What the commands print, as plain strings: the catalogue, a lesson's explanation, a trace
+//! one line per step, and the invariant report. Pure functions of the core's values, so the
+//! integration tests can snapshot the exact text.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use idempotency_lab::invariants::InvariantId;
+use idempotency_lab::sim::{
+    Actor, CatalogueEntry, FaultClass, Pattern, Scenario, SimEvent, StopReason, Trace, TraceStep,
+    describe_event,
+};
+use idempotency_lab::store::RowChange;
+
+/// The width descriptions are wrapped to.
+const WRAP_COLUMNS: usize = 88;
+
+/// The catalogue: one line per built-in scenario, its id then its title.
+pub fn catalogue_list(entries: &[(CatalogueEntry, Scenario)]) -> String {
+    let width = entries.iter().map(|(entry, _)| entry.id.len()).max().unwrap_or(0);
+    let mut text = String::new();
+    for (entry, scenario) in entries {
+        let _ = writeln!(text, "{:<width$}  {}", entry.id, scenario.title);
+    }
+    text
+}
+
+/// What a run of one mode showed, for `explain`.
+pub struct ModeOutcome {
+    /// `naive` or `idempotent`.
+    pub mode_name: &'static str,
+    /// The seed run.
+    pub seed: u64,
+    /// The invariants the run violated at some step.
+    pub violated: Vec<InvariantId>,
+}
+
+/// A lesson (`source_name` is the built-in id or the file it came from): id, title, the learner's paragraph, the patterns and faults it shows, and what
+/// each mode violated.
+pub fn explanation(scenario: &Scenario, source_name: &str, outcomes: &[ModeOutcome]) -> String {
+    let mut text = String::new();
+    let _ = writeln!(text, "{}", scenario.id);
+    let _ = writeln!(text, "{}", scenario.title);
+    let _ = writeln!(text);
+    for line in wrap(&scenario.description, WRAP_COLUMNS) {
+        let _ = writeln!(text, "{line}");
+    }
+    let _ = writeln!(text);
+    let _ = writeln!(text, "Patterns switched by --mode:");
+    let focus: Vec<Pattern> = if scenario.focus.is_empty() {
+        vec![Pattern::P1, Pattern::P2, Pattern::P3, Pattern::P4]
+    } else {
+        scenario.focus.clone()
+    };
+    for pattern in focus {
+        let _ = writeln!(text, "  {pattern:?}  {}", pattern_title(pattern));
+    }
+    let _ = writeln!(text, "Faults:");
+    let mut injected: BTreeMap<FaultClass, usize> = BTreeMap::new();
+    for injection in &scenario.injections {
+        *injected.entry(injection.fault_class()).or_insert(0) += 1;
+    }
+    if injected.is_empty() && scenario.fault_rates.is_none() {
+        let _ = writeln!(text, "  none");
+    }
+    for (class, count) in &injected {
+        let times = if *count == 1 { String::new() } else { format!(" x{count}") };
+        let _ =
+            writeln!(text, "  {:<3}  injected{times}: {}", class.to_string(), class.description());
+    }
+    for (class, per_million) in &scenario.fault_rates.0 {
+        if *per_million > 0 {
+            let _ = writeln!(
+                text,
+                "  {:<3}  at random, {per_million} per million: {}",
+                class.to_string(),
+                class.description()
+            );
+        }
+    }
+    let seed = outcomes.first().map_or(0, |outcome| outcome.seed);
+    let _ = writeln!(text, "Expected violations (seed {seed}):");
+    for outcome in outcomes {
+        let violated = if outcome.violated.is_empty() {
+            "none".to_owned()
+        } else {
+            outcome
+                .violated
+                .iter()
+                .map(|invariant| format!("{invariant} {}", invariant.title()))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let _ = writeln!(text, "  {:<10}  {violated}", outcome.mode_name);
+    }
+    let _ = writeln!(text, "See it: idempotency-lab run {source_name} --mode naive");
+    text
+}
+
+fn pattern_title(pattern: Pattern) -> &'static str {
+    match pattern {
+        Pattern::P1 => "stock reservation (one reservation per order line)",
+        Pattern::P2 => "the order state machine (pay and cancel once)",
+        Pattern::P3 => "the Idempotency-Key layer of the API",
+        Pattern::P4 => "the inbox of the reserve-stock consumer",
+    }
+}
+
+/// The head of a run: title, scenario, patterns, seed.
+pub fn run_header(trace: &Trace, source_name: &str, mode_name: &str) -> String {
+    let patterns = trace.scenario.patterns;
+    let mode = |mode| {
+        serde_json::to_value(mode)
+            .ok()
+            .and_then(|value| value.as_str().map(str::to_owned))
+            .unwrap_or_default()
+    };
+    format!(
+        "{}\nscenario {source_name}, mode {mode_name} (P1 {}, P2 {}, P3 {}, P4 {}), seed {}\n\n{:>4}  {:<5}  {:<12}  statement or action => events  [rows changed]  !! new violations\n",
+        trace.scenario.title,
+        mode(patterns.p1_stock),
+        mode(patterns.p2_order),
+        mode(patterns.p3_api),
+        mode(patterns.p4_inbox),
+        trace.seed,
+        "step",
+        "tick",
+        "actor",
+    )
+}
+
+/// One line per step.
+pub fn trace_lines(trace: &Trace) -> String {
+    let mut text = String::new();
+    for step in &trace.steps {
+        let _ = writeln!(text, "{}", step_line(step));
+    }
+    text
+}
+
+/// `step tick actor statement-or-action => events [rows] !! violations`.
+pub fn step_line(step: &TraceStep) -> String {
+    let mut line =
+        format!("{:>4}  t{:<4}  {:<12}  ", step.step, step.tick.0, actor_name(step.actor));
+    match &step.statement {
+        Some(statement) => line.push_str(statement),
+        None => line.push_str(&compact_action(step)),
+    }
+    if !step.events.is_empty() {
+        let events: Vec<String> = step.events.iter().map(compact_event).collect();
+        let _ = write!(line, " => {}", events.join("; "));
+    }
+    if !step.row_changes.is_empty() {
+        let _ = write!(line, "  [{}]", row_changes(&step.row_changes));
+    }
+    if !step.new_violations.is_empty() {
+        let mut invariants: Vec<InvariantId> =
+            step.new_violations.iter().map(|violation| violation.invariant).collect();
+        invariants.dedup();
+        let names: Vec<String> = invariants.iter().map(ToString::to_string).collect();
+        let _ = write!(line, "  !! {}", names.join(" "));
+    }
+    line
+}
+
+/// The actor with its id: `Client 0`, `API #2`, `Consumer A`, `Broker`.
+fn actor_name(actor: Actor) -> String {
+    match actor {
+        Actor::Client { request } => format!("Client {}", request.0),
+        Actor::Api { attempt } => format!("API #{}", attempt.0),
+        other => other.lane_name(),
+    }
+}
+
+/// The action as `tag key=value ...`: `broker_deliver entry=0 instance=1 (fault F1)`.
+fn compact_action(step: &TraceStep) -> String {
+    let mut text = tagged(&serde_json::to_value(&step.action).unwrap_or_default(), "action");
+    if let Some(class) = step.fault {
+        let _ = write!(text, " (fault {class})");
+    }
+    text
+}
+
+/// An event as `tag key=value ...`, or in the core's words where it has some.
+fn compact_event(event: &SimEvent) -> String {
+    match event {
+        SimEvent::Answered { .. } => describe_event(event),
+        other => tagged(&serde_json::to_value(other).unwrap_or_default(), "type"),
+    }
+}
+
+/// A serde-tagged enum value as its tag then its other fields, `key=value` with the value as
+/// compact JSON.
+fn tagged(value: &serde_json::Value, tag_key: &str) -> String {
+    let Some(object) = value.as_object() else {
+        return value.to_string();
+    };
+    let mut text = object.get(tag_key).and_then(|tag| tag.as_str()).unwrap_or("?").to_owned();
+    for (key, field) in object {
+        if key != tag_key {
+            let _ = write!(text, " {key}={field}");
+        }
+    }
+    text
+}
+
+/// The rows a step's commits changed, counted per table: `orders +1, stock ~1, inbox -1`.
+pub fn row_changes(changes: &[RowChange]) -> String {
+    let mut counts: BTreeMap<(&'static str, char), usize> = BTreeMap::new();
+    for change in changes {
+        let sign = match (&change.before, &change.after) {
+            (None, _) => '+',
+            (Some(_), None) => '-',
+            (Some(_), Some(_)) => '~',
+        };
+        *counts.entry((change.table.as_str(), sign)).or_insert(0) += 1;
+    }
+    counts
+        .into_iter()
+        .map(|((table, sign), count)| format!("{table} {sign}{count}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// How the run stopped, and each invariant it violated: the step that first broke it and the
+/// sentence of that first violation.
+pub fn invariant_report(trace: &Trace) -> String {
+    let mut text = String::new();
+    let _ = writeln!(
+        text,
+        "\nstopped: {} after {} steps, at tick {}",
+        stop_reason(&trace.stop),
+        trace.summary.steps,
+        trace.summary.final_tick.0
+    );
+    if !trace.summary.faults.is_empty() {
+        let faults: Vec<String> =
+            trace.summary.faults.iter().map(|(class, count)| format!("{class} x{count}")).collect();
+        let _ = writeln!(text, "faults fired: {}", faults.join(", "));
+    }
+    let violated = trace.invariants_ever_violated();
+    if violated.is_empty() {
+        let _ = writeln!(text, "invariants: all of I1-I7 held at every step");
+        return text;
+    }
+    let _ = writeln!(text, "invariants violated: {}", violated.len());
+    for (invariant, first_step) in &trace.summary.first_violation_step {
+        let sentence = trace
+            .steps
+            .iter()
+            .find(|step| step.step == *first_step)
+            .and_then(|step| {
+                step.new_violations.iter().find(|violation| violation.invariant == *invariant)
+            })
+            .map_or("(the trace does not record the violation's sentence)", |violation| {
+                violation.sentence.as_str()
+            });
+        let still = if trace.summary.violated_at_end.contains(invariant) {
+            "still violated at the end"
+        } else {
+            "held again by the end"
+        };
+        let _ = writeln!(
+            text,
+            "  {invariant} {}: first broken at step {first_step} ({still})",
+            invariant.title()
+        );
+        for line in wrap(sentence, WRAP_COLUMNS - 6) {
+            let _ = writeln!(text, "      {line}");
+        }
+    }
+    text
+}
+
+fn stop_reason(stop: &StopReason) -> String {
+    match stop {
+        StopReason::Running => "still running".to_owned(),
+        StopReason::Quiescent => "quiescent (nothing pending)".to_owned(),
+        StopReason::Stuck { pending } => format!("stuck ({pending})"),
+        StopReason::StepLimit { steps_max } => format!("step limit of {steps_max} reached"),
+        StopReason::TraceFull { trace_steps_max } => {
+            format!("trace limit of {trace_steps_max} steps reached")
+        }
+        StopReason::StepFailed { step, error } => format!("step {step} failed: {error}"),
+    }
+}
+
+/// Greedy word wrap; a word longer than the width gets a line of its own.
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
