@@ -21,6 +21,7 @@ use crate::store::{OutboxRow, Store, StoreError};
 
 /// How the relay is set up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RelayConfig {
     /// How many rows one run reads and publishes at most (the `LIMIT` of its `SELECT`); the
     /// rest wait for the next run. Zero makes a run that publishes nothing.

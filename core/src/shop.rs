@@ -9,6 +9,7 @@ use crate::store::{Store, StoreConfig};
 
 /// One sku and how many the warehouse holds at the start.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct InitialStock {
     /// The sku.
     pub sku: Sku,
@@ -18,6 +19,7 @@ pub struct InitialStock {
 
 /// The starting state of the simulated shop.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ShopConfig {
     /// The warehouse's stock at the start, in the order the page lists it.
     pub stock: Vec<InitialStock>,

@@ -39,6 +39,7 @@ pub enum FailurePolicy {
 
 /// The idempotency layer's configuration.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Config {
     /// How long a reservation or takeover holds the key. A value of 0 is taken as 1: a lease
     /// lasts at least one tick, which keeps fencing tokens strictly growing (see

@@ -111,7 +111,7 @@ pub enum ApiCrashPoint {
 
 /// One fault at a named target, fired once, the first step its trigger holds.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(tag = "fault", rename_all = "snake_case")]
+#[serde(tag = "fault", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Injection {
     /// F1: once the message is in the queue, the broker adds a second copy.
     DuplicateDelivery {

@@ -259,6 +259,7 @@ pub struct RowLockWait {
 
 /// The store's limits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct StoreConfig {
     /// How many transactions may be open at once.
     pub open_transactions_max: usize,

@@ -13,6 +13,7 @@ use crate::ids::{
 
 /// One line of an order: how many of one sku.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct OrderLine {
     /// What is ordered.
     pub sku: Sku,
