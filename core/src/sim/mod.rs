@@ -27,17 +27,23 @@
 //! Files: `scenario` (the input and its JSON), `action` (actions and ids), `fault` (F1-F12,
 //! injections, rates), `client`, `api`, `broker`, `consumer` (the actors' state), `world` (the
 //! state and its transitions), `scheduler` (the simulation), `trace` (the output),
-//! `catalogue` (the built-in lessons).
+//! `catalogue` (the built-in lessons); for the page: `share` (the link codec), `diagram` (the
+//! sequence diagram's model), `mermaid` (its Mermaid text), `compare` (one schedule in both
+//! modes).
 
 mod action;
 mod api;
 mod broker;
 mod catalogue;
 mod client;
+mod compare;
 mod consumer;
+mod diagram;
 mod fault;
+mod mermaid;
 mod scenario;
 mod scheduler;
+mod share;
 mod trace;
 mod world;
 
@@ -46,14 +52,23 @@ pub use api::{ApiAttempt, InFlightResponse};
 pub use broker::{Broker, BrokerEntry, DeadLetter, EntryState};
 pub use catalogue::{CATALOGUE, CatalogueEntry, CatalogueError, catalogue_scenario};
 pub use client::{ClientRequest, ClientState, PlannedOrder};
+pub use compare::{CompareInput, ComparedRun, Comparison, RowDifference, StepComparison, compare};
 pub use consumer::{ConsumerInstance, Delivery, RelayRun, RetentionRun, RetentionStage};
+pub use diagram::{
+    ArrowKind, Diagram, DiagramItem, DiagramStep, Lane, MarkKind, diagram, lanes, step_items,
+};
 pub use fault::{ApiCrashPoint, FaultClass, FaultRates, Injection, MessageRef};
+pub use mermaid::{diagram_to_mermaid, trace_to_mermaid};
 pub use scenario::{
     ClientConfig, ConsumerSetup, INSTANCES_MAX, INSTANCES_MIN, KeyOnRetry, Limits, Operation,
     Pattern, PatternMode, Patterns, RequestSpec, RetentionJobConfig, SCENARIO_FORMAT_VERSION,
     Scenario, ScenarioError, ScheduleConfig,
 };
 pub use scheduler::{ReplayError, RewindError, Simulation, Snapshot, trigger};
+pub use share::{
+    OpenedLink, SHARE_FORMAT_VERSION, ShareError, ShareLink, SharedScenario, UserChoice,
+    user_choices,
+};
 pub use trace::{
     Choice, SimEvent, StepRecord, StopReason, TRACE_FORMAT_VERSION, Trace, TraceError, TraceStep,
     TraceSummary, describe_event,

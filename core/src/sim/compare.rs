@@ -1,0 +1,324 @@
+//! One schedule against both modes: the same lesson run with its naive twins and with its
+//! idempotent versions, side by side, and what differs between the two runs.
+//!
+//! "The same schedule" cannot mean the same actions step for step: the naive and the
+//! idempotent code run different statements, so after the first difference the two runs take
+//! different paths. It means the same inputs to the scheduler: the same scenario (requests,
+//! injections, fault rates, limits), the same seed, and the same user's choices. Injections
+//! name their target by meaning (the `OrderPlaced` of request 0, the second send of request
+//! 1), not by step, so each fires in both runs at the matching moment; the seed's draws are
+//! the same sequence in both. A user's choice is taken at its step number in each run where
+//! it is enabled there; where it is not (the other run is elsewhere at that step), the
+//! scheduler takes that step instead and the choice is listed in
+//! [`ComparedRun::skipped_user_choices`], for the page to say so.
+//!
+//! The [`Comparison`] lists the invariants violated (at any step) in one run and not the other,
+//! and the committed rows that differ at the end, by table and key, as the JSON of
+//! [`crate::store::Tables::rows_json`]; [`Comparison::at_step`] gives the same at a step
+//! number (each run taken at that step, or at its end if it is shorter).
+
+use serde::Serialize;
+
+use crate::invariants::InvariantId;
+use crate::sim::scenario::{PatternMode, Patterns, Scenario};
+use crate::sim::scheduler::{RewindError, Simulation};
+use crate::sim::share::{
+    OnRefusedChoice, ReplayConfig, ShareError, UserChoice, replay_user_choices,
+};
+use crate::sim::trace::Trace;
+use crate::sim::world::diff_tables;
+use crate::store::{TableName, Tables};
+
+/// What to compare: one schedule, two sets of pattern switches.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CompareInput {
+    /// The scenario (its own `patterns` are replaced by each side's).
+    pub scenario: Scenario,
+    /// The seed.
+    pub seed: u64,
+    /// The user's choices, by step, strictly increasing from step 1.
+    pub user_choices: Vec<UserChoice>,
+    /// The switches of the naive side.
+    pub naive: Patterns,
+    /// The switches of the idempotent side.
+    pub idempotent: Patterns,
+}
+
+impl CompareInput {
+    /// Every pattern naive against every pattern idempotent.
+    pub fn all_patterns(
+        scenario: Scenario,
+        seed: u64,
+        user_choices: Vec<UserChoice>,
+    ) -> CompareInput {
+        CompareInput {
+            scenario,
+            seed,
+            user_choices,
+            naive: Patterns::all(PatternMode::Naive),
+            idempotent: Patterns::all(PatternMode::Idempotent),
+        }
+    }
+
+    /// The lesson's focus patterns switched ([`Scenario::with_mode`]), the others as the
+    /// scenario says: the page's naive/idempotent switch, both ways.
+    pub fn focus(scenario: Scenario, seed: u64, user_choices: Vec<UserChoice>) -> CompareInput {
+        let naive = scenario.with_mode(PatternMode::Naive).patterns;
+        let idempotent = scenario.with_mode(PatternMode::Idempotent).patterns;
+        CompareInput { scenario, seed, user_choices, naive, idempotent }
+    }
+}
+
+/// One side of a comparison.
+#[derive(Clone, Debug)]
+pub struct ComparedRun {
+    /// Its pattern switches.
+    pub patterns: Patterns,
+    /// The whole run.
+    pub trace: Trace,
+    /// The run, kept for [`Comparison::at_step`].
+    pub simulation: Simulation,
+    /// The user's choices that were not enabled at their step in this run (the scheduler
+    /// took the step), or that the run never reached.
+    pub skipped_user_choices: Vec<UserChoice>,
+}
+
+/// A committed row that differs between the two runs.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RowDifference {
+    /// The table.
+    pub table: TableName,
+    /// The primary key, as JSON.
+    pub key: serde_json::Value,
+    /// The row in the naive run; `None`: no such row there.
+    pub naive: Option<serde_json::Value>,
+    /// The row in the idempotent run; `None`: no such row there.
+    pub idempotent: Option<serde_json::Value>,
+}
+
+/// The two runs compared at one moment.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct StepComparison {
+    /// The naive run's step compared (the step asked for, or its last step).
+    pub naive_step: usize,
+    /// The idempotent run's step compared.
+    pub idempotent_step: usize,
+    /// Invariants violated after that step in the naive run and not in the idempotent one.
+    pub naive_only: Vec<InvariantId>,
+    /// Invariants violated after that step in the idempotent run and not in the naive one.
+    pub idempotent_only: Vec<InvariantId>,
+    /// Rows that differ, table then key order.
+    pub row_differences: Vec<RowDifference>,
+}
+
+/// One schedule run in both modes.
+#[derive(Clone, Debug)]
+pub struct Comparison {
+    /// The naive side.
+    pub naive: ComparedRun,
+    /// The idempotent side.
+    pub idempotent: ComparedRun,
+    /// Invariants violated at some step of the naive run and at none of the idempotent one.
+    pub naive_only: Vec<InvariantId>,
+    /// Invariants violated at some step of the idempotent run and at none of the naive one.
+    pub idempotent_only: Vec<InvariantId>,
+    /// Invariants violated in both runs.
+    pub both: Vec<InvariantId>,
+    /// Committed rows that differ at the end of the runs, table then key order.
+    pub row_differences: Vec<RowDifference>,
+}
+
+/// Runs one schedule in both modes and compares them (see the module's documentation).
+/// Fails only if the scenario is invalid ([`ShareError::InvalidScenario`]) or the user's
+/// choices are not in step order ([`ShareError::UserChoiceOutOfOrder`]).
+pub fn compare(input: &CompareInput) -> Result<Comparison, ShareError> {
+    let mut previous = 0;
+    for choice in &input.user_choices {
+        if choice.step <= previous {
+            return Err(ShareError::UserChoiceOutOfOrder { step: choice.step, previous });
+        }
+        previous = choice.step;
+    }
+    let naive = run_side(input, input.naive)?;
+    let idempotent = run_side(input, input.idempotent)?;
+    let naive_ever = naive.trace.invariants_ever_violated();
+    let idempotent_ever = idempotent.trace.invariants_ever_violated();
+    let row_differences = row_differences(
+        naive.simulation.world().store().committed(),
+        idempotent.simulation.world().store().committed(),
+    );
+    Ok(Comparison {
+        naive_only: only_in(&naive_ever, &idempotent_ever),
+        idempotent_only: only_in(&idempotent_ever, &naive_ever),
+        both: naive_ever.iter().filter(|id| idempotent_ever.contains(id)).copied().collect(),
+        row_differences,
+        naive,
+        idempotent,
+    })
+}
+
+impl Comparison {
+    /// The two runs compared after `step` steps each (0: the start); a run shorter than
+    /// `step` is taken at its end. Rebuilds both worlds from the runs' snapshots.
+    pub fn at_step(&self, step: usize) -> Result<StepComparison, RewindError> {
+        let naive_step = step.min(self.naive.trace.steps.len());
+        let idempotent_step = step.min(self.idempotent.trace.steps.len());
+        let naive_world = self.naive.simulation.world_after(naive_step)?;
+        let idempotent_world = self.idempotent.simulation.world_after(idempotent_step)?;
+        let violated = |trace: &Trace, step: usize| -> Vec<InvariantId> {
+            step.checked_sub(1)
+                .and_then(|index| trace.steps.get(index))
+                .map(|recorded| recorded.violated.clone())
+                .unwrap_or_default()
+        };
+        let naive_violated = violated(&self.naive.trace, naive_step);
+        let idempotent_violated = violated(&self.idempotent.trace, idempotent_step);
+        Ok(StepComparison {
+            naive_step,
+            idempotent_step,
+            naive_only: only_in(&naive_violated, &idempotent_violated),
+            idempotent_only: only_in(&idempotent_violated, &naive_violated),
+            row_differences: row_differences(
+                naive_world.store().committed(),
+                idempotent_world.store().committed(),
+            ),
+        })
+    }
+
+    /// Whether a row differs at the end: for the page to mark it in the table `table`.
+    pub fn row_differs(&self, table: TableName, key: &serde_json::Value) -> bool {
+        self.row_differences
+            .iter()
+            .any(|difference| difference.table == table && difference.key == *key)
+    }
+}
+
+fn run_side(input: &CompareInput, patterns: Patterns) -> Result<ComparedRun, ShareError> {
+    let scenario = Scenario { patterns, ..input.scenario.clone() };
+    let config = ReplayConfig { on_refused_choice: OnRefusedChoice::Skip, steps_max: None };
+    let replayed = replay_user_choices(&scenario, input.seed, &input.user_choices, config)?;
+    Ok(ComparedRun {
+        patterns,
+        trace: replayed.simulation.trace(),
+        simulation: replayed.simulation,
+        skipped_user_choices: replayed.skipped,
+    })
+}
+
+fn only_in(these: &[InvariantId], those: &[InvariantId]) -> Vec<InvariantId> {
+    these.iter().filter(|id| !those.contains(id)).copied().collect()
+}
+
+/// The rows that differ between two states, as (naive, idempotent) pairs.
+fn row_differences(naive: &Tables, idempotent: &Tables) -> Vec<RowDifference> {
+    diff_tables(naive, idempotent)
+        .into_iter()
+        .map(|change| RowDifference {
+            table: change.table,
+            key: change.key,
+            naive: change.before,
+            idempotent: change.after,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use expect_test::expect;
+
+    use super::*;
+    use crate::sim::catalogue_scenario;
+
+    fn describe(differences: &[RowDifference]) -> String {
+        differences
+            .iter()
+            .map(|difference| {
+                let show = |row: &Option<serde_json::Value>| {
+                    row.as_ref().map_or("-".to_owned(), ToString::to_string)
+                };
+                format!(
+                    "{} {}\n  naive:      {}\n  idempotent: {}\n",
+                    difference.table.as_str(),
+                    difference.key,
+                    show(&difference.naive),
+                    show(&difference.idempotent)
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn duplicate_delivery_shows_i2_in_naive_only_and_the_reservation_and_stock_rows() {
+        let scenario = catalogue_scenario("f01-duplicate-delivery").unwrap();
+        let comparison = compare(&CompareInput::focus(scenario, 0, Vec::new())).unwrap();
+        assert_eq!(comparison.naive_only, vec![InvariantId::I2, InvariantId::I6]);
+        assert!(comparison.idempotent_only.is_empty());
+        assert!(comparison.both.is_empty());
+        assert!(comparison.naive.skipped_user_choices.is_empty());
+        expect![[r#"
+            stock "apple"
+              naive:      {"available_qty":4,"on_hand_qty":10,"sku":"apple"}
+              idempotent: {"available_qty":7,"on_hand_qty":10,"sku":"apple"}
+            reservations ["73128e1c-fa54-4a40-a579-c0096c3c237c","apple"]
+              naive:      {"order_id":"73128e1c-fa54-4a40-a579-c0096c3c237c","qty":6,"sku":"apple"}
+              idempotent: {"order_id":"73128e1c-fa54-4a40-a579-c0096c3c237c","qty":3,"sku":"apple"}
+            inbox ["d051b29e-45c8-4853-a592-75602f463cea","reserve-stock"]
+              naive:      -
+              idempotent: {"consumer":"reserve-stock","message_id":"d051b29e-45c8-4853-a592-75602f463cea","processed_at":0}
+            idempotency_keys "9419cd3e-08dc-425c-a205-7ed1edf9be26"
+              naive:      -
+              idempotent: {"created_at":0,"fingerprint":"sha256:f03c1e76da8ef9c204abe833d21dc763e46746d229a08c1eb46a08be1e6f42c2","key":"9419cd3e-08dc-425c-a205-7ed1edf9be26","state":{"response":{"body":"{\"order_id\":\"73128e1c-fa54-4a40-a579-c0096c3c237c\",\"status\":\"Placed\"}","headers":[["content-type","application/json"],["location","/orders/73128e1c-fa54-4a40-a579-c0096c3c237c"]],"status":201},"state":"completed"}}
+        "#]].assert_eq(&describe(&comparison.row_differences));
+        let tables: Vec<TableName> =
+            comparison.row_differences.iter().map(|difference| difference.table).collect();
+        assert!(tables.contains(&TableName::Reservations));
+        assert!(tables.contains(&TableName::Stock));
+        for difference in &comparison.row_differences {
+            assert!(comparison.row_differs(difference.table, &difference.key));
+        }
+
+        let start = comparison.at_step(0).unwrap();
+        assert_eq!((start.naive_step, start.idempotent_step), (0, 0));
+        assert!(start.row_differences.is_empty());
+        assert!(start.naive_only.is_empty());
+        let end = comparison.at_step(usize::MAX).unwrap();
+        assert_eq!(end.naive_step, comparison.naive.trace.steps.len());
+        assert_eq!(end.idempotent_step, comparison.idempotent.trace.steps.len());
+        assert_eq!(end.row_differences, comparison.row_differences);
+        let i2_step = comparison.naive.trace.summary.first_violation_step[&InvariantId::I2];
+        let at_i2 = comparison.at_step(i2_step).unwrap();
+        assert!(at_i2.naive_only.contains(&InvariantId::I2), "{at_i2:?}");
+    }
+
+    #[test]
+    fn all_patterns_switches_every_pattern() {
+        let scenario = catalogue_scenario("p1-stock-reservation").unwrap();
+        let input = CompareInput::all_patterns(scenario.clone(), 0, Vec::new());
+        assert_eq!(input.naive, Patterns::all(PatternMode::Naive));
+        let comparison = compare(&input).unwrap();
+        assert_eq!(comparison.naive.trace.scenario.patterns, Patterns::all(PatternMode::Naive));
+        assert_eq!(
+            comparison.idempotent.trace.scenario.patterns,
+            Patterns::all(PatternMode::Idempotent)
+        );
+        assert!(!comparison.naive_only.is_empty());
+        let focus = CompareInput::focus(scenario, 0, Vec::new());
+        assert_eq!(focus.naive.p1_stock, PatternMode::Naive);
+    }
+
+    #[test]
+    fn a_user_choice_not_enabled_on_one_side_is_skipped_there() {
+        let scenario = catalogue_scenario("f01-duplicate-delivery").unwrap();
+        // Crashing the relay at step 1 is never enabled: nothing has been published yet.
+        let choices = vec![UserChoice { step: 1, action: crate::sim::Action::CrashRelay }];
+        let comparison =
+            compare(&CompareInput::focus(scenario.clone(), 0, choices.clone())).unwrap();
+        assert_eq!(comparison.naive.skipped_user_choices, choices);
+        assert_eq!(comparison.idempotent.skipped_user_choices, choices);
+        let unordered = vec![choices[0].clone(), choices[0].clone()];
+        assert_eq!(
+            compare(&CompareInput::focus(scenario, 0, unordered)).unwrap_err(),
+            ShareError::UserChoiceOutOfOrder { step: 1, previous: 1 }
+        );
+    }
+}

@@ -1,0 +1,702 @@
+//! The data model of the sequence diagram: lanes, and per trace step the arrows and marks to
+//! draw, derived from the step's action, statement, events and new violations.
+//!
+//! The page's SVG diagram and the Mermaid export ([`crate::sim::trace_to_mermaid`]) both draw
+//! this model, so the derivation lives here once and the web code only maps items to
+//! coordinates. Lanes are fixed per run: `Client`, `API`, `Store`, `Relay`, `Broker`, one lane
+//! per consumer instance (`Consumer A`, `Consumer B`, ...) and `Retention` when the retention
+//! job runs. The network and the clock have no lane: a delivered answer is an arrow from
+//! `API` to `Client`, a lost one a mark on `API`, a timeout a mark on `Client`, a clock advance
+//! draws nothing (the step's tick says it).
+//!
+//! Derivation, per step:
+//! - a SQL statement (`BEGIN`, `SELECT`, `INSERT`, `UPDATE`, `DELETE`, `COMMIT`, `ROLLBACK`)
+//!   is an arrow from the actor's lane to `Store`, of kind [`ArrowKind::Statement`] or
+//!   [`ArrowKind::Commit`], labelled with its verb and table (`INSERT orders`); comments
+//!   (`-- route ...`), `PUBLISH` and `ACK` are drawn from the events instead;
+//! - events: a sent request is a request arrow `Client -> API`; a delivered answer a response
+//!   arrow `API -> Client`; a publish `Relay -> Broker`; a delivery `Broker -> Consumer X`; a
+//!   consumed message an ack `Consumer X -> Broker`; crashes, lost answers, duplicates (queued
+//!   copies, redeliveries, replayed answers, ignored copies), lock waits, deadlocks, timeouts,
+//!   held and dead-lettered messages are marks;
+//! - each violation that appeared at the step is a [`MarkKind::Violation`] on the actor's
+//!   lane (`Client` for the network and the clock), naming the invariant.
+//!
+//! Items of a step keep this order: statement arrow first, then the events' items in event
+//! order, then the violations.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::idempotency::IdempotencyEvent;
+use crate::ids::Tick;
+use crate::inbox::{ConsumeOutcome, ConsumerCrashed};
+use crate::sim::action::{Action, Actor, InstanceId};
+use crate::sim::scenario::Scenario;
+use crate::sim::trace::{SimEvent, Trace, TraceStep};
+
+/// One vertical lane of the diagram.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(tag = "lane", rename_all = "snake_case")]
+pub enum Lane {
+    /// The clients (every request).
+    Client,
+    /// The API behind the P3 layer.
+    Api,
+    /// The transactional store.
+    Store,
+    /// The outbox relay.
+    Relay,
+    /// The message broker.
+    Broker,
+    /// One instance of the reserve-stock consumer.
+    Consumer {
+        /// The instance.
+        instance: InstanceId,
+    },
+    /// The retention job (inbox rows and idempotency keys).
+    Retention,
+}
+
+impl Lane {
+    /// The lane's title: `Client`, `API`, `Store`, `Relay`, `Broker`, `Consumer A`, ...,
+    /// `Retention`.
+    pub fn name(self) -> String {
+        match self {
+            Lane::Client => "Client".to_owned(),
+            Lane::Api => "API".to_owned(),
+            Lane::Store => "Store".to_owned(),
+            Lane::Relay => "Relay".to_owned(),
+            Lane::Broker => "Broker".to_owned(),
+            Lane::Consumer { instance } => instance.lane_name(),
+            Lane::Retention => "Retention".to_owned(),
+        }
+    }
+
+    /// The lane an actor's step is drawn in: the network and the clock, which have no lane,
+    /// are drawn on `Client` (a delivered or lost answer, a timeout).
+    pub fn of_actor(actor: Actor) -> Lane {
+        match actor {
+            Actor::Client { .. } | Actor::Network | Actor::Clock => Lane::Client,
+            Actor::Api { .. } => Lane::Api,
+            Actor::Relay => Lane::Relay,
+            Actor::Broker => Lane::Broker,
+            Actor::Consumer { instance } => Lane::Consumer { instance },
+            Actor::RetentionJob => Lane::Retention,
+        }
+    }
+}
+
+impl fmt::Display for Lane {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name())
+    }
+}
+
+/// What an arrow stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ArrowKind {
+    /// A client sends an HTTP request to the API.
+    Request,
+    /// The network brings the API's answer to the client.
+    Response,
+    /// An actor runs a SQL statement against the store (not a commit).
+    Statement,
+    /// An actor commits its transaction (or rolls it back).
+    Commit,
+    /// The relay hands a message to the broker.
+    Publish,
+    /// The broker delivers a copy of a message to a consumer instance.
+    Deliver,
+    /// A consumer instance acknowledges a message to the broker.
+    Ack,
+}
+
+/// What a mark on one lane stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MarkKind {
+    /// An actor crashed (API F8, consumer F2/F3, relay F12).
+    Crash,
+    /// The network lost an answer of the API (F5).
+    LostResponse,
+    /// A duplicate was made or met: a second copy queued (F1, F10), a redelivery, a second
+    /// send, a concurrent delivery (F4), a replayed or refused answer of the P3 layer, a copy
+    /// the inbox ignored.
+    Duplicate,
+    /// A statement waits for another transaction's row lock.
+    Blocked,
+    /// An invariant is violated from this step on.
+    Violation,
+    /// A client's timeout fired, or it gave up.
+    Timeout,
+    /// A message was held back (F9) or released.
+    Held,
+    /// A step failed without crashing: a store limit, a dead-lettered message, a deadlock
+    /// victim.
+    Failed,
+}
+
+/// One thing to draw for a step.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "item", rename_all = "snake_case")]
+pub enum DiagramItem {
+    /// An arrow between two lanes.
+    Arrow {
+        /// Where it starts.
+        from: Lane,
+        /// Where it ends.
+        to: Lane,
+        /// What it stands for.
+        kind: ArrowKind,
+        /// A short label (`POST /orders`, `INSERT orders`, `201`, `deliver #2 d051b29e`).
+        label: String,
+        /// The full text, for a tooltip (the statement, the message id, the body).
+        detail: String,
+    },
+    /// A mark on one lane.
+    Mark {
+        /// The lane.
+        lane: Lane,
+        /// What it stands for.
+        kind: MarkKind,
+        /// A short label (`crash before commit`, `I2 violated`).
+        label: String,
+        /// The full text, for a tooltip (the violation's sentence, ...).
+        detail: String,
+    },
+}
+
+/// The items of one trace step.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DiagramStep {
+    /// The step's number, from 1 (as in the trace).
+    pub step: usize,
+    /// The virtual time.
+    pub tick: Tick,
+    /// What to draw, in order (may be empty: a clock advance).
+    pub items: Vec<DiagramItem>,
+}
+
+/// The whole diagram of a trace.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Diagram {
+    /// The lanes, left to right.
+    pub lanes: Vec<Lane>,
+    /// One entry per trace step, in order.
+    pub steps: Vec<DiagramStep>,
+}
+
+/// The lanes of a run of `scenario`, left to right: `Client`, `API`, `Store`, `Relay`,
+/// `Broker`, one per consumer instance, and `Retention` if the retention job is enabled.
+pub fn lanes(scenario: &Scenario) -> Vec<Lane> {
+    let mut lanes = vec![Lane::Client, Lane::Api, Lane::Store, Lane::Relay, Lane::Broker];
+    lanes.extend(
+        (0..scenario.consumers.instances)
+            .map(|index| Lane::Consumer { instance: InstanceId(index) }),
+    );
+    if scenario.retention_job.enabled {
+        lanes.push(Lane::Retention);
+    }
+    lanes
+}
+
+/// The diagram of a whole trace. Its lanes are [`lanes`] of the trace's scenario, plus any
+/// lane a step draws on that the scenario does not announce (kept sorted), so every item's
+/// lanes are in `lanes`.
+pub fn diagram(trace: &Trace) -> Diagram {
+    let steps: Vec<DiagramStep> = trace
+        .steps
+        .iter()
+        .map(|step| DiagramStep { step: step.step, tick: step.tick, items: step_items(step) })
+        .collect();
+    let mut lanes = lanes(&trace.scenario);
+    for item in steps.iter().flat_map(|step| &step.items) {
+        let used: &[Lane] = match item {
+            DiagramItem::Arrow { from, to, .. } => &[*from, *to],
+            DiagramItem::Mark { lane, .. } => &[*lane],
+        };
+        for lane in used {
+            if !lanes.contains(lane) {
+                lanes.push(*lane);
+                lanes.sort();
+            }
+        }
+    }
+    Diagram { lanes, steps }
+}
+
+/// What to draw for one trace step (see the module's documentation for the rules).
+pub fn step_items(step: &TraceStep) -> Vec<DiagramItem> {
+    let lane = Lane::of_actor(step.actor);
+    let mut items = Vec::new();
+    if let Some(statement) = &step.statement
+        && let Some((kind, label)) = statement_arrow(statement)
+    {
+        items.push(DiagramItem::Arrow {
+            from: lane,
+            to: Lane::Store,
+            kind,
+            label,
+            detail: statement.clone(),
+        });
+    }
+    match &step.action {
+        Action::CrashConsumerAfterCommit { .. }
+        | Action::CrashConsumerBeforeCommit { .. }
+        | Action::CrashApi { .. }
+        | Action::CrashRelay => {}
+        Action::DeliverConcurrently { entry, instance } => items.push(mark(
+            Lane::Broker,
+            MarkKind::Duplicate,
+            "concurrent delivery".to_owned(),
+            format!("F4: {entry} delivered to {instance} while still in flight elsewhere"),
+        )),
+        Action::DoubleSubmit { request } => items.push(mark(
+            Lane::Client,
+            MarkKind::Duplicate,
+            "double submit".to_owned(),
+            format!("F6: {request} sent twice at once, with the same key"),
+        )),
+        Action::SendWithKeyOf { request, key_of } => items.push(mark(
+            Lane::Client,
+            MarkKind::Duplicate,
+            format!("key of request {}", key_of.0),
+            format!("F7: {request} sent with the key of {key_of}"),
+        )),
+        Action::RetryWithNewKey { request } => items.push(mark(
+            Lane::Client,
+            MarkKind::Duplicate,
+            "retry, new key".to_owned(),
+            format!("F11: {request} retried with a new idempotency key"),
+        )),
+        _ => {}
+    }
+    for event in &step.events {
+        event_items(lane, event, &mut items);
+    }
+    for violation in &step.new_violations {
+        items.push(mark(
+            lane,
+            MarkKind::Violation,
+            format!("{} violated", violation.invariant),
+            violation.to_string(),
+        ));
+    }
+    items
+}
+
+fn mark(lane: Lane, kind: MarkKind, label: String, detail: String) -> DiagramItem {
+    DiagramItem::Mark { lane, kind, label, detail }
+}
+
+fn arrow(from: Lane, to: Lane, kind: ArrowKind, label: String, detail: String) -> DiagramItem {
+    DiagramItem::Arrow { from, to, kind, label, detail }
+}
+
+/// The first eight characters of an id: enough to tell messages apart on a diagram.
+fn short(id: &impl fmt::Display) -> String {
+    id.to_string().chars().take(8).collect()
+}
+
+/// The store arrow of a statement: `None` for a comment, `PUBLISH`, `ACK` or anything that is
+/// not SQL.
+fn statement_arrow(statement: &str) -> Option<(ArrowKind, String)> {
+    let words: Vec<&str> = statement.split_whitespace().collect();
+    let word = |index: usize| words.get(index).copied().unwrap_or("");
+    let after = |keyword: &str| {
+        words
+            .iter()
+            .position(|word| word.eq_ignore_ascii_case(keyword))
+            .and_then(|position| words.get(position + 1))
+            .map(|table| table.trim_matches(|c: char| !c.is_ascii_alphanumeric() && c != '_'))
+            .unwrap_or("")
+    };
+    let with_table = |verb: &str, table: &str| {
+        if table.is_empty() { verb.to_owned() } else { format!("{verb} {table}") }
+    };
+    match word(0).to_ascii_uppercase().as_str() {
+        "BEGIN" => Some((ArrowKind::Statement, "BEGIN".to_owned())),
+        "COMMIT" => Some((ArrowKind::Commit, "COMMIT".to_owned())),
+        "ROLLBACK" => Some((ArrowKind::Commit, "ROLLBACK".to_owned())),
+        "SELECT" => Some((ArrowKind::Statement, with_table("SELECT", after("FROM")))),
+        "INSERT" => Some((ArrowKind::Statement, with_table("INSERT", after("INTO")))),
+        "UPDATE" => Some((ArrowKind::Statement, with_table("UPDATE", word(1)))),
+        "DELETE" => Some((ArrowKind::Statement, with_table("DELETE", after("FROM")))),
+        _ => None,
+    }
+}
+
+fn event_items(lane: Lane, event: &SimEvent, items: &mut Vec<DiagramItem>) {
+    use crate::history::RequestAttempt;
+    match event {
+        SimEvent::RequestSent { request, attempt, kind, key, method_and_path } => {
+            let again = match kind {
+                RequestAttempt::First => "",
+                RequestAttempt::Duplicate => " (again)",
+            };
+            items.push(arrow(
+                Lane::Client,
+                Lane::Api,
+                ArrowKind::Request,
+                format!("{method_and_path}{again}"),
+                format!("{request}, {attempt}, Idempotency-Key {key}"),
+            ));
+        }
+        SimEvent::Idempotency { event } => match event {
+            IdempotencyEvent::ResponseReplayed { key, status } => items.push(mark(
+                Lane::Api,
+                MarkKind::Duplicate,
+                format!("replayed {status}"),
+                format!("key {key} seen before: its stored answer {status} is replayed"),
+            )),
+            IdempotencyEvent::KeyInProgress { key, lease_expires_at } => items.push(mark(
+                Lane::Api,
+                MarkKind::Duplicate,
+                "key in progress".to_owned(),
+                format!("key {key} is being handled (lease until {lease_expires_at}): 409"),
+            )),
+            IdempotencyEvent::FingerprintMismatch { key, .. } => items.push(mark(
+                Lane::Api,
+                MarkKind::Duplicate,
+                "key reused".to_owned(),
+                format!("key {key} was used for another payload: 422"),
+            )),
+            _ => {}
+        },
+        SimEvent::ApiFailed { attempt, error } => items.push(mark(
+            Lane::Api,
+            MarkKind::Failed,
+            "failed, no answer".to_owned(),
+            format!("{attempt}: {error}"),
+        )),
+        SimEvent::ApiCrashed { attempt, rolled_back } => items.push(mark(
+            Lane::Api,
+            MarkKind::Crash,
+            "API crash".to_owned(),
+            match rolled_back {
+                Some(tx) => format!("F8: the API crashed running {attempt}; {tx} rolled back"),
+                None => format!("F8: the API crashed running {attempt}"),
+            },
+        )),
+        SimEvent::Blocked { wait } => items.push(mark(
+            lane,
+            MarkKind::Blocked,
+            format!("waits for {}", wait.holder),
+            format!(
+                "{} waits for {}'s lock on {} {}",
+                wait.tx,
+                wait.holder,
+                wait.table.as_str(),
+                wait.key
+            ),
+        )),
+        SimEvent::ResponseDelivered { attempt, status } => items.push(arrow(
+            Lane::Api,
+            Lane::Client,
+            ArrowKind::Response,
+            status.to_string(),
+            format!("the answer to {attempt}: {status}"),
+        )),
+        SimEvent::LateResponseIgnored { attempt } => items.push(mark(
+            Lane::Client,
+            MarkKind::Timeout,
+            "late, ignored".to_owned(),
+            format!("the client no longer waited for the answer to {attempt}"),
+        )),
+        SimEvent::ResponseLost { attempt } => items.push(mark(
+            Lane::Api,
+            MarkKind::LostResponse,
+            "response lost".to_owned(),
+            format!("F5: the network lost the answer to {attempt}"),
+        )),
+        SimEvent::ClientTimedOut { request } => items.push(mark(
+            Lane::Client,
+            MarkKind::Timeout,
+            "timeout".to_owned(),
+            format!("the client's timeout for {request} fired"),
+        )),
+        SimEvent::ClientGaveUp { request } => items.push(mark(
+            Lane::Client,
+            MarkKind::Timeout,
+            "gave up".to_owned(),
+            format!("the client ran out of attempts for {request}"),
+        )),
+        SimEvent::Published { message_id, entry } => items.push(arrow(
+            Lane::Relay,
+            Lane::Broker,
+            ArrowKind::Publish,
+            format!("publish {}", short(message_id)),
+            format!("OrderPlaced {message_id} queued as {entry}"),
+        )),
+        SimEvent::RelayFailed { error } => {
+            items.push(mark(
+                Lane::Relay,
+                MarkKind::Failed,
+                "relay failed".to_owned(),
+                error.clone(),
+            ));
+        }
+        SimEvent::RelayCrashed { crashed } => items.push(mark(
+            Lane::Relay,
+            MarkKind::Crash,
+            "relay crash".to_owned(),
+            format!(
+                "F12: the relay crashed; published, not marked: {}",
+                crashed
+                    .published_not_marked
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        )),
+        SimEvent::Delivered { entry, message_id, instance, delivery_number } => {
+            items.push(arrow(
+                Lane::Broker,
+                Lane::Consumer { instance: *instance },
+                ArrowKind::Deliver,
+                format!("deliver #{delivery_number} {}", short(message_id)),
+                format!("{entry} of message {message_id}, delivery {delivery_number}"),
+            ));
+            if *delivery_number > 1 {
+                items.push(mark(
+                    Lane::Consumer { instance: *instance },
+                    MarkKind::Duplicate,
+                    format!("delivery #{delivery_number}"),
+                    format!("message {message_id} is delivered again: delivery {delivery_number}"),
+                ));
+            }
+        }
+        SimEvent::MessageDuplicated { entry, copy, message_id } => items.push(mark(
+            Lane::Broker,
+            MarkKind::Duplicate,
+            format!("duplicate {}", short(message_id)),
+            format!("a second copy of message {message_id}: {copy} (of {entry})"),
+        )),
+        SimEvent::MessageHeld { entry } => items.push(mark(
+            Lane::Broker,
+            MarkKind::Held,
+            format!("hold {entry}"),
+            format!("F9: {entry} is held back"),
+        )),
+        SimEvent::MessageReleased { entry } => items.push(mark(
+            Lane::Broker,
+            MarkKind::Held,
+            format!("release {entry}"),
+            format!("{entry} is deliverable again"),
+        )),
+        SimEvent::DeadLettered { entry, message_id } => items.push(mark(
+            Lane::Broker,
+            MarkKind::Failed,
+            "dead-lettered".to_owned(),
+            format!("{entry} of message {message_id} ran out of deliveries"),
+        )),
+        SimEvent::MessageConsumed { instance, outcome } => {
+            let consumer = Lane::Consumer { instance: *instance };
+            let message = outcome.message_id();
+            let message_short = message.map(|id| short(&id)).unwrap_or_default();
+            if let ConsumeOutcome::DuplicateIgnored { message_id, .. } = outcome {
+                items.push(mark(
+                    consumer,
+                    MarkKind::Duplicate,
+                    "duplicate ignored".to_owned(),
+                    format!("the inbox already holds message {message_id}: no effect"),
+                ));
+            }
+            items.push(arrow(
+                consumer,
+                Lane::Broker,
+                ArrowKind::Ack,
+                format!("ack {message_short}").trim_end().to_owned(),
+                match message {
+                    Some(id) => format!("{instance} acknowledges message {id}"),
+                    None => format!("{instance} acknowledges its delivery"),
+                },
+            ));
+        }
+        SimEvent::ConsumerFailed { instance, error } => items.push(mark(
+            Lane::Consumer { instance: *instance },
+            MarkKind::Failed,
+            "failed, no ack".to_owned(),
+            error.clone(),
+        )),
+        SimEvent::ConsumerCrashed { instance, crashed } => items.push(mark(
+            Lane::Consumer { instance: *instance },
+            MarkKind::Crash,
+            match crashed {
+                ConsumerCrashed::BeforeBegin => "crash",
+                ConsumerCrashed::BeforeCommit { .. } => "crash before commit",
+                ConsumerCrashed::AfterCommitBeforeAck { .. } => "crash after commit",
+                ConsumerCrashed::AfterEnd => "crash after ack",
+            }
+            .to_owned(),
+            format!("{instance} crashed: {crashed:?}"),
+        )),
+        SimEvent::RetentionFailed { error } => items.push(mark(
+            Lane::Retention,
+            MarkKind::Failed,
+            "retention failed".to_owned(),
+            error.clone(),
+        )),
+        SimEvent::DeadlockDetected { cycle, victim } => items.push(mark(
+            Lane::Store,
+            MarkKind::Failed,
+            format!("deadlock, {victim} aborted"),
+            format!(
+                "deadlock: {} wait in a cycle; {victim} is rolled back",
+                cycle.iter().map(ToString::to_string).collect::<Vec<_>>().join(" -> ")
+            ),
+        )),
+        // A replayed answer is marked by the P3 layer's event; every answer travels with the
+        // response arrow of the step that delivers it.
+        SimEvent::Answered { .. }
+        | SimEvent::HandlerRunStarted { .. }
+        | SimEvent::RetryScheduled { .. }
+        | SimEvent::ClientAnswered { .. }
+        | SimEvent::RelayFinished { .. }
+        | SimEvent::EffectCommitted { .. }
+        | SimEvent::InboxRowsPurged { .. }
+        | SimEvent::KeysPurged { .. }
+        | SimEvent::ClockAdvanced { .. } => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use expect_test::expect;
+
+    use super::*;
+    use crate::sim::{PatternMode, Simulation, catalogue_scenario};
+
+    fn render(diagram: &Diagram) -> String {
+        let mut text = format!(
+            "lanes: {}\n",
+            diagram.lanes.iter().map(|lane| lane.name()).collect::<Vec<_>>().join(", ")
+        );
+        for step in &diagram.steps {
+            for item in &step.items {
+                let line = match item {
+                    DiagramItem::Arrow { from, to, kind, label, .. } => {
+                        format!("{from} -> {to} {kind:?}: {label}")
+                    }
+                    DiagramItem::Mark { lane, kind, label, .. } => {
+                        format!("[{lane}] {kind:?}: {label}")
+                    }
+                };
+                text.push_str(&format!("{:>3} {line}\n", step.step));
+            }
+        }
+        text
+    }
+
+    #[test]
+    fn lanes_follow_the_instances_and_the_retention_job() {
+        let mut scenario = catalogue_scenario("f01-duplicate-delivery").unwrap();
+        let names = |scenario: &Scenario| {
+            lanes(scenario).into_iter().map(Lane::name).collect::<Vec<_>>().join(", ")
+        };
+        assert_eq!(names(&scenario), "Client, API, Store, Relay, Broker, Consumer A, Consumer B");
+        scenario.consumers.instances = 3;
+        scenario.retention_job.enabled = true;
+        assert_eq!(
+            names(&scenario),
+            "Client, API, Store, Relay, Broker, Consumer A, Consumer B, Consumer C, Retention"
+        );
+    }
+
+    #[test]
+    fn statements_are_labelled_by_verb_and_table() {
+        let check = |statement: &str, expected: Option<(ArrowKind, &str)>| {
+            let got = statement_arrow(statement);
+            assert_eq!(
+                got.as_ref().map(|(kind, label)| (*kind, label.as_str())),
+                expected,
+                "{statement}"
+            );
+        };
+        check("BEGIN", Some((ArrowKind::Statement, "BEGIN")));
+        check("COMMIT", Some((ArrowKind::Commit, "COMMIT")));
+        check("ROLLBACK", Some((ArrowKind::Commit, "ROLLBACK")));
+        check(
+            "SELECT sku FROM stock WHERE sku IN ('apple')",
+            Some((ArrowKind::Statement, "SELECT stock")),
+        );
+        check(
+            "INSERT INTO orders (id, status) VALUES ('x', 'Placed')",
+            Some((ArrowKind::Statement, "INSERT orders")),
+        );
+        check("UPDATE stock SET available_qty = 1", Some((ArrowKind::Statement, "UPDATE stock")));
+        check("DELETE FROM inbox WHERE x", Some((ArrowKind::Statement, "DELETE inbox")));
+        check("-- answer 201 to the client", None);
+        check("PUBLISH d051b29e", None);
+        check("ACK d051b29e", None);
+        check("", None);
+    }
+
+    #[test]
+    fn the_duplicate_delivery_lesson_in_naive_mode() {
+        let scenario =
+            catalogue_scenario("f01-duplicate-delivery").unwrap().with_mode(PatternMode::Naive);
+        let trace = Simulation::run(scenario, 0).unwrap();
+        let diagram = diagram(&trace);
+        assert_eq!(diagram.steps.len(), trace.steps.len());
+        expect![[r#"
+            lanes: Client, API, Store, Relay, Broker, Consumer A, Consumer B
+              1 Client -> API Request: POST /orders
+              3 API -> Store Statement: BEGIN
+              4 API -> Store Statement: SELECT stock
+              5 API -> Store Statement: INSERT orders
+              6 API -> Store Statement: INSERT outbox
+              7 API -> Store Commit: COMMIT
+              8 Relay -> Store Statement: SELECT outbox
+              9 Relay -> Broker Publish: publish d051b29e
+             10 [Broker] Duplicate: duplicate d051b29e
+             11 Relay -> Store Statement: BEGIN
+             12 Broker -> Consumer A Deliver: deliver #1 d051b29e
+             13 Relay -> Store Statement: UPDATE outbox
+             14 Relay -> Store Commit: COMMIT
+             16 Broker -> Consumer B Deliver: deliver #2 d051b29e
+             16 [Consumer B] Duplicate: delivery #2
+             17 API -> Client Response: 201
+             18 Consumer A -> Store Statement: BEGIN
+             19 Consumer B -> Store Statement: BEGIN
+             20 Consumer A -> Store Statement: UPDATE stock
+             21 Consumer A -> Store Statement: INSERT reservations
+             22 Consumer A -> Store Commit: COMMIT
+             23 Consumer B -> Store Statement: UPDATE stock
+             24 Consumer B -> Store Statement: INSERT reservations
+             25 Consumer A -> Broker Ack: ack d051b29e
+             26 Consumer B -> Store Commit: COMMIT
+             26 [Consumer B] Violation: I2 violated
+             27 Consumer B -> Broker Ack: ack d051b29e
+             27 [Consumer B] Violation: I6 violated
+        "#]]
+        .assert_eq(&render(&diagram));
+    }
+
+    #[test]
+    fn every_catalogue_lesson_draws_only_on_its_lanes() {
+        for entry in crate::sim::CATALOGUE {
+            for mode in [PatternMode::Naive, PatternMode::Idempotent] {
+                let scenario = catalogue_scenario(entry.id).unwrap().with_mode(mode);
+                let trace = Simulation::run(scenario, 0).unwrap();
+                let diagram = diagram(&trace);
+                assert_eq!(diagram.lanes, lanes(&trace.scenario), "{}", entry.id);
+                let violations: usize = diagram
+                    .steps
+                    .iter()
+                    .flat_map(|step| &step.items)
+                    .filter(|item| {
+                        matches!(item, DiagramItem::Mark { kind: MarkKind::Violation, .. })
+                    })
+                    .count();
+                let expected: usize =
+                    trace.steps.iter().map(|step| step.new_violations.len()).sum();
+                assert_eq!(violations, expected, "{} {mode:?}", entry.id);
+            }
+        }
+    }
+}
