@@ -1,14 +1,16 @@
 //! The page's root component: the controls (scenario, seed, pattern switches, step, play,
 //! speed, the rewind slider), the sequence diagram, the invariants, the fault buttons and the
 //! store's tables, all over one reducer ([`LabState`]). Side effects (the play timer, the
-//! keyboard shortcuts) live in `use_effect_with` only.
+//! keyboard shortcuts, the address's fragment, downloads and uploads) live in
+//! `use_effect_with` only.
 
 use gloo::events::{EventListener, EventListenerOptions};
 use gloo::timers::callback::Interval;
-use idempotency_lab::sim::{CATALOGUE, Pattern, PatternMode};
+use idempotency_lab::sim::{CATALOGUE, CompareInput, Pattern, PatternMode, compare, lanes, trace_to_mermaid};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
+use crate::compare::CompareView;
 use crate::diagram::SequenceDiagram;
 use crate::files::{Download, read_file, start_download};
 use crate::faults::FaultPanel;
@@ -20,8 +22,29 @@ use crate::tables::StoreTables;
 /// The root of the page.
 #[function_component(App)]
 pub fn app() -> Html {
-    let state = use_reducer(LabState::initial);
+    let state = use_reducer(|| LabState::initial_for_fragment(&current_fragment()));
     let dispatcher = state.dispatcher();
+
+    // The address follows the run: its fragment is the share link of what the page shows
+    // (replaced, not pushed, so the back button leaves the page as usual).
+    let fragment = state.share_fragment();
+    use_effect_with((fragment.clone(), state.keep_fragment), move |(fragment, keep)| {
+        if !*keep
+            && let Ok(history) = gloo::utils::window().history()
+        {
+            history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(fragment)).ok();
+        }
+    });
+    // A link pasted into the address bar of the open page opens too.
+    {
+        let dispatcher = dispatcher.clone();
+        use_effect_with((), move |_| {
+            let listener = EventListener::new(&gloo::utils::window(), "hashchange", move |_| {
+                dispatcher.dispatch(Action::OpenLink(current_fragment()));
+            });
+            move || drop(listener)
+        });
+    }
 
     // Play: a timer while playing, dropped (cancelled) when play stops or the speed changes.
     {
@@ -97,6 +120,27 @@ pub fn app() -> Html {
                 mime: "application/json",
                 content: trace.to_json(),
             }));
+        })
+    };
+    let on_export_mermaid = {
+        let download = download.clone();
+        let state = state.clone();
+        Callback::from(move |_: MouseEvent| {
+            let trace = state.trace_at_cursor();
+            download.set(Some(Download {
+                name: format!("{}-seed{}-step{}.mmd", trace.scenario.id, trace.seed, state.cursor),
+                mime: "text/plain",
+                content: trace_to_mermaid(&trace),
+            }));
+        })
+    };
+    let comparison = {
+        let key = state.compare_open.then(|| (state.sim.scenario().clone(), state.seed, state.user_choices()));
+        use_memo(key, |key| match key {
+            Some((scenario, seed, choices)) => {
+                compare(&CompareInput::focus(scenario.clone(), *seed, choices.clone())).map_err(|error| error.to_string())
+            }
+            None => Err(String::new()),
         })
     };
     let on_import = {
@@ -176,9 +220,18 @@ pub fn app() -> Html {
                 <span class="position" data-testid="position">{ format!("step {} / {}", state.cursor, steps_total) }</span>
             </section>
             <section class="files" aria-label="Export and import">
+                <button data-testid="compare-toggle" class={classes!(state.compare_open.then_some("active"))}
+                    onclick={send(Action::ToggleCompare)} aria-pressed={state.compare_open.to_string()}>
+                    { if state.compare_open { "Hide the comparison" } else { "⇆ Compare naive vs idempotent" } }
+                </button>
                 <button data-testid="export-json" onclick={on_export_json}>{ "⤓ Trace JSON" }</button>
+                <button data-testid="export-mermaid" onclick={on_export_mermaid}>{ "⤓ Mermaid" }</button>
                 <label class="import">{ "⤒ Open a trace or scenario file " }
                     <input type="file" data-testid="import" accept=".json,application/json" onchange={on_import} />
+                </label>
+                <label class="share">{ "Link to this run " }
+                    <input type="text" readonly=true data-testid="share-link" value={format!("{}{}", page_address(), fragment)}
+                        onfocus={|event: FocusEvent| { let input: web_sys::HtmlInputElement = event.target_unchecked_into(); input.select(); }} />
                 </label>
             </section>
             <p class="now" data-testid="current-step">
@@ -193,15 +246,30 @@ pub fn app() -> Html {
                 } }
             </p>
             <div class="workspace">
-                <SequenceDiagram steps={shown.clone()} on_select={on_seek.clone()} />
+                <SequenceDiagram lanes={lanes(state.sim.scenario())} steps={shown.clone()} on_select={on_seek.clone()} />
                 <aside class="side">
                     <InvariantsPanel violations={violations} steps={shown} on_jump={on_seek} />
                     <FaultPanel world={state.world.clone()} {on_inject} />
                 </aside>
             </div>
+            if state.compare_open {
+                <CompareView comparison={comparison} />
+            }
             <StoreTables tables={state.world.store().committed().clone()} {changes} />
         </main>
     }
+}
+
+/// The address's fragment, `#` included (empty if none).
+fn current_fragment() -> String {
+    gloo::utils::window().location().hash().unwrap_or_default()
+}
+
+/// The page's address without its fragment.
+fn page_address() -> String {
+    let location = gloo::utils::window().location();
+    let href = location.href().unwrap_or_default();
+    href.split('#').next().unwrap_or_default().to_owned()
 }
 
 fn stop_text(stop: &idempotency_lab::sim::StopReason) -> String {

@@ -1,155 +1,75 @@
-//! The sequence diagram of the run, as SVG: one lane per participant (Client, API, Store,
-//! Relay, Broker, Consumer A, Consumer B), one row per step, an arrow for each request,
-//! response, commit, publish, delivery and ack, and a mark for crashes, lost answers,
-//! duplicates and clock jumps. The current step is highlighted and scrolled into view; large
-//! fonts, so that it reads on a projector.
+//! The sequence diagram of the run, as SVG, drawn from the core's diagram model
+//! (`idempotency_lab::sim::diagram`): one lane per participant (Client, API, Store, Relay,
+//! Broker, Consumer A, Consumer B, ...), one band per step with a row per item, an arrow for
+//! each request, response, statement, commit, publish, delivery and ack, and a mark for
+//! crashes, lost answers, duplicates, timeouts and broken invariants. The current step is
+//! highlighted and scrolled into view; the lane names stay on top; large fonts, so that it
+//! reads on a projector. This file only maps the model to coordinates.
 
-use idempotency_lab::sim::{Action, InstanceId, SimEvent, TraceStep};
+use idempotency_lab::sim::{ArrowKind, DiagramItem, Lane, MarkKind, TraceStep, step_items};
 use yew::prelude::*;
 
-/// The fixed lanes, left to right; consumer instances beyond B get lanes of their own.
-pub const LANES: [&str; 7] = ["Client", "API", "Store", "Relay", "Broker", "Consumer A", "Consumer B"];
-
 const LANE_WIDTH: i32 = 150;
-const LEFT: i32 = 70;
-const HEADER: i32 = 56;
-const ROW: i32 = 38;
+const LEFT: i32 = 95;
+const RIGHT: i32 = 150;
+const ITEM_ROW: i32 = 30;
+const EMPTY_ROW: i32 = 18;
 
-/// What a step looks like in the diagram.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Shape {
-    /// An arrow between two lanes.
-    Arrow {
-        /// From this lane.
-        from: usize,
-        /// To this lane.
-        to: usize,
-    },
-    /// A mark on one lane.
-    Mark {
-        /// The lane.
-        lane: usize,
-    },
-    /// A line across every lane (the clock).
-    Across,
-}
-
-/// How a step is drawn: its shape, its label and its kind (a CSS class).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Item {
-    /// Arrow, mark or line.
-    pub shape: Shape,
-    /// The text beside it.
-    pub label: String,
-    /// `request`, `response`, `commit`, `publish`, `deliver`, `ack`, `crash`, `lost`,
-    /// `duplicate`, `note`, `clock`.
-    pub kind: &'static str,
-}
-
-fn consumer_lane(instance: InstanceId) -> usize {
-    5 + instance.0
-}
-
-fn short(text: &str) -> String {
-    const MAX: usize = 34;
-    if text.chars().count() <= MAX {
-        text.to_owned()
-    } else {
-        let cut: String = text.chars().take(MAX - 1).collect();
-        format!("{cut}…")
+fn arrow_class(kind: ArrowKind) -> &'static str {
+    match kind {
+        ArrowKind::Request => "request",
+        ArrowKind::Response => "response",
+        ArrowKind::Statement => "statement",
+        ArrowKind::Commit => "commit",
+        ArrowKind::Publish => "publish",
+        ArrowKind::Deliver => "deliver",
+        ArrowKind::Ack => "ack",
     }
 }
 
-/// How `step` is drawn.
-pub fn item_of(step: &TraceStep) -> Item {
-    let (client, api, store, relay, broker) = (0, 1, 2, 3, 4);
-    let arrow = |from, to, label: String, kind| Item { shape: Shape::Arrow { from, to }, label, kind };
-    let mark = |lane, label: String, kind| Item { shape: Shape::Mark { lane }, label, kind };
-    let statement = || short(step.statement.as_deref().unwrap_or("step"));
-    let commits = !step.row_changes.is_empty();
-    match &step.action {
-        Action::ClientSend { request } => arrow(client, api, format!("request {request}"), "request"),
-        Action::ClientRetry { request } => arrow(client, api, format!("retry {request}"), "request"),
-        Action::DoubleSubmit { request } => {
-            arrow(client, api, format!("double submit {request}"), "duplicate")
-        }
-        Action::SendWithKeyOf { request, key_of } => {
-            arrow(client, api, format!("{request} with key of {key_of}"), "duplicate")
-        }
-        Action::RetryWithNewKey { request } => {
-            arrow(client, api, format!("retry {request}, new key"), "duplicate")
-        }
-        Action::ClientTimeout { request } => mark(client, format!("timeout {request}"), "note"),
-        Action::ApiStep { .. } => {
-            let answered = step.events.iter().find_map(|event| match event {
-                SimEvent::Answered { status, .. } => Some(*status),
-                _ => None,
-            });
-            match answered {
-                Some(status) if commits => arrow(api, store, format!("commit, answer {status}"), "commit"),
-                Some(status) => mark(api, format!("answer {status}"), "note"),
-                None if commits => arrow(api, store, statement(), "commit"),
-                None => mark(api, statement(), "note"),
-            }
-        }
-        Action::DeliverResponse { attempt } => arrow(api, client, format!("response {attempt}"), "response"),
-        Action::LoseResponse { attempt } => arrow(api, client, format!("✗ response {attempt} lost"), "lost"),
-        Action::CrashApi { .. } => mark(api, "✗ API crashed".to_owned(), "crash"),
-        Action::RelayStep => {
-            let published =
-                step.events.iter().any(|event| matches!(event, SimEvent::Published { .. }));
-            if published {
-                arrow(relay, broker, "publish".to_owned(), "publish")
-            } else if commits {
-                arrow(relay, store, statement(), "commit")
-            } else {
-                mark(relay, statement(), "note")
-            }
-        }
-        Action::CrashRelay => mark(relay, "✗ relay crashed".to_owned(), "crash"),
-        Action::BrokerDeliver { entry, instance } => {
-            arrow(broker, consumer_lane(*instance), format!("deliver {entry}"), "deliver")
-        }
-        Action::DeliverConcurrently { entry, instance } => {
-            arrow(broker, consumer_lane(*instance), format!("deliver {entry} again"), "duplicate")
-        }
-        Action::DuplicateMessage { entry } => mark(broker, format!("⧉ duplicate {entry}"), "duplicate"),
-        Action::DuplicateAfterRetention { entry } => {
-            mark(broker, format!("⧉ late duplicate {entry}"), "duplicate")
-        }
-        Action::HoldMessage { entry, .. } => mark(broker, format!("hold {entry}"), "note"),
-        Action::ConsumerStep { instance } => {
-            let lane = consumer_lane(*instance);
-            let acked =
-                step.events.iter().any(|event| matches!(event, SimEvent::MessageConsumed { .. }));
-            if acked {
-                arrow(lane, broker, "ack".to_owned(), "ack")
-            } else if commits {
-                arrow(lane, store, statement(), "commit")
-            } else {
-                mark(lane, statement(), "note")
-            }
-        }
-        Action::CrashConsumerAfterCommit { instance } | Action::CrashConsumerBeforeCommit { instance } => {
-            mark(consumer_lane(*instance), "✗ crashed".to_owned(), "crash")
-        }
-        Action::PurgeStep => mark(store, "retention purge".to_owned(), "note"),
-        Action::AdvanceClock { ticks } => {
-            Item { shape: Shape::Across, label: format!("clock +{ticks}"), kind: "clock" }
-        }
+fn mark_class(kind: MarkKind) -> &'static str {
+    match kind {
+        MarkKind::Crash => "crash",
+        MarkKind::LostResponse => "lost",
+        MarkKind::Duplicate => "duplicate",
+        MarkKind::Blocked => "blocked",
+        MarkKind::Violation => "violation",
+        MarkKind::Timeout => "timeout",
+        MarkKind::Held => "held",
+        MarkKind::Failed => "failed",
     }
 }
 
-fn lane_x(lane: usize) -> i32 {
-    LEFT + LANE_WIDTH * i32::try_from(lane).unwrap_or(0)
+fn mark_symbol(kind: MarkKind) -> &'static str {
+    match kind {
+        MarkKind::Crash => "✗",
+        MarkKind::LostResponse => "✗",
+        MarkKind::Duplicate => "⧉",
+        MarkKind::Blocked => "⏸",
+        MarkKind::Violation => "!",
+        MarkKind::Timeout => "⏱",
+        MarkKind::Held => "⏸",
+        MarkKind::Failed => "✗",
+    }
+}
+
+fn lane_x(lanes: &[Lane], lane: Lane) -> i32 {
+    let index = lanes.iter().position(|candidate| *candidate == lane).unwrap_or(0);
+    LEFT + LANE_WIDTH * i32::try_from(index).unwrap_or(0)
+}
+
+fn band_height(items: &[DiagramItem]) -> i32 {
+    if items.is_empty() { EMPTY_ROW } else { ITEM_ROW * i32::try_from(items.len()).unwrap_or(1) + 6 }
 }
 
 /// Props of [`SequenceDiagram`].
 #[derive(Properties, PartialEq)]
 pub struct SequenceDiagramProps {
+    /// The lanes, left to right (`sim::lanes` of the scenario).
+    pub lanes: Vec<Lane>,
     /// The steps shown (up to the cursor).
     pub steps: Vec<TraceStep>,
-    /// Clicking a step's row goes there.
+    /// Clicking a step's band goes there.
     pub on_select: Callback<usize>,
 }
 
@@ -157,103 +77,112 @@ pub struct SequenceDiagramProps {
 #[function_component(SequenceDiagram)]
 pub fn sequence_diagram(props: &SequenceDiagramProps) -> Html {
     let scroller = use_node_ref();
-    let items: Vec<Item> = props.steps.iter().map(item_of).collect();
-    let lanes_used = items
-        .iter()
-        .map(|item| match item.shape {
-            Shape::Arrow { from, to } => from.max(to),
-            Shape::Mark { lane } => lane,
-            Shape::Across => 0,
-        })
-        .max()
-        .unwrap_or(0)
-        .max(LANES.len() - 1);
-    let lane_names: Vec<String> = (0..=lanes_used)
-        .map(|lane| match LANES.get(lane) {
-            Some(name) => (*name).to_owned(),
-            None => InstanceId(lane - 5).lane_name(),
-        })
-        .collect();
-    let width = lane_x(lanes_used) + LEFT;
-    let rows = i32::try_from(items.len()).unwrap_or(i32::MAX / ROW - 2);
-    let height = HEADER + ROW * (rows + 1);
+    let mut lanes = props.lanes.clone();
+    let bands: Vec<(usize, Vec<DiagramItem>)> =
+        props.steps.iter().map(|step| (step.step, step_items(step))).collect();
+    for (_, items) in &bands {
+        for item in items {
+            let used = match item {
+                DiagramItem::Arrow { from, to, .. } => vec![*from, *to],
+                DiagramItem::Mark { lane, .. } => vec![*lane],
+            };
+            for lane in used {
+                if !lanes.contains(&lane) {
+                    lanes.push(lane);
+                    lanes.sort();
+                }
+            }
+        }
+    }
+    let last_x = LEFT + LANE_WIDTH * i32::try_from(lanes.len().saturating_sub(1)).unwrap_or(0);
+    let width = last_x + RIGHT;
+    let height: i32 = bands.iter().map(|(_, items)| band_height(items)).sum::<i32>() + 20;
+    let current = props.steps.last().map(|step| step.step);
     {
         let scroller = scroller.clone();
-        use_effect_with(items.len(), move |count| {
+        use_effect_with((props.steps.len(), height), move |_| {
             if let Some(element) = scroller.cast::<web_sys::Element>() {
-                let bottom = HEADER + ROW * (i32::try_from(*count).unwrap_or(0) + 1);
-                let top = (bottom - element.client_height() + ROW).max(0);
-                element.set_scroll_top(top);
+                let top = element.scroll_height() - element.client_height();
+                element.set_scroll_top(top.max(0));
             }
         });
     }
-    let current = items.len();
+    let mut y = 10;
+    let drawn_bands: Vec<Html> = bands
+        .iter()
+        .map(|(number, items)| {
+            let top = y;
+            let band = band_height(items);
+            y += band;
+            let number = *number;
+            let on_select = props.on_select.clone();
+            let onclick = Callback::from(move |_| on_select.emit(number));
+            let class = classes!("step", (Some(number) == current).then_some("current"));
+            html! {
+                <g {class} {onclick} data-step={number.to_string()}>
+                    <rect class="row-bg" x="0" y={top.to_string()} width={width.to_string()} height={band.to_string()} />
+                    <text x="10" y={(top + 22.min(band - 4)).to_string()} class="step-number">{ number }</text>
+                    { for items.iter().enumerate().map(|(index, item)| {
+                        let row_y = top + 20 + ITEM_ROW * i32::try_from(index).unwrap_or(0);
+                        draw(&lanes, item, row_y)
+                    }) }
+                </g>
+            }
+        })
+        .collect();
     html! {
         <section class="diagram-box" aria-label="Sequence diagram">
+            <svg class="diagram lanes-head" viewBox={format!("0 0 {width} 40")} preserveAspectRatio="xMinYMin meet">
+                { for lanes.iter().map(|lane| html! {
+                    <text x={lane_x(&lanes, *lane).to_string()} y="28" text-anchor="middle" class="lane-name">{ lane.name() }</text>
+                }) }
+            </svg>
             <div class="diagram-scroll" ref={scroller} data-testid="diagram">
-                <svg class="diagram" width={width.to_string()} height={height.to_string()}
-                    viewBox={format!("0 0 {width} {height}")} role="img">
+                <svg class="diagram" viewBox={format!("0 0 {width} {height}")} preserveAspectRatio="xMinYMin meet" role="img"
+                    aria-label="Sequence diagram of the run">
                     <defs>
-                        <marker id="arrowhead" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="8" markerHeight="8" orient="auto-start-reverse">
+                        <marker id="arrowhead" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
                             <path d="M 0 0 L 10 5 L 0 10 z" fill="context-stroke" />
                         </marker>
                     </defs>
-                    { for lane_names.iter().enumerate().map(|(lane, name)| {
-                        let x = lane_x(lane);
-                        html! {
-                            <g class="lane">
-                                <line x1={x.to_string()} y1={(HEADER - 10).to_string()} x2={x.to_string()} y2={height.to_string()} />
-                                <text x={x.to_string()} y="30" text-anchor="middle" class="lane-name">{ name.clone() }</text>
-                            </g>
-                        }
+                    { for lanes.iter().map(|lane| {
+                        let x = lane_x(&lanes, *lane).to_string();
+                        html! { <line class="lane-line" x1={x.clone()} y1="0" x2={x} y2={height.to_string()} /> }
                     }) }
-                    { for items.iter().enumerate().map(|(index, item)| {
-                        let number = index + 1;
-                        let y = HEADER + ROW * i32::try_from(number).unwrap_or(0);
-                        let on_select = props.on_select.clone();
-                        let onclick = Callback::from(move |_| on_select.emit(number));
-                        let class = classes!("step", item.kind, (number == current).then_some("current"));
-                        html! {
-                            <g {class} {onclick} data-step={number.to_string()}>
-                                <rect class="row-bg" x="0" y={(y - ROW / 2 - 4).to_string()} width={width.to_string()} height={ROW.to_string()} />
-                                <text x="8" y={(y + 5).to_string()} class="step-number">{ number }</text>
-                                { draw(item, y, width) }
-                            </g>
-                        }
-                    }) }
+                    { for drawn_bands }
+                    if bands.is_empty() {
+                        <text x={(width / 2).to_string()} y="14" text-anchor="middle" class="hint">{ "Press Step (→) or Play (space) to start the run." }</text>
+                    }
                 </svg>
             </div>
         </section>
     }
 }
 
-fn draw(item: &Item, y: i32, width: i32) -> Html {
-    match item.shape {
-        Shape::Arrow { from, to } => {
-            let (x1, x2) = (lane_x(from), lane_x(to));
-            let (x1, x2) = if x1 < x2 { (x1 + 6, x2 - 6) } else { (x1 - 6, x2 + 6) };
+fn draw(lanes: &[Lane], item: &DiagramItem, y: i32) -> Html {
+    match item {
+        DiagramItem::Arrow { from, to, kind, label, detail } => {
+            let (x1, x2) = (lane_x(lanes, *from), lane_x(lanes, *to));
+            let (x1, x2) = if x1 <= x2 { (x1 + 5, x2 - 5) } else { (x1 - 5, x2 + 5) };
             let middle = (x1 + x2) / 2;
             html! {
-                <>
+                <g class={classes!("item", "arrow-item", arrow_class(*kind))}>
+                    <title>{ detail.clone() }</title>
                     <line class="arrow" x1={x1.to_string()} y1={y.to_string()} x2={x2.to_string()} y2={y.to_string()} marker-end="url(#arrowhead)" />
-                    <text class="label" x={middle.to_string()} y={(y - 6).to_string()} text-anchor="middle">{ item.label.clone() }</text>
-                </>
+                    <text class="label" x={middle.to_string()} y={(y - 6).to_string()} text-anchor="middle">{ label.clone() }</text>
+                </g>
             }
         }
-        Shape::Mark { lane } => {
-            let x = lane_x(lane);
+        DiagramItem::Mark { lane, kind, label, detail } => {
+            let x = lane_x(lanes, *lane);
             html! {
-                <>
-                    <circle class="mark" cx={x.to_string()} cy={y.to_string()} r="7" />
-                    <text class="label" x={(x + 14).to_string()} y={(y + 6).to_string()}>{ item.label.clone() }</text>
-                </>
+                <g class={classes!("item", "mark-item", mark_class(*kind))}>
+                    <title>{ detail.clone() }</title>
+                    <circle class="mark" cx={x.to_string()} cy={(y - 5).to_string()} r="10" />
+                    <text class="symbol" x={x.to_string()} y={y.to_string()} text-anchor="middle">{ mark_symbol(*kind) }</text>
+                    <text class="label" x={(x + 16).to_string()} y={y.to_string()}>{ label.clone() }</text>
+                </g>
             }
         }
-        Shape::Across => html! {
-            <>
-                <line class="across" x1={LEFT.to_string()} y1={y.to_string()} x2={(width - LEFT).to_string()} y2={y.to_string()} />
-                <text class="label" x={(width / 2).to_string()} y={(y - 6).to_string()} text-anchor="middle">{ item.label.clone() }</text>
-            </>
-        },
     }
 }

@@ -6,8 +6,8 @@
 use std::rc::Rc;
 
 use idempotency_lab::sim::{
-    self, CATALOGUE, Choice, Pattern, PatternMode, Patterns, Scenario, Simulation, Trace,
-    TraceStep, World,
+    self, CATALOGUE, Choice, Pattern, PatternMode, Patterns, Scenario, ShareLink, SharedScenario,
+    Simulation, Trace, TraceStep, UserChoice, World,
 };
 use yew::prelude::*;
 
@@ -41,6 +41,11 @@ pub struct LabState {
     pub speed_ms: u32,
     /// The last error to show in the banner (a bad link, a bad file, a refused fault).
     pub error: Option<String>,
+    /// Leave the address's fragment alone: it holds a link that could not be opened, which
+    /// the learner may want to read; the next action clears this.
+    pub keep_fragment: bool,
+    /// Whether the naive-vs-idempotent comparison is shown.
+    pub compare_open: bool,
 }
 
 /// What the learner can do.
@@ -76,6 +81,10 @@ pub enum Action {
     LoadTrace(Box<Trace>),
     /// Open a scenario read from a file.
     LoadScenario(Box<Scenario>),
+    /// Open a share link (a URL fragment).
+    OpenLink(String),
+    /// Show or hide the naive-vs-idempotent comparison.
+    ToggleCompare,
     /// Show an error in the banner.
     ShowError(String),
     /// Hide the banner.
@@ -116,6 +125,8 @@ impl LabState {
             playing: false,
             speed_ms: SPEEDS_MS[1],
             error: None,
+            keep_fragment: false,
+            compare_open: false,
         }
     }
 
@@ -139,7 +150,62 @@ impl LabState {
             playing: false,
             speed_ms: SPEEDS_MS[1],
             error: None,
+            keep_fragment: false,
+            compare_open: false,
         })
+    }
+
+    /// The page's first state for the address's fragment: the run a share link names, or the
+    /// first lesson with an error banner that says why the link could not be opened.
+    pub fn initial_for_fragment(fragment: &str) -> LabState {
+        let fragment = fragment.trim_start_matches('#');
+        if fragment.is_empty() {
+            return LabState::initial();
+        }
+        match LabState::from_link(fragment) {
+            Ok(state) => state,
+            Err(error) => {
+                let mut state = LabState::initial();
+                state.error = Some(error);
+                state.keep_fragment = true;
+                state
+            }
+        }
+    }
+
+    /// The state a share link names: its scenario, seed, patterns and the learner's choices,
+    /// replayed up to the link's step.
+    pub fn from_link(fragment: &str) -> Result<LabState, String> {
+        let explain = |error: sim::ShareError| format!("This share link cannot be opened: {error}.");
+        let link = ShareLink::decode(fragment).map_err(explain)?;
+        let opened = link.open().map_err(explain)?;
+        let (id, base) = match &link.scenario {
+            SharedScenario::Catalogue { id } => {
+                let base = sim::catalogue_scenario(id).map_err(|error| error.to_string())?;
+                (id.clone(), base)
+            }
+            SharedScenario::Inline { scenario } => (IMPORTED_SCENARIO.to_owned(), (**scenario).clone()),
+        };
+        let mut state = LabState::with_run(&id, base, link.patterns, link.seed)?;
+        state.cursor = opened.simulation.steps().len();
+        state.world = opened.simulation.world().clone();
+        state.sim = opened.simulation;
+        Ok(state)
+    }
+
+    /// The learner's choices in the run.
+    pub fn user_choices(&self) -> Vec<UserChoice> {
+        self.sim
+            .steps()
+            .iter()
+            .filter(|step| step.chosen_by == Choice::User)
+            .map(|step| UserChoice { step: step.step, action: step.action.clone() })
+            .collect()
+    }
+
+    /// The share link of what the page shows: scenario, seed, patterns, choices, step.
+    pub fn share_fragment(&self) -> String {
+        ShareLink::new(self.sim.scenario(), self.seed, self.user_choices(), self.cursor).encode()
     }
 
     /// A state that shows `trace` replayed, at its last step.
@@ -212,7 +278,9 @@ impl LabState {
 
     fn rebuild(&mut self, id: &str, base: Scenario, patterns: Patterns, seed: u64) {
         match LabState::with_run(id, base, patterns, seed) {
-            Ok(state) => *self = LabState { speed_ms: self.speed_ms, ..state },
+            Ok(state) => {
+                *self = LabState { speed_ms: self.speed_ms, compare_open: self.compare_open, ..state }
+            }
             Err(error) => self.error = Some(error),
         }
     }
@@ -265,6 +333,9 @@ impl Reducible for LabState {
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         let mut next = (*self).clone();
+        if action != Action::DismissError {
+            next.keep_fragment = false;
+        }
         match action {
             Action::SelectScenario(id) => match sim::catalogue_scenario(&id) {
                 Ok(base) => match LabState::fresh(&id, base, next.seed) {
@@ -333,6 +404,14 @@ impl Reducible for LabState {
                 let patterns = scenario.patterns;
                 next.rebuild(&id, *scenario, patterns, 0);
             }
+            Action::OpenLink(fragment) => match LabState::from_link(&fragment) {
+                Ok(state) => next = LabState { speed_ms: next.speed_ms, compare_open: next.compare_open, ..state },
+                Err(error) => {
+                    next.error = Some(error);
+                    next.keep_fragment = true;
+                }
+            },
+            Action::ToggleCompare => next.compare_open = !next.compare_open,
             Action::ShowError(error) => next.error = Some(error),
             Action::DismissError => next.error = None,
         }

@@ -39,6 +39,9 @@ pub struct TableViewProps {
     /// The changes of the current step to this table.
     #[prop_or_default]
     pub changes: Vec<RowChange>,
+    /// Rows to mark as differing from the other side of a comparison (class `differs`).
+    #[prop_or_default]
+    pub marked: Vec<serde_json::Value>,
 }
 
 /// One table: a header row of its columns and a row per stored row. Each row carries its first
@@ -71,7 +74,7 @@ pub fn table_view(props: &TableViewProps) -> Html {
                     { for props.rows.iter().map(|row| {
                         let row_id = columns.first().map(|column| cell_text(&row[*column])).unwrap_or_default();
                         html! {
-                            <tr data-row={row_id} class={classes!(change_of(row))}>
+                            <tr data-row={row_id} class={classes!(change_of(row), props.marked.contains(row).then_some("differs"))}>
                                 { for columns.iter().map(|column| {
                                     let value = &row[*column];
                                     html! { <td class={classes!(value.is_number().then_some("num"))}>{ cell_text(value) }</td> }
