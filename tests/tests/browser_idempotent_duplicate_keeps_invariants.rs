@@ -31,7 +31,8 @@ fn a_duplicate_injected_by_hand_leaves_the_idempotent_shop_green() {
         let selector = format!("[data-testid=invariant-{invariant}]");
         assert_eq!(page.attribute(&selector, "data-state").as_deref(), Some("ok"), "{invariant}");
     }
-    assert_eq!(page.count(".diagram .step.duplicate"), 1, "the injected duplicate is drawn");
+    let injected = format!(".diagram [data-step='{}'] .duplicate", steps + 1);
+    assert_eq!(page.count(&injected), 1, "the injected duplicate is drawn at its step");
     assert!(page.count("[data-testid=table-inbox] tbody tr[data-row]") >= 1, "the inbox has its row");
     page.screenshot("idempotent-duplicate-green");
     assert_eq!(page.console_errors(), Vec::<String>::new());

@@ -50,6 +50,10 @@ fn the_slider_and_the_arrow_keys_go_back_and_forth_through_the_run() {
     page.wait_for_text("[data-testid=position]", "step 0 / 0");
     page.click("[data-testid=step]");
     page.wait_for_text("[data-testid=position]", "step 1 / 1");
-    assert_eq!(table_rows(&page, TableName::Stock), 1);
+    let after_one = simulation.world_after(1).unwrap();
+    for &table in TableName::ALL {
+        let expected = after_one.store().committed().rows_json(table).len();
+        assert_eq!(table_rows(&page, table), expected, "{} after step 1", table.as_str());
+    }
     assert_eq!(page.console_errors(), Vec::<String>::new());
 }
