@@ -27,6 +27,7 @@ fn the_comparison_marks_the_invariants_and_rows_that_differ() {
     assert!(!comparison.row_differences.is_empty());
     assert!(page.count("[data-testid=compare-naive] tr.differs") > 0, "naive rows marked");
     assert!(page.count("[data-testid=compare-idempotent] tr.differs") > 0, "idempotent rows marked");
+    page.evaluate("document.querySelector('[data-testid=compare]').scrollIntoView(), true");
     page.screenshot("compare-view");
     page.click("[data-testid=compare-toggle]");
     page.wait_until("the comparison closes", "document.querySelector('[data-testid=compare]') === null");

@@ -31,6 +31,7 @@ fn a_duplicate_injected_by_hand_breaks_the_naive_shop() {
 
     let before = step_until_duplicate_is_offered(&page);
     assert_eq!(page.count("[data-state=broken]"), 0, "all green before the fault");
+    page.screenshot("fault-buttons");
     page.click("[data-fault=F1]");
     page.wait_for_text("[data-testid=position]", &format!("step {} /", before + 1));
     page.wait_for_text("[data-testid=current-step]", "duplicate message");

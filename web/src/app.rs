@@ -245,6 +245,9 @@ pub fn app() -> Html {
                     _ => String::new(),
                 } }
             </p>
+            if state.compare_open {
+                <CompareView comparison={comparison} />
+            }
             <div class="workspace">
                 <SequenceDiagram lanes={lanes(state.sim.scenario())} steps={shown.clone()} on_select={on_seek.clone()} />
                 <aside class="side">
@@ -252,9 +255,6 @@ pub fn app() -> Html {
                     <FaultPanel world={state.world.clone()} {on_inject} />
                 </aside>
             </div>
-            if state.compare_open {
-                <CompareView comparison={comparison} />
-            }
             <StoreTables tables={state.world.store().committed().clone()} {changes} />
         </main>
     }

@@ -9,10 +9,10 @@
 use idempotency_lab::sim::{ArrowKind, DiagramItem, Lane, MarkKind, TraceStep, step_items};
 use yew::prelude::*;
 
-const LANE_WIDTH: i32 = 150;
-const LEFT: i32 = 95;
-const RIGHT: i32 = 150;
-const ITEM_ROW: i32 = 30;
+const LANE_WIDTH: i32 = 140;
+const LEFT: i32 = 90;
+const RIGHT: i32 = 120;
+const ITEM_ROW: i32 = 32;
 const EMPTY_ROW: i32 = 18;
 
 fn arrow_class(kind: ArrowKind) -> &'static str {
@@ -42,14 +42,14 @@ fn mark_class(kind: MarkKind) -> &'static str {
 
 fn mark_symbol(kind: MarkKind) -> &'static str {
     match kind {
-        MarkKind::Crash => "✗",
-        MarkKind::LostResponse => "✗",
-        MarkKind::Duplicate => "⧉",
-        MarkKind::Blocked => "⏸",
+        MarkKind::Crash => "×",
+        MarkKind::LostResponse => "×",
+        MarkKind::Duplicate => "2",
+        MarkKind::Blocked => "‖",
         MarkKind::Violation => "!",
-        MarkKind::Timeout => "⏱",
-        MarkKind::Held => "⏸",
-        MarkKind::Failed => "✗",
+        MarkKind::Timeout => "t",
+        MarkKind::Held => "‖",
+        MarkKind::Failed => "×",
     }
 }
 
@@ -96,7 +96,7 @@ pub fn sequence_diagram(props: &SequenceDiagramProps) -> Html {
     }
     let last_x = LEFT + LANE_WIDTH * i32::try_from(lanes.len().saturating_sub(1)).unwrap_or(0);
     let width = last_x + RIGHT;
-    let height: i32 = bands.iter().map(|(_, items)| band_height(items)).sum::<i32>() + 20;
+    let height: i32 = (bands.iter().map(|(_, items)| band_height(items)).sum::<i32>() + 20).max(80);
     let current = props.steps.last().map(|step| step.step);
     {
         let scroller = scroller.clone();
@@ -151,7 +151,7 @@ pub fn sequence_diagram(props: &SequenceDiagramProps) -> Html {
                     }) }
                     { for drawn_bands }
                     if bands.is_empty() {
-                        <text x={(width / 2).to_string()} y="14" text-anchor="middle" class="hint">{ "Press Step (→) or Play (space) to start the run." }</text>
+                        <text x={(width / 2).to_string()} y="48" text-anchor="middle" class="hint">{ "Press Step (→) or Play (space) to start the run." }</text>
                     }
                 </svg>
             </div>
