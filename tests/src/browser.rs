@@ -110,11 +110,18 @@ impl LabPage {
     pub fn wait_until(&self, what: &str, condition: &str) {
         let deadline = std::time::Instant::now() + WAIT_TIMEOUT;
         loop {
-            let value = self.tab.evaluate(&format!("!!({condition})"), false).ok().and_then(|object| object.value);
+            let value = self
+                .tab
+                .evaluate(&format!("!!({condition})"), false)
+                .ok()
+                .and_then(|object| object.value);
             if value == Some(serde_json::Value::Bool(true)) {
                 return;
             }
-            assert!(std::time::Instant::now() < deadline, "timed out waiting until {what} ({condition})");
+            assert!(
+                std::time::Instant::now() < deadline,
+                "timed out waiting until {what} ({condition})"
+            );
             std::thread::sleep(Duration::from_millis(20));
         }
     }
@@ -146,8 +153,11 @@ impl LabPage {
 
     /// The attribute `name` of the first element matching `selector` (waiting for it).
     pub fn attribute(&self, selector: &str, name: &str) -> Option<String> {
-        self.tab.wait_for_element(selector).unwrap_or_else(|error| panic!("no {selector}: {error}"));
-        match self.evaluate(&format!("document.querySelector({selector:?}).getAttribute({name:?})")) {
+        self.tab
+            .wait_for_element(selector)
+            .unwrap_or_else(|error| panic!("no {selector}: {error}"));
+        match self.evaluate(&format!("document.querySelector({selector:?}).getAttribute({name:?})"))
+        {
             serde_json::Value::String(value) => Some(value),
             _ => None,
         }
@@ -156,7 +166,9 @@ impl LabPage {
     /// Sets the value of the `<select>` or `<input>` matching `selector` as a user would, firing
     /// `input` and `change`.
     pub fn set_value(&self, selector: &str, value: &str) {
-        self.tab.wait_for_element(selector).unwrap_or_else(|error| panic!("no {selector}: {error}"));
+        self.tab
+            .wait_for_element(selector)
+            .unwrap_or_else(|error| panic!("no {selector}: {error}"));
         self.evaluate(&format!(
             "(() => {{ const element = document.querySelector({selector:?}); element.value = {value:?}; \
              element.dispatchEvent(new InputEvent('input', {{ bubbles: true }})); \

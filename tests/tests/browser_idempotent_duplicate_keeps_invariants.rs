@@ -33,7 +33,10 @@ fn a_duplicate_injected_by_hand_leaves_the_idempotent_shop_green() {
     }
     let injected = format!(".diagram [data-step='{}'] .duplicate", steps + 1);
     assert_eq!(page.count(&injected), 1, "the injected duplicate is drawn at its step");
-    assert!(page.count("[data-testid=table-inbox] tbody tr[data-row]") >= 1, "the inbox has its row");
+    assert!(
+        page.count("[data-testid=table-inbox] tbody tr[data-row]") >= 1,
+        "the inbox has its row"
+    );
     page.screenshot("idempotent-duplicate-green");
     assert_eq!(page.console_errors(), Vec::<String>::new());
 }

@@ -7,7 +7,11 @@ use idempotency_lab_tests::browser::LabPage;
 
 #[test]
 fn a_malformed_link_shows_its_error_on_a_working_page() {
-    for fragment in ["#v=1&s=no-such-lesson&seed=0&step=0", "#v=1&s=f01-duplicate-delivery&seed=banana&step=0", "#v=9&s=x"] {
+    for fragment in [
+        "#v=1&s=no-such-lesson&seed=0&step=0",
+        "#v=1&s=f01-duplicate-delivery&seed=banana&step=0",
+        "#v=9&s=x",
+    ] {
         let page = LabPage::open(fragment);
         let core_error = ShareLink::decode(fragment).unwrap_err().to_string();
         let banner = page.wait_for_text("[data-testid=error]", "cannot be opened");
@@ -21,7 +25,10 @@ fn a_malformed_link_shows_its_error_on_a_working_page() {
         page.click("[data-testid=step]");
         page.wait_for_text("[data-testid=position]", "step 1 / 1");
         page.click("[data-testid=error] .dismiss");
-        page.wait_until("the banner is gone", "document.querySelector('[data-testid=error]') === null");
+        page.wait_until(
+            "the banner is gone",
+            "document.querySelector('[data-testid=error]') === null",
+        );
         assert_eq!(page.console_errors(), Vec::<String>::new());
     }
 }

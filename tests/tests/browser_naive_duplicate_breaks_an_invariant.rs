@@ -27,7 +27,10 @@ fn a_duplicate_injected_by_hand_breaks_the_naive_shop() {
     page.set_value("[data-testid=scenario]", LESSON);
     page.wait_for_text("[data-testid=scenario-title]", "F3");
     page.click("[data-testid=all-naive]");
-    page.wait_until("P4 is naive", "document.querySelector('[data-testid=pattern-P4]').dataset.mode === 'naive'");
+    page.wait_until(
+        "P4 is naive",
+        "document.querySelector('[data-testid=pattern-P4]').dataset.mode === 'naive'",
+    );
 
     let before = step_until_duplicate_is_offered(&page);
     assert_eq!(page.count("[data-state=broken]"), 0, "all green before the fault");
@@ -36,7 +39,10 @@ fn a_duplicate_injected_by_hand_breaks_the_naive_shop() {
     page.wait_for_text("[data-testid=position]", &format!("step {} /", before + 1));
     page.wait_for_text("[data-testid=current-step]", "duplicate message");
     page.click("[data-testid=run-to-end]");
-    page.wait_until("the run ends", "document.querySelector('[data-testid=current-step]').innerText.includes('run ended')");
+    page.wait_until(
+        "the run ends",
+        "document.querySelector('[data-testid=current-step]').innerText.includes('run ended')",
+    );
 
     // The core, driven the same way, says what must be red and why.
     let scenario = catalogue_scenario(LESSON).unwrap().with_all_patterns(PatternMode::Naive);
@@ -54,7 +60,8 @@ fn a_duplicate_injected_by_hand_breaks_the_naive_shop() {
     simulation.run_to_end();
     let violations = simulation.world().violations();
     let broken: Vec<InvariantId> = {
-        let mut ids: Vec<InvariantId> = violations.iter().map(|violation| violation.invariant).collect();
+        let mut ids: Vec<InvariantId> =
+            violations.iter().map(|violation| violation.invariant).collect();
         ids.dedup();
         ids
     };
@@ -78,15 +85,23 @@ fn a_duplicate_injected_by_hand_breaks_the_naive_shop() {
         .steps()
         .iter()
         .rev()
-        .find(|step| step.new_violations.iter().any(|violation| violation.invariant == InvariantId::I2))
+        .find(|step| {
+            step.new_violations.iter().any(|violation| violation.invariant == InvariantId::I2)
+        })
         .unwrap()
         .step;
     page.wait_for_text("[data-testid=jump-I2]", &format!("step {broke_at}"));
     page.click("[data-testid=jump-I2]");
     page.wait_for_text("[data-testid=position]", &format!("step {broke_at} / {steps_total}"));
-    assert_eq!(page.attribute("[data-testid=invariant-I2]", "data-state").as_deref(), Some("broken"));
+    assert_eq!(
+        page.attribute("[data-testid=invariant-I2]", "data-state").as_deref(),
+        Some("broken")
+    );
     assert!(page.exists(".diagram .step.current"), "the step is highlighted in the diagram");
-    assert!(page.count("[data-testid=table-reservations] tr.changed") > 0, "the step's rows are highlighted");
+    assert!(
+        page.count("[data-testid=table-reservations] tr.changed") > 0,
+        "the step's rows are highlighted"
+    );
     page.screenshot("naive-duplicate-jump");
     page.click("[data-testid=step-back]");
     page.wait_for_text("[data-testid=position]", &format!("step {} /", broke_at - 1));

@@ -17,7 +17,8 @@ fn the_slider_and_the_arrow_keys_go_back_and_forth_through_the_run() {
     page.click("[data-testid=run-to-end]");
     page.wait_for_text("[data-testid=current-step]", "run ended");
 
-    let scenario = catalogue_scenario("f01-duplicate-delivery").unwrap().with_mode(PatternMode::Naive);
+    let scenario =
+        catalogue_scenario("f01-duplicate-delivery").unwrap().with_mode(PatternMode::Naive);
     let mut simulation = Simulation::new(scenario, 0).unwrap();
     simulation.run_to_end();
     let total = simulation.steps().len();

@@ -8,7 +8,10 @@ use idempotency_lab_tests::browser::LabPage;
 fn snapshot(page: &LabPage) -> (String, Vec<String>, String, String) {
     let invariants = InvariantId::ALL
         .iter()
-        .map(|id| page.attribute(&format!("[data-testid=invariant-{id}]"), "data-state").unwrap_or_default())
+        .map(|id| {
+            page.attribute(&format!("[data-testid=invariant-{id}]"), "data-state")
+                .unwrap_or_default()
+        })
         .collect();
     (
         page.text("[data-testid=position]"),
@@ -40,7 +43,10 @@ fn opening_the_address_of_a_run_shows_the_same_run() {
     }
     let position = format!("step {} /", steps + 1);
     first.wait_for_text("[data-testid=position]", &position);
-    first.wait_until("the address is at the step", &format!("window.location.hash.endsWith('step={}')", steps + 1));
+    first.wait_until(
+        "the address is at the step",
+        &format!("window.location.hash.endsWith('step={}')", steps + 1),
+    );
     let address = first.location();
     let fragment = format!("#{}", address.split_once('#').unwrap().1);
     let shown = first.evaluate("document.querySelector('[data-testid=share-link]').value");
@@ -50,9 +56,16 @@ fn opening_the_address_of_a_run_shows_the_same_run() {
     let second = LabPage::open(&fragment);
     second.wait_for_text("[data-testid=position]", &position);
     assert_eq!(snapshot(&second), expected);
-    assert_eq!(second.evaluate("document.querySelector('[data-testid=seed]').value"), serde_json::json!("7"));
-    assert!(second.exists("[data-testid=error]") == false, "no error banner");
-    assert_eq!(second.count(".diagram .step .item"), first.count(".diagram .step .item"), "the same diagram");
+    assert_eq!(
+        second.evaluate("document.querySelector('[data-testid=seed]').value"),
+        serde_json::json!("7")
+    );
+    assert!(!second.exists("[data-testid=error]"), "no error banner");
+    assert_eq!(
+        second.count(".diagram .step .item"),
+        first.count(".diagram .step .item"),
+        "the same diagram"
+    );
     second.screenshot("share-link-opened");
     assert_eq!(first.console_errors(), Vec::<String>::new());
     assert_eq!(second.console_errors(), Vec::<String>::new());

@@ -6,14 +6,16 @@
 
 use gloo::events::{EventListener, EventListenerOptions};
 use gloo::timers::callback::Interval;
-use idempotency_lab::sim::{CATALOGUE, CompareInput, Pattern, PatternMode, compare, lanes, trace_to_mermaid};
+use idempotency_lab::sim::{
+    CATALOGUE, CompareInput, Pattern, PatternMode, compare, lanes, trace_to_mermaid,
+};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use crate::compare::CompareView;
 use crate::diagram::SequenceDiagram;
-use crate::files::{Download, read_file, start_download};
 use crate::faults::FaultPanel;
+use crate::files::{Download, read_file, start_download};
 use crate::invariants::InvariantsPanel;
 use crate::labels::action_label;
 use crate::state::{Action, IMPORTED_SCENARIO, LabState, SPEEDS_MS};
@@ -29,9 +31,7 @@ pub fn app() -> Html {
     // (replaced, not pushed, so the back button leaves the page as usual).
     let fragment = state.share_fragment();
     use_effect_with((fragment.clone(), state.keep_fragment), move |(fragment, keep)| {
-        if !*keep
-            && let Ok(history) = gloo::utils::window().history()
-        {
+        if !*keep && let Ok(history) = gloo::utils::window().history() {
             history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(fragment)).ok();
         }
     });
@@ -75,7 +75,9 @@ pub fn app() -> Html {
                     let typing = event
                         .target()
                         .and_then(|target| target.dyn_into::<web_sys::Element>().ok())
-                        .map(|element| matches!(element.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA"))
+                        .map(|element| {
+                            matches!(element.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA")
+                        })
                         .unwrap_or(false);
                     if typing {
                         return;
@@ -106,7 +108,9 @@ pub fn app() -> Html {
     {
         let dispatcher = dispatcher.clone();
         use_effect_with((*picked_file).clone(), move |file| {
-            let reader = file.as_ref().map(|file| read_file(file, move |action| dispatcher.dispatch(action)));
+            let reader = file
+                .as_ref()
+                .map(|file| read_file(file, move |action| dispatcher.dispatch(action)));
             move || drop(reader)
         });
     }
@@ -116,7 +120,10 @@ pub fn app() -> Html {
         Callback::from(move |_: MouseEvent| {
             let trace = state.trace_at_cursor();
             download.set(Some(Download {
-                name: format!("{}-seed{}-step{}.trace.json", trace.scenario.id, trace.seed, state.cursor),
+                name: format!(
+                    "{}-seed{}-step{}.trace.json",
+                    trace.scenario.id, trace.seed, state.cursor
+                ),
                 mime: "application/json",
                 content: trace.to_json(),
             }));
@@ -135,10 +142,13 @@ pub fn app() -> Html {
         })
     };
     let comparison = {
-        let key = state.compare_open.then(|| (state.sim.scenario().clone(), state.seed, state.user_choices()));
+        let key = state
+            .compare_open
+            .then(|| (state.sim.scenario().clone(), state.seed, state.user_choices()));
         use_memo(key, |key| match key {
             Some((scenario, seed, choices)) => {
-                compare(&CompareInput::focus(scenario.clone(), *seed, choices.clone())).map_err(|error| error.to_string())
+                compare(&CompareInput::focus(scenario.clone(), *seed, choices.clone()))
+                    .map_err(|error| error.to_string())
             }
             None => Err(String::new()),
         })
@@ -279,7 +289,9 @@ fn stop_text(stop: &idempotency_lab::sim::StopReason) -> String {
         StopReason::Quiescent => "nothing left to do".to_owned(),
         StopReason::Stuck { pending } => format!("stuck with work pending ({pending})"),
         StopReason::StepLimit { steps_max } => format!("step limit {steps_max} reached"),
-        StopReason::TraceFull { trace_steps_max } => format!("trace limit {trace_steps_max} reached"),
+        StopReason::TraceFull { trace_steps_max } => {
+            format!("trace limit {trace_steps_max} reached")
+        }
         StopReason::StepFailed { step, error } => format!("step {step} failed: {error}"),
     }
 }

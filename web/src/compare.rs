@@ -60,7 +60,13 @@ fn list(ids: &[InvariantId]) -> String {
     ids.iter().map(|id| format!("{id} ({})", id.title())).collect::<Vec<_>>().join(", ")
 }
 
-fn side(name: &'static str, run: &ComparedRun, only_here: &[InvariantId], comparison: &Comparison, naive: bool) -> Html {
+fn side(
+    name: &'static str,
+    run: &ComparedRun,
+    only_here: &[InvariantId],
+    comparison: &Comparison,
+    naive: bool,
+) -> Html {
     let ever = run.trace.invariants_ever_violated();
     let tables = run.simulation.world().store().committed();
     html! {

@@ -59,7 +59,11 @@ fn lane_x(lanes: &[Lane], lane: Lane) -> i32 {
 }
 
 fn band_height(items: &[DiagramItem]) -> i32 {
-    if items.is_empty() { EMPTY_ROW } else { ITEM_ROW * i32::try_from(items.len()).unwrap_or(1) + 6 }
+    if items.is_empty() {
+        EMPTY_ROW
+    } else {
+        ITEM_ROW * i32::try_from(items.len()).unwrap_or(1) + 6
+    }
 }
 
 /// Props of [`SequenceDiagram`].

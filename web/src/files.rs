@@ -47,7 +47,10 @@ pub fn action_for_file(name: &str, text: &str) -> Action {
 }
 
 /// Reads `file` as text and hands the result to `done`; the reader must be kept alive.
-pub fn read_file(file: &File, done: impl FnOnce(Action) + 'static) -> gloo::file::callbacks::FileReader {
+pub fn read_file(
+    file: &File,
+    done: impl FnOnce(Action) + 'static,
+) -> gloo::file::callbacks::FileReader {
     let name = file.name();
     gloo::file::callbacks::read_as_text(file, move |result| match result {
         Ok(text) => done(action_for_file(&name, &text)),

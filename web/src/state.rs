@@ -136,7 +136,12 @@ impl LabState {
         LabState::with_run(id, base, patterns, seed)
     }
 
-    fn with_run(id: &str, base: Scenario, patterns: Patterns, seed: u64) -> Result<LabState, String> {
+    fn with_run(
+        id: &str,
+        base: Scenario,
+        patterns: Patterns,
+        seed: u64,
+    ) -> Result<LabState, String> {
         let scenario = Scenario { patterns, ..base.clone() };
         let sim = Simulation::new(scenario, seed).map_err(|error| error.to_string())?;
         Ok(LabState {
@@ -176,7 +181,8 @@ impl LabState {
     /// The state a share link names: its scenario, seed, patterns and the learner's choices,
     /// replayed up to the link's step.
     pub fn from_link(fragment: &str) -> Result<LabState, String> {
-        let explain = |error: sim::ShareError| format!("This share link cannot be opened: {error}.");
+        let explain =
+            |error: sim::ShareError| format!("This share link cannot be opened: {error}.");
         let link = ShareLink::decode(fragment).map_err(explain)?;
         let opened = link.open().map_err(explain)?;
         let (id, base) = match &link.scenario {
@@ -184,7 +190,9 @@ impl LabState {
                 let base = sim::catalogue_scenario(id).map_err(|error| error.to_string())?;
                 (id.clone(), base)
             }
-            SharedScenario::Inline { scenario } => (IMPORTED_SCENARIO.to_owned(), (**scenario).clone()),
+            SharedScenario::Inline { scenario } => {
+                (IMPORTED_SCENARIO.to_owned(), (**scenario).clone())
+            }
         };
         let mut state = LabState::with_run(&id, base, link.patterns, link.seed)?;
         state.cursor = opened.simulation.steps().len();
@@ -279,7 +287,8 @@ impl LabState {
     fn rebuild(&mut self, id: &str, base: Scenario, patterns: Patterns, seed: u64) {
         match LabState::with_run(id, base, patterns, seed) {
             Ok(state) => {
-                *self = LabState { speed_ms: self.speed_ms, compare_open: self.compare_open, ..state }
+                *self =
+                    LabState { speed_ms: self.speed_ms, compare_open: self.compare_open, ..state }
             }
             Err(error) => self.error = Some(error),
         }
@@ -306,7 +315,11 @@ impl LabState {
 
 /// A new run of `sim`'s scenario and seed that takes the first `count` of `steps` again: the
 /// learner's choices by hand, the scheduler's by the same seed.
-pub fn replay_steps(sim: &Simulation, steps: &[TraceStep], count: usize) -> Result<Simulation, String> {
+pub fn replay_steps(
+    sim: &Simulation,
+    steps: &[TraceStep],
+    count: usize,
+) -> Result<Simulation, String> {
     let mut replayed =
         Simulation::new(sim.scenario().clone(), sim.seed()).map_err(|error| error.to_string())?;
     for recorded in steps.iter().take(count) {
@@ -345,7 +358,8 @@ impl Reducible for LabState {
                 Err(error) => next.error = Some(error.to_string()),
             },
             Action::SetSeed(seed) => {
-                let (id, base, patterns) = (next.scenario_id.clone(), next.base.clone(), next.patterns);
+                let (id, base, patterns) =
+                    (next.scenario_id.clone(), next.base.clone(), next.patterns);
                 next.rebuild(&id, base, patterns, seed);
             }
             Action::SetPattern(pattern, mode) => {
@@ -355,7 +369,8 @@ impl Reducible for LabState {
             }
             Action::SetAllPatterns(mode) => {
                 let (id, base, seed) = (next.scenario_id.clone(), next.base.clone(), next.seed);
-                let patterns = Scenario { patterns: next.patterns, ..base.clone() }.with_mode(mode).patterns;
+                let patterns =
+                    Scenario { patterns: next.patterns, ..base.clone() }.with_mode(mode).patterns;
                 next.rebuild(&id, base, patterns, seed);
             }
             Action::Reset => {
@@ -405,7 +420,13 @@ impl Reducible for LabState {
                 next.rebuild(&id, *scenario, patterns, 0);
             }
             Action::OpenLink(fragment) => match LabState::from_link(&fragment) {
-                Ok(state) => next = LabState { speed_ms: next.speed_ms, compare_open: next.compare_open, ..state },
+                Ok(state) => {
+                    next = LabState {
+                        speed_ms: next.speed_ms,
+                        compare_open: next.compare_open,
+                        ..state
+                    }
+                }
                 Err(error) => {
                     next.error = Some(error);
                     next.keep_fragment = true;
