@@ -71,7 +71,7 @@ fn side(
     let tables = run.simulation.world().store().committed();
     html! {
         <div class={classes!("compare-side", name)} data-testid={format!("compare-{name}")}>
-            <h3>{ format!("{name}: {} steps", run.trace.steps.len()) }</h3>
+            <h3>{ format!("{} twin: {} steps", if naive { "Naive" } else { "Idempotent" }, run.trace.steps.len()) }</h3>
             <ul class="compare-invariants">
                 { for InvariantId::ALL.iter().map(|&id| {
                     let broken = ever.contains(&id);

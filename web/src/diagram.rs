@@ -9,7 +9,7 @@
 use idempotency_lab::sim::{ArrowKind, DiagramItem, Lane, MarkKind, TraceStep, step_items};
 use yew::prelude::*;
 
-const LANE_WIDTH: i32 = 140;
+const LANE_WIDTH: i32 = 150;
 const LEFT: i32 = 90;
 const RIGHT: i32 = 120;
 const ITEM_ROW: i32 = 32;
