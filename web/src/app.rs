@@ -5,6 +5,7 @@
 //! `use_effect_with` only.
 
 use gloo::events::{EventListener, EventListenerOptions};
+use gloo::storage::{LocalStorage, Storage};
 use gloo::timers::callback::Interval;
 use idempotency_lab::sim::{
     CATALOGUE, CompareInput, Pattern, PatternMode, compare, lanes, trace_to_mermaid,
@@ -21,11 +22,25 @@ use crate::labels::action_label;
 use crate::state::{Action, IMPORTED_SCENARIO, LabState, SPEEDS_MS};
 use crate::tables::StoreTables;
 
+/// The local-storage key of the play speed.
+const SPEED_SETTING: &str = "idempotency-lab.speed-ms";
+
 /// The root of the page.
 #[function_component(App)]
 pub fn app() -> Html {
-    let state = use_reducer(|| LabState::initial_for_fragment(&current_fragment()));
+    let state = use_reducer(|| {
+        let state = LabState::initial_for_fragment(&current_fragment());
+        match LocalStorage::get::<u32>(SPEED_SETTING) {
+            Ok(speed_ms) if SPEEDS_MS.contains(&speed_ms) => LabState { speed_ms, ..state },
+            _ => state,
+        }
+    });
     let dispatcher = state.dispatcher();
+
+    // Settings survive a reload: the play speed, in local storage.
+    use_effect_with(state.speed_ms, |speed_ms| {
+        LocalStorage::set(SPEED_SETTING, *speed_ms).ok();
+    });
 
     // The address follows the run: its fragment is the share link of what the page shows
     // (replaced, not pushed, so the back button leaves the page as usual).

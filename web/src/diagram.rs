@@ -179,12 +179,15 @@ fn draw(lanes: &[Lane], item: &DiagramItem, y: i32) -> Html {
         }
         DiagramItem::Mark { lane, kind, label, detail } => {
             let x = lane_x(lanes, *lane);
+            // On the last lane the label goes to the left, inside the picture.
+            let last = lanes.last() == Some(lane);
+            let (label_x, anchor) = if last { (x - 16, "end") } else { (x + 16, "start") };
             html! {
                 <g class={classes!("item", "mark-item", mark_class(*kind))}>
                     <title>{ detail.clone() }</title>
                     <circle class="mark" cx={x.to_string()} cy={(y - 5).to_string()} r="10" />
                     <text class="symbol" x={x.to_string()} y={y.to_string()} text-anchor="middle">{ mark_symbol(*kind) }</text>
-                    <text class="label" x={(x + 16).to_string()} y={y.to_string()}>{ label.clone() }</text>
+                    <text class="label" x={label_x.to_string()} y={y.to_string()} text-anchor={anchor}>{ label.clone() }</text>
                 </g>
             }
         }
