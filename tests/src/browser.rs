@@ -97,6 +97,96 @@ impl LabPage {
             .unwrap_or(serde_json::Value::Null)
     }
 
+    /// Clicks the first element matching `selector` (waiting for it to appear).
+    pub fn click(&self, selector: &str) {
+        self.tab
+            .wait_for_element(selector)
+            .and_then(|element| element.click().map(|_| ()))
+            .unwrap_or_else(|error| panic!("click {selector}: {error}"));
+    }
+
+    /// Waits until the JavaScript expression `condition` is true; panics with `what` after
+    /// [`WAIT_TIMEOUT`]. The page is polled, never slept on for a fixed time.
+    pub fn wait_until(&self, what: &str, condition: &str) {
+        let deadline = std::time::Instant::now() + WAIT_TIMEOUT;
+        loop {
+            let value = self
+                .tab
+                .evaluate(&format!("!!({condition})"), false)
+                .ok()
+                .and_then(|object| object.value);
+            if value == Some(serde_json::Value::Bool(true)) {
+                return;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "timed out waiting until {what} ({condition})"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Waits until the text of the first element matching `selector` contains `needle`, and
+    /// returns that text.
+    pub fn wait_for_text(&self, selector: &str, needle: &str) -> String {
+        let condition = format!(
+            "(document.querySelector({selector:?})?.innerText ?? '').includes({needle:?})",
+            selector = selector,
+            needle = needle
+        );
+        self.wait_until(&format!("{selector} shows {needle:?}"), &condition);
+        self.text(selector)
+    }
+
+    /// Whether an element matches `selector` now (no waiting).
+    pub fn exists(&self, selector: &str) -> bool {
+        self.evaluate(&format!("document.querySelector({selector:?}) !== null"))
+            == serde_json::Value::Bool(true)
+    }
+
+    /// How many elements match `selector` now.
+    pub fn count(&self, selector: &str) -> usize {
+        self.evaluate(&format!("document.querySelectorAll({selector:?}).length"))
+            .as_u64()
+            .unwrap_or(0) as usize
+    }
+
+    /// The attribute `name` of the first element matching `selector` (waiting for it).
+    pub fn attribute(&self, selector: &str, name: &str) -> Option<String> {
+        self.tab
+            .wait_for_element(selector)
+            .unwrap_or_else(|error| panic!("no {selector}: {error}"));
+        match self.evaluate(&format!("document.querySelector({selector:?}).getAttribute({name:?})"))
+        {
+            serde_json::Value::String(value) => Some(value),
+            _ => None,
+        }
+    }
+
+    /// Sets the value of the `<select>` or `<input>` matching `selector` as a user would, firing
+    /// `input` and `change`.
+    pub fn set_value(&self, selector: &str, value: &str) {
+        self.tab
+            .wait_for_element(selector)
+            .unwrap_or_else(|error| panic!("no {selector}: {error}"));
+        self.evaluate(&format!(
+            "(() => {{ const element = document.querySelector({selector:?}); element.value = {value:?}; \
+             element.dispatchEvent(new InputEvent('input', {{ bubbles: true }})); \
+             element.dispatchEvent(new Event('change', {{ bubbles: true }})); return true; }})()"
+        ));
+    }
+
+    /// Presses a key (such as `"ArrowRight"` or `" "`) on the page's body.
+    pub fn press_key(&self, key: &str) {
+        self.evaluate("document.activeElement && document.activeElement.blur && document.activeElement.blur(), true");
+        self.tab.press_key(key).unwrap_or_else(|error| panic!("press {key}: {error}"));
+    }
+
+    /// The page's current address, fragment included.
+    pub fn location(&self) -> String {
+        self.evaluate("window.location.href").as_str().unwrap_or_default().to_owned()
+    }
+
     /// Saves a PNG screenshot of the page as `target/screenshots/<name>.png` and returns the
     /// path.
     pub fn screenshot(&self, name: &str) -> PathBuf {

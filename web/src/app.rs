@@ -1,23 +1,385 @@
-//! The page's root component: the header and the shop's tables as the core builds them.
+//! The page's root component: the controls (scenario, seed, pattern switches, step, play,
+//! speed, the rewind slider), the sequence diagram, the invariants, the fault buttons and the
+//! store's tables, all over one reducer ([`LabState`]). Side effects (the play timer, the
+//! keyboard shortcuts, the address's fragment, downloads and uploads) live in
+//! `use_effect_with` only.
 
-use idempotency_lab::shop::ShopConfig;
+use gloo::events::{EventListener, EventListenerOptions};
+use gloo::storage::{LocalStorage, Storage};
+use gloo::timers::callback::Interval;
+use idempotency_lab::sim::{
+    CATALOGUE, CompareInput, Pattern, PatternMode, compare, lanes, trace_to_mermaid,
+};
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
+use crate::compare::CompareView;
+use crate::diagram::SequenceDiagram;
+use crate::faults::FaultPanel;
+use crate::files::{Download, read_file, start_download};
+use crate::invariants::InvariantsPanel;
+use crate::labels::action_label;
+use crate::state::{Action, IMPORTED_SCENARIO, LabState, SPEEDS_MS};
 use crate::tables::StoreTables;
+
+/// The local-storage key of the play speed.
+const SPEED_SETTING: &str = "idempotency-lab.speed-ms";
 
 /// The root of the page.
 #[function_component(App)]
 pub fn app() -> Html {
-    let store = use_memo((), |_| ShopConfig::default().initial_store());
+    let state = use_reducer(|| {
+        let state = LabState::initial_for_fragment(&current_fragment());
+        match LocalStorage::get::<u32>(SPEED_SETTING) {
+            Ok(speed_ms) if SPEEDS_MS.contains(&speed_ms) => LabState { speed_ms, ..state },
+            _ => state,
+        }
+    });
+    let dispatcher = state.dispatcher();
+
+    // Settings survive a reload: the play speed, in local storage.
+    use_effect_with(state.speed_ms, |speed_ms| {
+        LocalStorage::set(SPEED_SETTING, *speed_ms).ok();
+    });
+
+    // The address follows the run: its fragment is the share link of what the page shows
+    // (replaced, not pushed, so the back button leaves the page as usual).
+    let fragment = state.share_fragment();
+    use_effect_with((fragment.clone(), state.keep_fragment), move |(fragment, keep)| {
+        if !*keep && let Ok(history) = gloo::utils::window().history() {
+            history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(fragment)).ok();
+        }
+    });
+    // A link pasted into the address bar of the open page opens too.
+    {
+        let dispatcher = dispatcher.clone();
+        use_effect_with((), move |_| {
+            let listener = EventListener::new(&gloo::utils::window(), "hashchange", move |_| {
+                dispatcher.dispatch(Action::OpenLink(current_fragment()));
+            });
+            move || drop(listener)
+        });
+    }
+
+    // Play: a timer while playing, dropped (cancelled) when play stops or the speed changes.
+    {
+        let dispatcher = dispatcher.clone();
+        use_effect_with((state.playing, state.speed_ms), move |(playing, speed_ms)| {
+            let interval = playing.then(|| {
+                let dispatcher = dispatcher.clone();
+                Interval::new(*speed_ms, move || dispatcher.dispatch(Action::PlayTick))
+            });
+            move || drop(interval)
+        });
+    }
+
+    // Keyboard: space plays or pauses, the arrows step, except while typing in a field.
+    {
+        let dispatcher = dispatcher.clone();
+        use_effect_with((), move |_| {
+            let options = EventListenerOptions::enable_prevent_default();
+            let listener = EventListener::new_with_options(
+                &gloo::utils::document(),
+                "keydown",
+                options,
+                move |event| {
+                    let Some(event) = event.dyn_ref::<web_sys::KeyboardEvent>() else { return };
+                    if event.ctrl_key() || event.alt_key() || event.meta_key() {
+                        return;
+                    }
+                    let typing = event
+                        .target()
+                        .and_then(|target| target.dyn_into::<web_sys::Element>().ok())
+                        .map(|element| {
+                            matches!(element.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA")
+                        })
+                        .unwrap_or(false);
+                    if typing {
+                        return;
+                    }
+                    let action = match event.key().as_str() {
+                        " " => Action::TogglePlay,
+                        "ArrowRight" => Action::StepForward,
+                        "ArrowLeft" => Action::StepBack,
+                        _ => return,
+                    };
+                    event.prevent_default();
+                    dispatcher.dispatch(action);
+                },
+            );
+            move || drop(listener)
+        });
+    }
+
+    // Downloads and uploads: the buttons set these, the effects do the work.
+    let download = use_state(|| None::<Download>);
+    {
+        use_effect_with((*download).clone(), move |download| {
+            let url = download.as_ref().and_then(start_download);
+            move || drop(url)
+        });
+    }
+    let picked_file = use_state(|| None::<gloo::file::File>);
+    {
+        let dispatcher = dispatcher.clone();
+        use_effect_with((*picked_file).clone(), move |file| {
+            let reader = file
+                .as_ref()
+                .map(|file| read_file(file, move |action| dispatcher.dispatch(action)));
+            move || drop(reader)
+        });
+    }
+    let on_export_json = {
+        let download = download.clone();
+        let state = state.clone();
+        Callback::from(move |_: MouseEvent| {
+            let trace = state.trace_at_cursor();
+            download.set(Some(Download {
+                name: format!(
+                    "{}-seed{}-step{}.trace.json",
+                    trace.scenario.id, trace.seed, state.cursor
+                ),
+                mime: "application/json",
+                content: trace.to_json(),
+            }));
+        })
+    };
+    let on_export_mermaid = {
+        let download = download.clone();
+        let state = state.clone();
+        Callback::from(move |_: MouseEvent| {
+            let trace = state.trace_at_cursor();
+            download.set(Some(Download {
+                name: format!("{}-seed{}-step{}.mmd", trace.scenario.id, trace.seed, state.cursor),
+                mime: "text/plain",
+                content: trace_to_mermaid(&trace),
+            }));
+        })
+    };
+    let comparison = {
+        let key = state
+            .compare_open
+            .then(|| (state.sim.scenario().clone(), state.seed, state.user_choices()));
+        use_memo(key, |key| match key {
+            Some((scenario, seed, choices)) => {
+                compare(&CompareInput::focus(scenario.clone(), *seed, choices.clone()))
+                    .map_err(|error| error.to_string())
+            }
+            None => Err(String::new()),
+        })
+    };
+    let on_import = {
+        let picked_file = picked_file.clone();
+        Callback::from(move |event: Event| {
+            let input: web_sys::HtmlInputElement = event.target_unchecked_into();
+            if let Some(file) = input.files().and_then(|files| files.get(0)) {
+                picked_file.set(Some(gloo::file::File::from(file)));
+            }
+            input.set_value("");
+        })
+    };
+
+    let on_seek = {
+        let dispatcher = dispatcher.clone();
+        Callback::from(move |step: usize| dispatcher.dispatch(Action::SeekTo(step)))
+    };
+    let on_inject = {
+        let dispatcher = dispatcher.clone();
+        Callback::from(move |action| dispatcher.dispatch(Action::Inject(action)))
+    };
+    let send = |action: Action| {
+        let dispatcher = dispatcher.clone();
+        Callback::from(move |_: MouseEvent| dispatcher.dispatch(action.clone()))
+    };
+
+    let steps_total = state.sim.steps().len();
+    let shown: Vec<_> = state.shown_steps().to_vec();
+    let violations = state.world.violations();
+    let changes = state.current_step().map(|step| step.row_changes.clone()).unwrap_or_default();
+
     html! {
         <main class="lab" data-testid="app">
+            if let Some(error) = &state.error {
+                <div class="error-banner" role="alert" data-testid="error">
+                    <span>{ error.clone() }</span>
+                    <button class="dismiss" onclick={send(Action::DismissError)}>{ "dismiss" }</button>
+                </div>
+            }
             <header class="lab-header">
                 <h1>{ "Idempotency Lab" }</h1>
                 <p class="tagline">
                     { "Duplicate deliveries, lost responses, crashes and races: watch a naive shop break, then fix it." }
                 </p>
             </header>
-            <StoreTables tables={store.committed().clone()} />
+            { scenario_bar(&state, &dispatcher) }
+            <section class="controls" aria-label="Run controls">
+                <button data-testid="reset" onclick={send(Action::Reset)} title="Start again">{ "⟲ Reset" }</button>
+                <button data-testid="step-back" onclick={send(Action::StepBack)} disabled={state.cursor == 0} title="Step back (←)">{ "◀ Back" }</button>
+                <button data-testid="step" onclick={send(Action::StepForward)} disabled={!state.can_step_forward()} title="Step (→)">{ "Step ▶" }</button>
+                <button data-testid="play" class="play" onclick={send(Action::TogglePlay)} title="Play or pause (space)">
+                    { if state.playing { "❚❚ Pause" } else { "▶▶ Play" } }
+                </button>
+                <button data-testid="run-to-end" onclick={send(Action::RunToEnd)} disabled={!state.can_step_forward()}>{ "⇥ To the end" }</button>
+                <label class="speed">{ "speed " }
+                    <select data-testid="speed" onchange={
+                        let dispatcher = dispatcher.clone();
+                        move |event: Event| {
+                            let select: web_sys::HtmlSelectElement = event.target_unchecked_into();
+                            if let Ok(speed) = select.value().parse() { dispatcher.dispatch(Action::SetSpeed(speed)) }
+                        }
+                    }>
+                        { for SPEEDS_MS.iter().enumerate().map(|(index, speed)| html! {
+                            <option value={speed.to_string()} selected={*speed == state.speed_ms}>{ ["slow", "normal", "fast", "fastest"].get(index).copied().unwrap_or("") }</option>
+                        }) }
+                    </select>
+                </label>
+                <input type="range" class="slider" data-testid="slider" aria-label="Go to step"
+                    min="0" max={steps_total.to_string()} value={state.cursor.to_string()}
+                    oninput={
+                        let dispatcher = dispatcher.clone();
+                        move |event: InputEvent| {
+                            let input: web_sys::HtmlInputElement = event.target_unchecked_into();
+                            if let Ok(step) = input.value().parse() { dispatcher.dispatch(Action::SeekTo(step)) }
+                        }
+                    } />
+                <span class="position" data-testid="position">{ format!("step {} / {}", state.cursor, steps_total) }</span>
+            </section>
+            <section class="files" aria-label="Export and import">
+                <button data-testid="compare-toggle" class={classes!(state.compare_open.then_some("active"))}
+                    onclick={send(Action::ToggleCompare)} aria-pressed={state.compare_open.to_string()}>
+                    { if state.compare_open { "Hide the comparison" } else { "⇆ Compare naive vs idempotent" } }
+                </button>
+                <button data-testid="export-json" onclick={on_export_json}>{ "⤓ Trace JSON" }</button>
+                <button data-testid="export-mermaid" onclick={on_export_mermaid}>{ "⤓ Mermaid" }</button>
+                <label class="import">{ "⤒ Open a trace or scenario file " }
+                    <input type="file" data-testid="import" accept=".json,application/json" onchange={on_import} />
+                </label>
+                <label class="share">{ "Link to this run " }
+                    <input type="text" readonly=true data-testid="share-link" value={format!("{}{}", page_address(), fragment)}
+                        onfocus={|event: FocusEvent| { let input: web_sys::HtmlInputElement = event.target_unchecked_into(); input.select(); }} />
+                </label>
+            </section>
+            <p class="now" data-testid="current-step">
+                { match state.current_step() {
+                    Some(step) => format!("Step {} (tick {}): {}{}", step.step, step.tick, action_label(&step.action),
+                        step.statement.as_deref().map(|statement| format!(" — {statement}")).unwrap_or_default()),
+                    None => "Start: nothing has happened yet. Press Step (→) or Play (space).".to_owned(),
+                } }
+                { match (state.cursor == steps_total, state.sim.stop_reason()) {
+                    (true, Some(stop)) => format!("  ·  run ended: {}", stop_text(stop)),
+                    _ => String::new(),
+                } }
+            </p>
+            if state.compare_open {
+                <CompareView comparison={comparison} />
+            }
+            <div class="workspace">
+                <SequenceDiagram lanes={lanes(state.sim.scenario())} steps={shown.clone()} on_select={on_seek.clone()} />
+                <aside class="side">
+                    <InvariantsPanel violations={violations} steps={shown} on_jump={on_seek} />
+                    <FaultPanel world={state.world.clone()} {on_inject} />
+                </aside>
+            </div>
+            <StoreTables tables={state.world.store().committed().clone()} {changes} />
         </main>
+    }
+}
+
+/// The address's fragment, `#` included (empty if none).
+fn current_fragment() -> String {
+    gloo::utils::window().location().hash().unwrap_or_default()
+}
+
+/// The page's address without its fragment.
+fn page_address() -> String {
+    let location = gloo::utils::window().location();
+    let href = location.href().unwrap_or_default();
+    href.split('#').next().unwrap_or_default().to_owned()
+}
+
+fn stop_text(stop: &idempotency_lab::sim::StopReason) -> String {
+    use idempotency_lab::sim::StopReason;
+    match stop {
+        StopReason::Running => "running".to_owned(),
+        StopReason::Quiescent => "nothing left to do".to_owned(),
+        StopReason::Stuck { pending } => format!("stuck with work pending ({pending})"),
+        StopReason::StepLimit { steps_max } => format!("step limit {steps_max} reached"),
+        StopReason::TraceFull { trace_steps_max } => {
+            format!("trace limit {trace_steps_max} reached")
+        }
+        StopReason::StepFailed { step, error } => format!("step {step} failed: {error}"),
+    }
+}
+
+/// The scenario picker, the seed, the naive/idempotent switches and the lesson's text.
+fn scenario_bar(state: &LabState, dispatcher: &UseReducerDispatcher<LabState>) -> Html {
+    let on_scenario = {
+        let dispatcher = dispatcher.clone();
+        move |event: Event| {
+            let select: web_sys::HtmlSelectElement = event.target_unchecked_into();
+            dispatcher.dispatch(Action::SelectScenario(select.value()));
+        }
+    };
+    let on_seed = {
+        let dispatcher = dispatcher.clone();
+        move |event: Event| {
+            let input: web_sys::HtmlInputElement = event.target_unchecked_into();
+            match input.value().trim().parse() {
+                Ok(seed) => dispatcher.dispatch(Action::SetSeed(seed)),
+                Err(_) => dispatcher.dispatch(Action::ShowError(format!(
+                    "the seed must be a whole number from 0 to {}, not {:?}",
+                    u64::MAX,
+                    input.value()
+                ))),
+            }
+        }
+    };
+    let patterns = state.patterns;
+    let switches = [
+        (Pattern::P1, "P1 stock", patterns.p1_stock),
+        (Pattern::P2, "P2 order", patterns.p2_order),
+        (Pattern::P3, "P3 API key", patterns.p3_api),
+        (Pattern::P4, "P4 inbox", patterns.p4_inbox),
+    ];
+    html! {
+        <section class="scenario" aria-label="Scenario">
+            <div class="scenario-row">
+                <label>{ "Scenario " }
+                    <select data-testid="scenario" onchange={on_scenario}>
+                        if state.scenario_id == IMPORTED_SCENARIO {
+                            <option value={IMPORTED_SCENARIO} selected=true>{ format!("(imported) {}", state.base.title) }</option>
+                        }
+                        { for CATALOGUE.iter().map(|entry| html! {
+                            <option value={entry.id} selected={entry.id == state.scenario_id}>{ entry.id }</option>
+                        }) }
+                    </select>
+                </label>
+                <label>{ "Seed " }
+                    <input data-testid="seed" class="seed" type="text" inputmode="numeric" value={state.seed.to_string()} onchange={on_seed} />
+                </label>
+                <span class="modes">
+                    <button data-testid="all-naive" onclick={let d = dispatcher.clone(); move |_| d.dispatch(Action::SetAllPatterns(PatternMode::Naive))}>{ "All naive" }</button>
+                    <button data-testid="all-idempotent" onclick={let d = dispatcher.clone(); move |_| d.dispatch(Action::SetAllPatterns(PatternMode::Idempotent))}>{ "All idempotent" }</button>
+                </span>
+            </div>
+            <div class="patterns" role="group" aria-label="Naive or idempotent, per pattern">
+                { for switches.into_iter().map(|(pattern, name, mode)| {
+                    let naive = mode == PatternMode::Naive;
+                    let focus = state.base.focus.contains(&pattern);
+                    let d = dispatcher.clone();
+                    let next = if naive { PatternMode::Idempotent } else { PatternMode::Naive };
+                    html! {
+                        <button class={classes!("pattern", if naive { "naive" } else { "idempotent" }, focus.then_some("focus"))}
+                            data-testid={format!("pattern-{pattern:?}")} data-mode={if naive { "naive" } else { "idempotent" }}
+                            aria-pressed={(!naive).to_string()}
+                            onclick={move |_| d.dispatch(Action::SetPattern(pattern, next))}>
+                            { name }{ ": " }<b>{ if naive { "naive" } else { "idempotent" } }</b>
+                        </button>
+                    }
+                }) }
+            </div>
+            <h2 class="title" data-testid="scenario-title">{ state.base.title.clone() }</h2>
+            <p class="description">{ state.base.description.clone() }</p>
+        </section>
     }
 }

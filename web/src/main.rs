@@ -1,7 +1,14 @@
 //! The teaching page's entry point: installs the panic banner, then mounts the Yew app.
 
 mod app;
+mod compare;
+mod diagram;
+mod faults;
+mod files;
+mod invariants;
+mod labels;
 mod panic_banner;
+mod state;
 mod tables;
 
 fn main() {

@@ -1,7 +1,9 @@
 //! Components that render the store's tables: one generic view, fed by the core's JSON view of
 //! each table (`Tables::rows_json`) and its column list, so a new column needs no web change.
+//! The rows that the current step changed (its `RowChange`s) are highlighted: inserted rows
+//! and updated rows each with their own class, deleted rows listed under their table.
 
-use idempotency_lab::store::{TableName, Tables};
+use idempotency_lab::store::{RowChange, TableName, Tables};
 use yew::prelude::*;
 
 /// Props of [`StoreTables`].
@@ -9,6 +11,9 @@ use yew::prelude::*;
 pub struct StoreTablesProps {
     /// The committed tables to show.
     pub tables: Tables,
+    /// The rows the current step changed.
+    #[prop_or_default]
+    pub changes: Vec<RowChange>,
 }
 
 /// Every table of the store, in the core's order.
@@ -17,7 +22,8 @@ pub fn store_tables(props: &StoreTablesProps) -> Html {
     html! {
         <section class="tables" aria-label="Store tables">
             { for TableName::ALL.iter().map(|&table| html! {
-                <TableView {table} rows={props.tables.rows_json(table)} />
+                <TableView {table} rows={props.tables.rows_json(table)}
+                    changes={props.changes.iter().filter(|change| change.table == table).cloned().collect::<Vec<_>>()} />
             }) }
         </section>
     }
@@ -30,15 +36,34 @@ pub struct TableViewProps {
     pub table: TableName,
     /// Its rows as JSON objects, in key order.
     pub rows: Vec<serde_json::Value>,
+    /// The changes of the current step to this table.
+    #[prop_or_default]
+    pub changes: Vec<RowChange>,
+    /// Rows to mark as differing from the other side of a comparison (class `differs`).
+    #[prop_or_default]
+    pub marked: Vec<serde_json::Value>,
 }
 
 /// One table: a header row of its columns and a row per stored row. Each row carries its first
-/// column's value as `data-row`, so tests and styles can find it.
+/// column's value as `data-row`, so tests and styles can find it; a row the current step
+/// inserted has the class `inserted`, one it updated `updated` (both `changed`).
 #[function_component(TableView)]
 pub fn table_view(props: &TableViewProps) -> Html {
     let columns = props.table.columns();
+    let change_of = |row: &serde_json::Value| {
+        props.changes.iter().find(|change| change.after.as_ref() == Some(row)).map(|change| {
+            if change.before.is_none() { "changed inserted" } else { "changed updated" }
+        })
+    };
+    let deleted: Vec<String> = props
+        .changes
+        .iter()
+        .filter(|change| change.after.is_none())
+        .map(|change| cell_text(&change.key))
+        .collect();
     html! {
-        <figure class="table" data-testid={format!("table-{}", props.table.as_str())}>
+        <figure class={classes!("table", (!props.changes.is_empty()).then_some("touched"))}
+            data-testid={format!("table-{}", props.table.as_str())}>
             <figcaption>{ props.table.as_str() }</figcaption>
             <table>
                 <thead><tr>{ for columns.iter().map(|column| html! { <th>{ *column }</th> }) }</tr></thead>
@@ -49,7 +74,7 @@ pub fn table_view(props: &TableViewProps) -> Html {
                     { for props.rows.iter().map(|row| {
                         let row_id = columns.first().map(|column| cell_text(&row[*column])).unwrap_or_default();
                         html! {
-                            <tr data-row={row_id}>
+                            <tr data-row={row_id} class={classes!(change_of(row), props.marked.contains(row).then_some("differs"))}>
                                 { for columns.iter().map(|column| {
                                     let value = &row[*column];
                                     html! { <td class={classes!(value.is_number().then_some("num"))}>{ cell_text(value) }</td> }
@@ -59,6 +84,9 @@ pub fn table_view(props: &TableViewProps) -> Html {
                     }) }
                 </tbody>
             </table>
+            if !deleted.is_empty() {
+                <p class="deleted" data-testid="deleted-rows">{ format!("deleted: {}", deleted.join(", ")) }</p>
+            }
         </figure>
     }
 }

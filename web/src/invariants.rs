@@ -1,0 +1,64 @@
+//! The invariants I1-I7 after the current step: green when they hold, red with the core's
+//! sentence when they do not, and a button that jumps to the step that broke them.
+
+use idempotency_lab::invariants::{InvariantId, Violation};
+use idempotency_lab::sim::TraceStep;
+use yew::prelude::*;
+
+/// Props of [`InvariantsPanel`].
+#[derive(Properties, PartialEq)]
+pub struct InvariantsPanelProps {
+    /// The violations of the world at the cursor.
+    pub violations: Vec<Violation>,
+    /// The steps up to the cursor, to find where each broken invariant broke.
+    pub steps: Vec<TraceStep>,
+    /// Jumps to a step.
+    pub on_jump: Callback<usize>,
+}
+
+/// The step at which `invariant` broke last, among `steps`: the last step whose new violations
+/// name it (or, failing that, the first step at which it was violated).
+pub fn breaking_step(steps: &[TraceStep], invariant: InvariantId) -> Option<usize> {
+    steps
+        .iter()
+        .rev()
+        .find(|step| step.new_violations.iter().any(|violation| violation.invariant == invariant))
+        .or_else(|| steps.iter().find(|step| step.violated.contains(&invariant)))
+        .map(|step| step.step)
+}
+
+/// One badge per invariant.
+#[function_component(InvariantsPanel)]
+pub fn invariants_panel(props: &InvariantsPanelProps) -> Html {
+    html! {
+        <section class="invariants" aria-label="Invariants">
+            <h2>{ "Invariants" }</h2>
+            <ul>
+            { for InvariantId::ALL.iter().map(|&invariant| {
+                let broken: Vec<&Violation> =
+                    props.violations.iter().filter(|violation| violation.invariant == invariant).collect();
+                let ok = broken.is_empty();
+                let id = invariant.to_string();
+                let jump = (!ok).then(|| breaking_step(&props.steps, invariant)).flatten();
+                html! {
+                    <li class={classes!("invariant", if ok { "ok" } else { "broken" })}
+                        data-testid={format!("invariant-{id}")} data-state={if ok { "ok" } else { "broken" }}
+                        title={invariant.description()}>
+                        <span class="badge">{ if ok { "✓" } else { "✗" } }</span>
+                        <strong>{ format!("{id} ") }</strong>{ invariant.title() }
+                        { for broken.iter().map(|violation| html! {
+                            <p class="sentence">{ violation.sentence.clone() }</p>
+                        }) }
+                        if let Some(step) = jump {
+                            <button class="jump" data-testid={format!("jump-{id}")}
+                                onclick={let on_jump = props.on_jump.clone(); move |_| on_jump.emit(step)}>
+                                { format!("go to step {step}, where it broke") }
+                            </button>
+                        }
+                    </li>
+                }
+            }) }
+            </ul>
+        </section>
+    }
+}
