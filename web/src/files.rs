@@ -1,4 +1,4 @@
-//! Files in and out of the page: exporting the run (trace JSON; Mermaid once the core has it)
+//! Files in and out of the page: exporting the run (trace JSON, or the core's Mermaid text)
 //! as a download, and importing a trace or scenario file. Both run as effects of the App
 //! (`use_effect_with`): the buttons only ask for them.
 
