@@ -480,11 +480,15 @@ fn malformed_scenarios_are_typed_errors_naming_the_field_and_line() {
     // Unknown fields are refused at every depth, not only at the top level.
     check(
         "{\"format_version\": 1, \"id\": \"x\", \"title\": \"t\", \"description\": \"d\", \"requests\": [], \"shop\": {\"stock\": [{\"sku\": \"apple\", \"qty\": 1, \"price\": 3}]}}",
-        expect_test::expect!["scenario JSON, line 1, column 136 (field `price`): unknown field `price`, expected `sku` or `qty` at line 1 column 136"],
+        expect_test::expect![
+            "scenario JSON, line 1, column 136 (field `price`): unknown field `price`, expected `sku` or `qty` at line 1 column 136"
+        ],
     );
     check(
         "{\"format_version\": 1, \"id\": \"x\", \"title\": \"t\", \"description\": \"d\", \"requests\": [], \"injections\": [{\"fault\": \"duplicate_delivery\", \"message\": {\"order_placed_of\": 0}, \"times\": 2}]}",
-        expect_test::expect!["scenario JSON, line 1, column 177 (field `times`): unknown field `times`, expected `message` at line 1 column 177"],
+        expect_test::expect![
+            "scenario JSON, line 1, column 177 (field `times`): unknown field `times`, expected `message` at line 1 column 177"
+        ],
     );
     let error = Scenario::from_json("{\"format_version\": 1,\n \"id\": 5}").unwrap_err();
     let ScenarioError::Json { field, line, column, .. } = error else { panic!("{error:?}") };
