@@ -1,6 +1,7 @@
 //! Public test support, compiled with the `testing` feature: proptest strategies for the
 //! simulator's inputs ([`strategies`]), the property fuzzer with shrinking ([`fuzz`]), and the
-//! harness that fuzzes and exhaustively checks a user's own consumer ([`harness`]).
+//! harness that fuzzes and exhaustively checks a user's own consumer ([`harness`], with the
+//! worked example [`loyalty_points`]).
 //!
 //! ```
 //! use idempotency_lab::sim::{FaultClass, PatternMode, Patterns};
@@ -14,6 +15,7 @@
 
 pub mod fuzz;
 pub mod harness;
+pub mod loyalty_points;
 pub mod strategies;
 
 pub use fuzz::{FuzzConfig, FuzzFailure, FuzzProgress, FuzzReport, FuzzRun, fuzz, run_case};

@@ -10,6 +10,7 @@
 use proptest::prelude::*;
 
 use crate::ids::{PaymentId, Sku};
+use crate::shop::{InitialStock, ShopConfig};
 use crate::sim::{
     ApiCrashPoint, ClientConfig, ConsumerSetup, FaultClass, FaultRates, Injection, Limits,
     MessageRef, Operation, Patterns, RequestIndex, RequestSpec, RetentionJobConfig,
@@ -17,8 +18,24 @@ use crate::sim::{
 };
 use crate::store::OrderLine;
 
-/// The skus the generated orders name (the default shop's stock).
+/// The skus the generated orders name.
 const SKUS: [&str; 2] = ["apple", "pear"];
+
+/// The initial stock of each sku in a generated scenario: enough for every request to order
+/// the most of one sku (3 requests of 3), so that running out of stock (which dead-letters a
+/// message and turns I6 red by design) never passes for a pattern failure.
+const STOCK_PER_SKU: i64 = 10;
+
+/// The shop of generated scenarios.
+fn generated_shop() -> ShopConfig {
+    ShopConfig {
+        stock: SKUS
+            .iter()
+            .map(|sku| InitialStock { sku: Sku::new(*sku), qty: STOCK_PER_SKU })
+            .collect(),
+        ..ShopConfig::default()
+    }
+}
 
 /// What a generated scenario may contain.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -199,7 +216,7 @@ fn build_request(index: usize, draft: RequestDraft) -> RequestSpec {
     }
 }
 
-/// A scenario of `shape`: 1 to `requests_max` requests (the first places an order; the
+/// A scenario of `shape`, in a shop with 10 apples and 10 pears: 1 to `requests_max` requests (the first places an order; the
 /// others place one, pay the first or cancel it), up to `injections_max` injections of the
 /// shape's classes, and random rates if asked. Shrinks to fewer requests and fewer faults.
 pub fn scenario(shape: ScenarioShape) -> impl Strategy<Value = Scenario> {
@@ -225,7 +242,7 @@ pub fn scenario(shape: ScenarioShape) -> impl Strategy<Value = Scenario> {
             description: "Drawn by the property fuzzer.".to_owned(),
             patterns: shape.patterns,
             focus: vec![],
-            shop: Default::default(),
+            shop: generated_shop(),
             requests,
             client: ClientConfig::default(),
             api: Default::default(),
