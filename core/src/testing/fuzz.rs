@@ -171,7 +171,7 @@ impl<S: Strategy<Value = FuzzCase>> FuzzRun<S> {
                 break;
             }
             self.run_one();
-            if self.cases_run % every == 0 {
+            if self.cases_run.is_multiple_of(every) {
                 progress(&self.progress());
             }
         }
