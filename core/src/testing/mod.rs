@@ -22,3 +22,6 @@ pub use fuzz::{FuzzConfig, FuzzFailure, FuzzProgress, FuzzReport, FuzzRun, fuzz,
 pub use strategies::{
     FuzzCase, RandomFaults, ScenarioShape, fault_rates, fuzz_case, scenario, seed,
 };
+
+#[cfg(test)]
+mod tests;
