@@ -6,6 +6,7 @@
 //! by the caller, so every run is a pure function of its inputs.
 #![forbid(unsafe_code)]
 
+pub mod check;
 pub mod history;
 pub mod idempotency;
 pub mod ids;
@@ -20,3 +21,5 @@ pub mod sim;
 pub mod step;
 pub mod stock;
 pub mod store;
+#[cfg(feature = "testing")]
+pub mod testing;

@@ -1,0 +1,289 @@
+//! Proptest strategies for the simulator's inputs: seeds, fault rates, explicit injections
+//! and whole scenarios, shaped so that shrinking ends on a minimal schedule.
+//!
+//! Every strategy draws plain numbers first and builds the scenario from them with
+//! `prop_map`, so proptest shrinks the numbers: lists lose elements (fewer requests, fewer
+//! injections), indices and quantities go towards 0, seeds towards 0. A drawn reference that no
+//! longer fits a smaller scenario (an injection naming a request that was shrunk away) is
+//! redirected to a request that exists or dropped, so every generated scenario is valid.
+
+use proptest::prelude::*;
+
+use crate::ids::{PaymentId, Sku};
+use crate::shop::{InitialStock, ShopConfig};
+use crate::sim::{
+    ApiCrashPoint, ClientConfig, ConsumerSetup, FaultClass, FaultRates, Injection, Limits,
+    MessageRef, Operation, Patterns, RequestIndex, RequestSpec, RetentionJobConfig,
+    SCENARIO_FORMAT_VERSION, Scenario, ScheduleConfig,
+};
+use crate::store::OrderLine;
+
+/// The skus the generated orders name.
+const SKUS: [&str; 2] = ["apple", "pear"];
+
+/// The initial stock of each sku in a generated scenario: enough for every request to order
+/// the most of one sku (3 requests of 3), so that running out of stock (which dead-letters a
+/// message and turns I6 red by design) never passes for a pattern failure.
+const STOCK_PER_SKU: i64 = 10;
+
+/// How many deliveries a message gets before the broker dead-letters it, in generated
+/// scenarios: more than the crashes a run can take (`Limits::random_faults_max`, 8, plus 4
+/// injections), so that a run of bad luck with crashes never dead-letters a message (which
+/// turns I6 red by design) and passes for a pattern failure.
+const DELIVERIES_MAX: u32 = 16;
+
+/// The shop of generated scenarios.
+fn generated_shop() -> ShopConfig {
+    ShopConfig {
+        stock: SKUS
+            .iter()
+            .map(|sku| InitialStock { sku: Sku::new(*sku), qty: STOCK_PER_SKU })
+            .collect(),
+        ..ShopConfig::default()
+    }
+}
+
+/// What a generated scenario may contain.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScenarioShape {
+    /// Which twin of each pattern runs.
+    pub patterns: Patterns,
+    /// The most requests (the first always places an order); at least 1.
+    pub requests_max: usize,
+    /// The most explicit injections.
+    pub injections_max: usize,
+    /// The fault classes injections are drawn from; none means no injections.
+    pub fault_classes: Vec<FaultClass>,
+    /// Whether random fault rates are drawn too (for the same classes).
+    pub random_faults: RandomFaults,
+}
+
+/// Whether a generated scenario also carries random fault rates.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RandomFaults {
+    /// Only explicit injections: the schedule is readable and shrinks to a short list.
+    #[default]
+    Off,
+    /// Rates per class too, shrinking towards 0.
+    On,
+}
+
+impl ScenarioShape {
+    /// Up to 3 requests and 4 injections of `classes`, no random rates, with `patterns`.
+    pub fn new(patterns: Patterns, classes: &[FaultClass]) -> ScenarioShape {
+        ScenarioShape {
+            patterns,
+            requests_max: 3,
+            injections_max: 4,
+            fault_classes: classes.to_vec(),
+            random_faults: RandomFaults::Off,
+        }
+    }
+}
+
+/// A simulator seed; shrinks towards 0.
+pub fn seed() -> impl Strategy<Value = u64> {
+    any::<u64>()
+}
+
+/// Fault rates for `classes`, each 0 to 200 000 per million; shrinks towards no faults.
+pub fn fault_rates(classes: Vec<FaultClass>) -> impl Strategy<Value = FaultRates> {
+    let count = classes.len();
+    prop::collection::vec(0u32..=200_000, count).prop_map(move |rates| {
+        FaultRates(
+            classes
+                .iter()
+                .zip(rates)
+                .filter(|(_, rate)| *rate > 0)
+                .map(|(class, rate)| (*class, rate))
+                .collect(),
+        )
+    })
+}
+
+/// The numbers an injection is built from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct InjectionDraft {
+    class: usize,
+    target: usize,
+    other: usize,
+    ordinal: u32,
+    late_point: bool,
+}
+
+fn injection_draft() -> impl Strategy<Value = InjectionDraft> {
+    (0usize..12, 0usize..8, 0usize..8, 1u32..=2, any::<bool>()).prop_map(
+        |(class, target, other, ordinal, late_point)| InjectionDraft {
+            class,
+            target,
+            other,
+            ordinal,
+            late_point,
+        },
+    )
+}
+
+/// The numbers a request is built from: 0 places an order, 1 pays the first order, 2 cancels
+/// it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct RequestDraft {
+    kind: u8,
+    sku: usize,
+    qty: u32,
+}
+
+fn request_draft() -> impl Strategy<Value = RequestDraft> {
+    (0u8..3, 0usize..SKUS.len(), 1u32..=3).prop_map(|(kind, sku, qty)| RequestDraft {
+        kind,
+        sku,
+        qty,
+    })
+}
+
+/// One injection of a class in `classes`, in a scenario of `requests` (index 0 places an
+/// order); `None` when the class needs what the scenario lacks.
+fn build_injection(
+    draft: InjectionDraft,
+    classes: &[FaultClass],
+    requests: &[RequestSpec],
+) -> Option<Injection> {
+    let class = *classes.get(draft.class % classes.len().max(1))?;
+    let count = requests.len().max(1);
+    let orders: Vec<RequestIndex> = requests
+        .iter()
+        .enumerate()
+        .filter(|(_, spec)| matches!(spec.operation, Operation::PlaceOrder { .. }))
+        .map(|(index, _)| RequestIndex(index))
+        .collect();
+    let message = MessageRef::OrderPlacedOf(*orders.get(draft.target % orders.len().max(1))?);
+    let request = RequestIndex(draft.target % count);
+    Some(match class {
+        FaultClass::F1 => Injection::DuplicateDelivery { message },
+        FaultClass::F2 => Injection::CrashConsumerAfterCommit { message, delivery: draft.ordinal },
+        FaultClass::F3 => Injection::CrashConsumerBeforeCommit { message, delivery: draft.ordinal },
+        FaultClass::F4 => Injection::ConcurrentDelivery { message },
+        FaultClass::F5 => Injection::LoseResponse { request, attempt: draft.ordinal },
+        FaultClass::F6 => Injection::DoubleSubmit { request },
+        FaultClass::F7 => {
+            if count < 2 {
+                return None;
+            }
+            let key_of = RequestIndex((request.0 + 1 + draft.other % (count - 1)) % count);
+            Injection::ReuseKey { request, key_of }
+        }
+        FaultClass::F8 => Injection::CrashApi {
+            request,
+            attempt: draft.ordinal,
+            point: if draft.late_point {
+                ApiCrashPoint::AfterHandlerCommitted
+            } else {
+                ApiCrashPoint::AfterKeyReserved
+            },
+        },
+        FaultClass::F9 => {
+            Injection::DeliverAfter { message, after_request: RequestIndex(draft.other % count) }
+        }
+        FaultClass::F10 => Injection::DuplicateAfterRetention { message },
+        FaultClass::F11 => Injection::RetryWithNewKey { request },
+        FaultClass::F12 => Injection::CrashRelayAfterPublish { message },
+    })
+}
+
+fn build_request(index: usize, draft: RequestDraft) -> RequestSpec {
+    let place = RequestSpec {
+        operation: Operation::PlaceOrder {
+            lines: vec![OrderLine {
+                sku: Sku::new(SKUS.get(draft.sku).copied().unwrap_or("apple")),
+                qty: draft.qty,
+            }],
+        },
+        send_at_tick: 0,
+        after: None,
+    };
+    if index == 0 {
+        return place;
+    }
+    let first = RequestIndex(0);
+    match draft.kind {
+        1 => RequestSpec {
+            operation: Operation::PayOrder {
+                order_of: first,
+                payment_id: PaymentId::new(format!("pay-{index}")),
+            },
+            send_at_tick: 0,
+            after: Some(first),
+        },
+        2 => RequestSpec {
+            operation: Operation::CancelOrder { order_of: first },
+            send_at_tick: 0,
+            after: Some(first),
+        },
+        _ => place,
+    }
+}
+
+/// A scenario of `shape`, in a shop with 10 apples and 10 pears: 1 to `requests_max` requests (the first places an order; the
+/// others place one, pay the first or cancel it), up to `injections_max` injections of the
+/// shape's classes, and random rates if asked. Shrinks to fewer requests and fewer faults.
+pub fn scenario(shape: ScenarioShape) -> impl Strategy<Value = Scenario> {
+    let requests = prop::collection::vec(request_draft(), 1..=shape.requests_max.max(1));
+    let injections = prop::collection::vec(
+        injection_draft(),
+        0..=if shape.fault_classes.is_empty() { 0 } else { shape.injections_max },
+    );
+    let rates = match shape.random_faults {
+        RandomFaults::Off => Just(FaultRates::none()).boxed(),
+        RandomFaults::On => fault_rates(shape.fault_classes.clone()).boxed(),
+    };
+    (requests, injections, rates).prop_map(move |(requests, injections, fault_rates)| {
+        let requests: Vec<RequestSpec> = requests
+            .into_iter()
+            .enumerate()
+            .map(|(index, draft)| build_request(index, draft))
+            .collect();
+        let mut scenario = Scenario {
+            format_version: SCENARIO_FORMAT_VERSION,
+            id: "generated".to_owned(),
+            title: "A generated scenario".to_owned(),
+            description: "Drawn by the property fuzzer.".to_owned(),
+            patterns: shape.patterns,
+            focus: vec![],
+            shop: generated_shop(),
+            requests,
+            client: ClientConfig::default(),
+            api: Default::default(),
+            consumers: ConsumerSetup { deliveries_max: DELIVERIES_MAX, ..ConsumerSetup::default() },
+            relay: Default::default(),
+            retention_job: RetentionJobConfig::default(),
+            schedule: ScheduleConfig::default(),
+            injections: Vec::new(),
+            fault_rates,
+            limits: Limits::default(),
+        };
+        for draft in injections {
+            if let Some(injection) =
+                build_injection(draft, &shape.fault_classes, &scenario.requests)
+            {
+                scenario.injections.push(injection);
+                if scenario.validate().is_err() {
+                    scenario.injections.pop();
+                }
+            }
+        }
+        scenario
+    })
+}
+
+/// One case of the fuzzer: a scenario and a seed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FuzzCase {
+    /// The scenario.
+    pub scenario: Scenario,
+    /// The simulator's seed.
+    pub seed: u64,
+}
+
+/// Cases from `scenarios` and [`seed`].
+pub fn fuzz_case(scenarios: impl Strategy<Value = Scenario>) -> impl Strategy<Value = FuzzCase> {
+    (scenarios, seed()).prop_map(|(scenario, seed)| FuzzCase { scenario, seed })
+}

@@ -1,0 +1,74 @@
+//! Unit tests of the test support: generated scenarios are valid, a fuzz run in slices ends
+//! like a run in one go, and the harness's reference outcome is exactly-once delivery.
+
+use proptest::prelude::*;
+use proptest::strategy::ValueTree;
+use proptest::test_runner::TestRunner;
+
+use super::harness::{ConsumerUnderTest, HarnessConfig, HarnessModel};
+use super::loyalty_points::{InboxLoyaltyPoints, NaiveLoyaltyPoints};
+use super::*;
+use crate::check::Model;
+use crate::sim::{FaultClass, PatternMode, Patterns};
+
+fn every_class_shape(mode: PatternMode) -> ScenarioShape {
+    ScenarioShape {
+        random_faults: RandomFaults::On,
+        ..ScenarioShape::new(Patterns::all(mode), &FaultClass::ALL)
+    }
+}
+
+proptest! {
+    #[test]
+    fn every_generated_scenario_is_valid(generated in scenario(every_class_shape(PatternMode::Naive))) {
+        prop_assert_eq!(generated.validate(), Ok(()));
+        prop_assert!(!generated.requests.is_empty() && generated.requests.len() <= 3);
+        prop_assert!(generated.injections.len() <= 4);
+    }
+}
+
+#[test]
+fn shrinking_a_scenario_ends_with_one_request_and_no_fault() {
+    let mut runner = TestRunner::deterministic();
+    let mut tree =
+        scenario(every_class_shape(PatternMode::Idempotent)).new_tree(&mut runner).unwrap();
+    while tree.simplify() {}
+    let smallest = tree.current();
+    assert_eq!(smallest.requests.len(), 1);
+    assert_eq!(smallest.injections, vec![]);
+    assert!(smallest.fault_rates.is_none());
+}
+
+#[test]
+fn a_fuzz_run_in_slices_ends_like_a_run_in_one_go() {
+    let strategy = || fuzz_case(scenario(every_class_shape(PatternMode::Naive)));
+    let config = FuzzConfig { cases: 64, ..FuzzConfig::default() };
+    let whole = fuzz(strategy(), config.clone(), &mut |_| {});
+    let mut run = FuzzRun::new(strategy(), config);
+    let mut slices = 0;
+    while !run.is_finished() {
+        run.run_for(3, &mut |_| {});
+        slices += 1;
+    }
+    assert_eq!(run.report(), whole);
+    assert!(whole.failure.is_some());
+    assert!(slices >= 1);
+    assert_eq!(
+        whole.cases_per_second(std::time::Duration::from_secs(2)),
+        f64::from(whole.cases_run) / 2.0
+    );
+    assert_eq!(whole.cases_per_second(std::time::Duration::ZERO), 0.0);
+}
+
+#[test]
+fn the_harness_reference_is_each_message_once() {
+    // Two messages of 1 and 2 apples: 10 + 20 points.
+    let naive = HarnessModel::new(NaiveLoyaltyPoints::new(), HarnessConfig::default());
+    assert_eq!(*naive.expected(), 30);
+    let fixed = HarnessModel::new(InboxLoyaltyPoints::new(), HarnessConfig::default());
+    assert_eq!(*fixed.expected(), 30);
+    let initial = fixed.initial_state();
+    assert_eq!(initial.queue, vec![0, 1]);
+    assert_eq!(InboxLoyaltyPoints::new().observe(&initial.store), 0);
+    assert_eq!(fixed.violation(&initial), None);
+}
