@@ -8,9 +8,8 @@ use std::fmt::Write as _;
 use idempotency_lab::invariants::InvariantId;
 use idempotency_lab::sim::{
     Actor, CatalogueEntry, FaultClass, Pattern, Scenario, SimEvent, StopReason, Trace, TraceStep,
-    describe_event,
+    describe_event, describe_row_changes,
 };
-use idempotency_lab::store::RowChange;
 
 /// The width descriptions are wrapped to.
 const WRAP_COLUMNS: usize = 88;
@@ -151,7 +150,7 @@ pub fn step_line(step: &TraceStep) -> String {
         let _ = write!(line, " => {}", events.join("; "));
     }
     if !step.row_changes.is_empty() {
-        let _ = write!(line, "  [{}]", row_changes(&step.row_changes));
+        let _ = write!(line, "  [{}]", describe_row_changes(&step.row_changes));
     }
     if !step.new_violations.is_empty() {
         let mut invariants: Vec<InvariantId> =
@@ -202,24 +201,6 @@ fn tagged(value: &serde_json::Value, tag_key: &str) -> String {
         }
     }
     text
-}
-
-/// The rows a step's commits changed, counted per table: `orders +1, stock ~1, inbox -1`.
-pub fn row_changes(changes: &[RowChange]) -> String {
-    let mut counts: BTreeMap<(&'static str, char), usize> = BTreeMap::new();
-    for change in changes {
-        let sign = match (&change.before, &change.after) {
-            (None, _) => '+',
-            (Some(_), None) => '-',
-            (Some(_), Some(_)) => '~',
-        };
-        *counts.entry((change.table.as_str(), sign)).or_insert(0) += 1;
-    }
-    counts
-        .into_iter()
-        .map(|((table, sign), count)| format!("{table} {sign}{count}"))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// How the run stopped, and each invariant it violated: the step that first broke it and the

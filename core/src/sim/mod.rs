@@ -71,7 +71,7 @@ pub use share::{
 };
 pub use trace::{
     Choice, SimEvent, StepRecord, StopReason, TRACE_FORMAT_VERSION, Trace, TraceError, TraceStep,
-    TraceSummary, describe_event,
+    TraceSummary, describe_event, describe_row_changes,
 };
 pub use world::{ApplyError, RESERVE_STOCK_CONSUMER, World, WorldConfig, diff_tables};
 
