@@ -5,16 +5,19 @@
 //! trace's JSON with `--json`), `replay` re-runs a saved trace and checks that it reproduces
 //! byte for byte. The commands are thin: everything they print is a pure function of the
 //! core's values (`render`), and everything they read goes through `input`, whose errors name
-//! the file, the field, the line and the column.
+//! the file, the field, the line and the column. `check` explores every interleaving of a
+//! scenario within bounds and `fuzz` runs the shrinking fuzzer over its faults and seeds
+//! (`verify`).
 //!
-//! Exit codes: 0 when the run kept every invariant (for `replay`: the trace reproduced), 1 when
-//! an invariant was violated (for `replay`: it did not reproduce), 2 for a usage or input
-//! error.
+//! Exit codes: 0 when the run kept every invariant (for `replay`: the trace reproduced; for
+//! `check`: proved), 1 when an invariant was violated (for `replay`: it did not reproduce), 2
+//! for a usage or input error, 3 when `check` hit a bound before covering every state.
 
 #![forbid(unsafe_code)]
 
 mod input;
 mod render;
+mod verify;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -31,12 +34,15 @@ const EXIT_HELD: u8 = 0;
 const EXIT_VIOLATED: u8 = 1;
 /// The exit code of a usage or input error (clap uses it for usage errors too).
 const EXIT_INPUT_ERROR: u8 = 2;
+/// The exit code of a `check` that hit a bound before covering every state: not a proof.
+const EXIT_BOUNDED: u8 = 3;
 
 /// Idempotency Lab: run the shop's simulator and watch duplicates, retries and races break
 /// (or keep) its invariants.
 ///
-/// Exit codes: 0 when no invariant was violated (replay: the trace reproduced), 1 when one
-/// was (replay: it did not reproduce), 2 for a usage or input error.
+/// Exit codes: 0 when no invariant was violated (replay: the trace reproduced; check: proved),
+/// 1 when one was (replay: it did not reproduce), 2 for a usage or input error, 3 when `check`
+/// hit a bound before covering every state (not a proof).
 #[derive(Debug, Parser)]
 #[command(name = "idempotency-lab", version)]
 struct Cli {
@@ -72,6 +78,51 @@ enum Command {
     Replay {
         /// The trace file.
         trace: PathBuf,
+    },
+    /// Check a scenario exhaustively: every interleaving and every placement of its faults,
+    /// breadth-first, so a counterexample found is one of the shortest.
+    ///
+    /// The checker drops the scenario's own injections and places the faults itself: one of
+    /// each class the scenario injects (one duplicate delivery F1 and one crash after commit F2
+    /// if it injects none). Exit codes: 0 proved, 1 violated, 2 usage or input error, 3 a
+    /// bound was hit first (not a proof).
+    Check {
+        /// A built-in id (see `list`) or a scenario file.
+        scenario: String,
+        /// The seed the scenario's ids are drawn from.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Which twin of the lesson's patterns is checked.
+        #[arg(long, value_enum, default_value_t = ModeArg::AsWritten)]
+        mode: ModeArg,
+        /// The longest path explored, in steps.
+        #[arg(long, default_value_t = verify::CheckBounds::default().depth_max)]
+        depth_max: usize,
+        /// The most unique states stored.
+        #[arg(long, default_value_t = verify::CheckBounds::default().states_max)]
+        states_max: usize,
+    },
+    /// Fuzz a scenario: run random variants of it until one breaks an invariant, then shrink
+    /// that case to a minimal one.
+    ///
+    /// Each case keeps the scenario as written (patterns, requests, consumers) and varies
+    /// what goes wrong: any subset of its injected faults, random fault rates (up to 20 %) for
+    /// the fault classes it injects, and any simulator seed. Shrinking goes to the fewest
+    /// injections, no random faults and seed 0, so the counterexample shows which of the
+    /// lesson's faults are enough. Exit codes: 0 no violation, 1 violation, 2 usage or input
+    /// error.
+    Fuzz {
+        /// A built-in id (see `list`) or a scenario file.
+        scenario: String,
+        /// The fuzzer's own seed: the same seed gives the same cases.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// How many cases at most.
+        #[arg(long, default_value_t = 256)]
+        cases: u32,
+        /// Which twin of the lesson's patterns is fuzzed.
+        #[arg(long, value_enum, default_value_t = ModeArg::AsWritten)]
+        mode: ModeArg,
     },
 }
 
@@ -109,6 +160,10 @@ fn main() -> ExitCode {
         Command::Explain { scenario } => explain(&scenario),
         Command::Run { scenario, seed, mode, json } => run(&scenario, seed, mode, json),
         Command::Replay { trace } => replay(&trace),
+        Command::Check { scenario, seed, mode, depth_max, states_max } => {
+            check(&scenario, seed, mode, verify::CheckBounds { depth_max, states_max })
+        }
+        Command::Fuzz { scenario, seed, cases, mode } => fuzz(&scenario, seed, cases, mode),
     };
     match result {
         Ok(outcome) => {
@@ -153,13 +208,44 @@ fn explain(name: &str) -> Result<Outcome, InputError> {
     })
 }
 
+/// `scenario` with the patterns `mode` asks for.
+fn scenario_in_mode(
+    scenario: &idempotency_lab::sim::Scenario,
+    mode: ModeArg,
+) -> idempotency_lab::sim::Scenario {
+    match mode {
+        ModeArg::Naive => scenario.with_mode(PatternMode::Naive),
+        ModeArg::Idempotent => scenario.with_mode(PatternMode::Idempotent),
+        ModeArg::AsWritten => scenario.clone(),
+    }
+}
+
+fn check(
+    name: &str,
+    seed: u64,
+    mode: ModeArg,
+    bounds: verify::CheckBounds,
+) -> Result<Outcome, InputError> {
+    let named = load_scenario(name)?;
+    let scenario = scenario_in_mode(&named.scenario, mode);
+    Ok(match verify::check(&named.source_name, mode.name(), scenario, seed, bounds)? {
+        verify::CheckVerdict::Proved(stdout) => Outcome { stdout, exit_code: EXIT_HELD },
+        verify::CheckVerdict::Violated(stdout) => Outcome { stdout, exit_code: EXIT_VIOLATED },
+        verify::CheckVerdict::Bounded(stdout) => Outcome { stdout, exit_code: EXIT_BOUNDED },
+    })
+}
+
+fn fuzz(name: &str, seed: u64, cases: u32, mode: ModeArg) -> Result<Outcome, InputError> {
+    let named = load_scenario(name)?;
+    let scenario = scenario_in_mode(&named.scenario, mode);
+    let verdict = verify::fuzz(&named.source_name, mode.name(), scenario, seed, cases);
+    let exit_code = if verdict.violated { EXIT_VIOLATED } else { EXIT_HELD };
+    Ok(Outcome { stdout: verdict.stdout, exit_code })
+}
+
 fn run(name: &str, seed: u64, mode: ModeArg, json: bool) -> Result<Outcome, InputError> {
     let named = load_scenario(name)?;
-    let scenario = match mode {
-        ModeArg::Naive => named.scenario.with_mode(PatternMode::Naive),
-        ModeArg::Idempotent => named.scenario.with_mode(PatternMode::Idempotent),
-        ModeArg::AsWritten => named.scenario.clone(),
-    };
+    let scenario = scenario_in_mode(&named.scenario, mode);
     let trace = simulate(&named.source_name, scenario, seed)?;
     let stdout = if json {
         format!("{}\n", trace.to_json())

@@ -1,0 +1,289 @@
+//! `check` and `fuzz`: the exhaustive checker of `idempotency_lab::check` and the shrinking
+//! fuzzer of `idempotency_lab::testing`, driven in slices from the command line.
+//!
+//! Both print their progress to stderr (a single updating line on a terminal, at most one line
+//! per slice otherwise, so that piped output and tests stay clean) and their result to stdout.
+//! The CLI reads the clock (for cases per second); the core never does.
+
+use std::fmt::Write as _;
+use std::io::{IsTerminal, Write as _};
+use std::time::Instant;
+
+use idempotency_lab::check::{
+    CheckConfig, CheckOutcome, CheckStatus, Checker, FaultBudget,
+    two_consumers_duplicate_and_crash_config,
+};
+use idempotency_lab::sim::{FaultClass, Scenario};
+use idempotency_lab::testing::{FuzzCase, FuzzConfig, FuzzRun, fault_rates, seed};
+use proptest::strategy::Strategy;
+
+use crate::input::InputError;
+use crate::render;
+
+/// States expanded per slice of `check` between two progress reports.
+const CHECK_SLICE_STATES: usize = 10_000;
+/// Cases run per slice of `fuzz` between two progress reports.
+const FUZZ_SLICE_CASES: u32 = 64;
+
+/// Bounds of a `check` run, from the command line.
+pub struct CheckBounds {
+    /// The longest path explored, in steps.
+    pub depth_max: usize,
+    /// The most unique states stored.
+    pub states_max: usize,
+}
+
+impl Default for CheckBounds {
+    /// The bounds of the checker's reference configuration.
+    fn default() -> Self {
+        let reference = two_consumers_duplicate_and_crash_config();
+        CheckBounds { depth_max: reference.depth_max, states_max: reference.states_max }
+    }
+}
+
+/// How a `check` ended, in words for stdout, and which of the three verdicts it is.
+pub enum CheckVerdict {
+    /// Every reachable state within the bounds and the fault budget kept every invariant.
+    Proved(String),
+    /// An invariant broke; the text holds the counterexample.
+    Violated(String),
+    /// A bound stopped the check before it covered every state.
+    Bounded(String),
+}
+
+/// The fault budget of a check of `scenario`: one fault of each class its injections and fault
+/// rates name (the checker drops the scenario's own injections and places the faults itself,
+/// anywhere they can happen); the reference budget (one F1, one F2) when it names none.
+pub fn fault_budget(scenario: &Scenario) -> FaultBudget {
+    let classes = scenario_fault_classes(scenario);
+    if classes.is_empty() {
+        return two_consumers_duplicate_and_crash_config().faults;
+    }
+    FaultBudget(classes.into_iter().map(|class| (class, 1)).collect())
+}
+
+/// The fault classes `scenario` injects or draws at random, in order, without repeats.
+fn scenario_fault_classes(scenario: &Scenario) -> Vec<FaultClass> {
+    let mut classes: Vec<FaultClass> = scenario
+        .injections
+        .iter()
+        .map(|injection| injection.fault_class())
+        .chain(scenario.fault_rates.0.keys().copied())
+        .collect();
+    classes.sort();
+    classes.dedup();
+    classes
+}
+
+/// Checks `scenario` exhaustively within `bounds`, reporting progress to stderr.
+pub fn check(
+    source_name: &str,
+    mode_name: &str,
+    scenario: Scenario,
+    seed: u64,
+    bounds: CheckBounds,
+) -> Result<CheckVerdict, InputError> {
+    let config = CheckConfig {
+        depth_max: bounds.depth_max,
+        states_max: bounds.states_max,
+        faults: fault_budget(&scenario),
+        progress_every_states: CHECK_SLICE_STATES,
+        ..two_consumers_duplicate_and_crash_config()
+    };
+    let invalid = |message: String| InputError::Invalid {
+        what: "scenario",
+        source_name: source_name.to_owned(),
+        message,
+    };
+    let mut checker =
+        Checker::new(scenario, seed, config).map_err(|error| invalid(error.to_string()))?;
+    let terminal = std::io::stderr().is_terminal();
+    let mut stderr = std::io::stderr();
+    let report = loop {
+        let status = checker
+            .run_for(CHECK_SLICE_STATES, &mut |progress| {
+                if terminal {
+                    let _ = write!(
+                        stderr,
+                        "\rchecking: {} states ({} unique), depth {}, frontier {}   ",
+                        progress.states_explored,
+                        progress.unique_states,
+                        progress.depth_reached,
+                        progress.frontier_len
+                    );
+                    let _ = stderr.flush();
+                }
+            })
+            .map_err(|error| invalid(error.to_string()))?;
+        match status {
+            CheckStatus::Done(report) => break report,
+            CheckStatus::Running(progress) => {
+                if !terminal {
+                    let _ = writeln!(
+                        stderr,
+                        "checking: {} states ({} unique), depth {}, frontier {}",
+                        progress.states_explored,
+                        progress.unique_states,
+                        progress.depth_reached,
+                        progress.frontier_len
+                    );
+                }
+            }
+        }
+    };
+    if terminal {
+        let _ = writeln!(stderr);
+    }
+    let stats = &report.stats;
+    Ok(match report.outcome {
+        CheckOutcome::Proved => CheckVerdict::Proved(format!(
+            "proved within depth {}: {} states ({} unique)\n",
+            stats.depth_reached, stats.states_explored, stats.unique_states
+        )),
+        CheckOutcome::Bounded { reason } => CheckVerdict::Bounded(format!(
+            "bounded: {reason}, not a proof ({} states, {} unique, depth {})\n",
+            stats.states_explored, stats.unique_states, stats.depth_reached
+        )),
+        CheckOutcome::Violated(counterexample) => {
+            let mut text = String::new();
+            let _ = writeln!(
+                text,
+                "violated after {} states ({} unique): shortest path of {} steps",
+                stats.states_explored,
+                stats.unique_states,
+                counterexample.path.len()
+            );
+            for violation in &counterexample.violations {
+                let _ = writeln!(
+                    text,
+                    "  {} {}: {}",
+                    violation.invariant,
+                    violation.invariant.title(),
+                    violation.sentence
+                );
+            }
+            let trace = &counterexample.trace;
+            let _ = writeln!(text, "\ncounterexample trace (replays in the simulator):");
+            text.push_str(&render::run_header(trace, source_name, mode_name));
+            text.push_str(&render::trace_lines(trace));
+            text.push_str(&render::invariant_report(trace));
+            CheckVerdict::Violated(text)
+        }
+    })
+}
+
+/// What a fuzz run printed and whether it found a violation.
+pub struct FuzzVerdict {
+    /// The text for stdout.
+    pub stdout: String,
+    /// Whether a case broke an invariant.
+    pub violated: bool,
+}
+
+/// The cases fuzzed from `base`: any subset of its injections (in order), random fault rates
+/// for the classes it injects, and any simulator seed. Shrinks to the fewest injections, no
+/// random faults and seed 0.
+fn cases_of(base: Scenario) -> impl Strategy<Value = FuzzCase> {
+    let injections = base.injections.clone();
+    let count = injections.len();
+    let classes = scenario_fault_classes(&base);
+    (proptest::sample::subsequence(injections, 0..=count), fault_rates(classes), seed()).prop_map(
+        move |(injections, rates, seed)| {
+            let mut scenario = base.clone();
+            scenario.injections = injections;
+            scenario.fault_rates = rates;
+            FuzzCase { scenario, seed }
+        },
+    )
+}
+
+/// Fuzzes `scenario` for at most `cases` cases with the fuzzer's seed `fuzz_seed`.
+pub fn fuzz(
+    source_name: &str,
+    mode_name: &str,
+    scenario: Scenario,
+    fuzz_seed: u64,
+    cases: u32,
+) -> FuzzVerdict {
+    let config = FuzzConfig {
+        cases,
+        fuzz_seed,
+        progress_every_cases: FUZZ_SLICE_CASES,
+        ..FuzzConfig::default()
+    };
+    let mut run = FuzzRun::new(cases_of(scenario), config);
+    let terminal = std::io::stderr().is_terminal();
+    let mut stderr = std::io::stderr();
+    let started = Instant::now();
+    let report = loop {
+        let report = run.run_for(FUZZ_SLICE_CASES, &mut |progress| {
+            if terminal {
+                let _ = write!(
+                    stderr,
+                    "\rfuzzing: {} of {} cases   ",
+                    progress.cases_run, progress.cases
+                );
+                let _ = stderr.flush();
+            }
+        });
+        if report.finished {
+            break report;
+        }
+        if !terminal {
+            let _ = writeln!(stderr, "fuzzing: {} of {cases} cases", report.cases_run);
+        }
+    };
+    let elapsed = started.elapsed();
+    if terminal {
+        let _ = writeln!(stderr);
+    }
+    let _ = writeln!(
+        stderr,
+        "fuzzed {} cases in {:.2} s: {:.0} cases/s",
+        report.cases_run,
+        elapsed.as_secs_f64(),
+        report.cases_per_second(elapsed)
+    );
+    let Some(failure) = report.failure else {
+        return FuzzVerdict {
+            stdout: format!(
+                "no violation in {} cases ({} distinct seeds)\n",
+                report.cases_run, report.distinct_seeds
+            ),
+            violated: false,
+        };
+    };
+    let mut text = String::new();
+    let violated: Vec<String> = failure.violated.iter().map(ToString::to_string).collect();
+    let _ = writeln!(
+        text,
+        "violation in case {} of {}: {}; shrunk in {} steps to seed {}",
+        report.cases_run,
+        cases,
+        violated.join(", "),
+        failure.shrink_steps,
+        failure.shrunk.seed
+    );
+    let shrunk = &failure.shrunk.scenario;
+    let _ = writeln!(text, "injected faults: {}", shrunk.injections.len());
+    for injection in &shrunk.injections {
+        let json = serde_json::to_string(injection).unwrap_or_default();
+        let _ = writeln!(text, "  {} {json}", injection.fault_class());
+    }
+    if shrunk.fault_rates.0.is_empty() {
+        let _ = writeln!(text, "random fault rates: none");
+    } else {
+        let rates: Vec<String> = shrunk
+            .fault_rates
+            .0
+            .iter()
+            .map(|(class, rate)| format!("{class} {rate} per million"))
+            .collect();
+        let _ = writeln!(text, "random fault rates: {}", rates.join(", "));
+    }
+    let _ = writeln!(text, "\nshrunk trace:");
+    text.push_str(&render::run_header(&failure.trace, source_name, mode_name));
+    text.push_str(&render::trace_lines(&failure.trace));
+    text.push_str(&render::invariant_report(&failure.trace));
+    FuzzVerdict { stdout: text, violated: true }
+}
