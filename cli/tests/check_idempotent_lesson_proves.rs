@@ -1,16 +1,17 @@
-//! `idempotency-lab check` of the F1 lesson in idempotent mode: every interleaving with one
-//! duplicate delivery keeps every invariant (exit 0, the exact state count), and a depth bound
-//! too small to cover them is reported as bounded, not a proof (exit 3).
+//! `idempotency-lab check` in idempotent mode: every interleaving of the P4 lesson with its
+//! fault placed anywhere keeps every invariant (exit 0, the exact state count), and a depth
+//! bound too small to cover the F1 lesson is reported as bounded, not a proof (exit 3).
 
 mod common;
 
 use common::run_cli;
 
 #[test]
-fn idempotent_duplicate_delivery_is_proved_and_exits_0() {
-    let run = run_cli(&["check", "f01-duplicate-delivery", "--mode", "idempotent"]);
+fn idempotent_inbox_consumer_is_proved_and_exits_0() {
+    let run = run_cli(&["check", "p4-inbox-consumer", "--mode", "idempotent"]);
     assert_eq!(run.code, 0, "proved; stderr: {}", run.stderr);
-    assert_eq!(run.stdout, "proved within depth 34: 23122 states (23122 unique)\n");
+    assert_eq!(run.stderr, "", "fewer states than one progress slice");
+    assert_eq!(run.stdout, "proved within depth 34: 773 states (773 unique)\n");
 }
 
 #[test]
