@@ -341,17 +341,10 @@ where
                 }
             }
             LayerState::RunHandler { key, fencing_token } => {
-                let response = match self.handler.step(store, now) {
-                    Ok(Step::Continue) => return Ok(Step::Continue),
-                    Ok(Step::Blocked(wait)) => return Ok(Step::Blocked(wait)),
-                    Ok(Step::Done(response)) => response,
-                    Err(error) => {
-                        // The handler's contract is to roll back before failing; make sure.
-                        if let Some(handler_tx) = self.handler.open_transaction() {
-                            let _ = store.rollback(handler_tx);
-                        }
-                        handler_failure_response(&error)
-                    }
+                let response = match step_handler(&mut self.handler, store, now) {
+                    Step::Continue => return Ok(Step::Continue),
+                    Step::Blocked(wait) => return Ok(Step::Blocked(wait)),
+                    Step::Done(response) => response,
                 };
                 let completion = self.completion_for(response);
                 self.state = LayerState::BeginCompletion { key, fencing_token, completion };
@@ -685,6 +678,25 @@ fn stale_detail(
 }
 
 /// The 500 answered when the handler returns a typed failure.
+/// Runs one statement of the business handler. A handler failure becomes its 5xx problem
+/// response, after making sure the handler's transaction is rolled back (its contract is to
+/// roll back before failing). Shared by the idempotent layer and its naive twin.
+pub(crate) fn step_handler<H>(handler: &mut H, store: &mut Store, now: Tick) -> Step<HttpResponse>
+where
+    H: Steps<Output = HttpResponse>,
+    H::Error: std::fmt::Display,
+{
+    match handler.step(store, now) {
+        Ok(step) => step,
+        Err(error) => {
+            if let Some(handler_tx) = handler.open_transaction() {
+                let _ = store.rollback(handler_tx);
+            }
+            Step::Done(handler_failure_response(&error))
+        }
+    }
+}
+
 pub(crate) fn handler_failure_response(error: &impl std::fmt::Display) -> HttpResponse {
     problem_response(ProblemType::HandlerFailed, format!("the handler failed: {error}"))
 }

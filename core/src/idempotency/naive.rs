@@ -8,7 +8,7 @@
 
 use crate::idempotency::error::IdempotencyError;
 use crate::idempotency::event::IdempotencyEvent;
-use crate::idempotency::layer::{failure_detail, handler_failure_response};
+use crate::idempotency::layer::{failure_detail, step_handler};
 use crate::idempotency::request::{HttpRequest, HttpResponse};
 use crate::ids::{Tick, TxId};
 use crate::step::{Step, Steps};
@@ -78,16 +78,10 @@ where
         if self.done {
             return Err(IdempotencyError::AlreadyDone);
         }
-        let response = match self.handler.step(store, now) {
-            Ok(Step::Continue) => return Ok(Step::Continue),
-            Ok(Step::Blocked(wait)) => return Ok(Step::Blocked(wait)),
-            Ok(Step::Done(response)) => response,
-            Err(error) => {
-                if let Some(handler_tx) = self.handler.open_transaction() {
-                    let _ = store.rollback(handler_tx);
-                }
-                handler_failure_response(&error)
-            }
+        let response = match step_handler(&mut self.handler, store, now) {
+            Step::Continue => return Ok(Step::Continue),
+            Step::Blocked(wait) => return Ok(Step::Blocked(wait)),
+            Step::Done(response) => response,
         };
         self.events.push(if response.is_server_error() {
             IdempotencyEvent::HandlerFailed {
