@@ -10,7 +10,7 @@
 
 mod patterns;
 
-use patterns::{Setup, Shop, ops, proptest_config};
+use patterns::{Setup, check_every_invariant_holds, ops, proptest_config};
 use proptest::prelude::*;
 
 proptest! {
@@ -21,23 +21,7 @@ proptest! {
 
     #[test]
     fn every_invariant_holds_after_every_operation_and_at_quiescence(ops in ops(20)) {
-        let mut shop = Shop::new(Setup::idempotent());
-        for (index, op) in ops.iter().enumerate() {
-            shop.apply(op);
-            let violations = shop.violations();
-            prop_assert!(
-                violations.is_empty(),
-                "after operation {} ({op:?}): {}",
-                index + 1,
-                violations.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
-            );
-        }
-        shop.drain();
-        let violations = shop.violations_at_quiescence();
-        prop_assert!(
-            violations.is_empty(),
-            "at quiescence: {}",
-            violations.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
-        );
+        let result = check_every_invariant_holds(Setup::idempotent(), &ops);
+        prop_assert_eq!(result, Ok(()));
     }
 }

@@ -11,7 +11,7 @@
 mod patterns;
 
 use idempotency_lab::stock::StockImplementation;
-use patterns::{Setup, Shop, ops, proptest_config};
+use patterns::{Setup, check_every_invariant_holds, ops, proptest_config};
 use proptest::prelude::*;
 
 proptest! {
@@ -22,23 +22,7 @@ proptest! {
 
     #[test]
     fn the_idempotent_inbox_keeps_every_invariant_in_front_of_a_naive_ledger(ops in ops(20)) {
-        let mut shop = Shop::new(Setup { stock: StockImplementation::Naive, ..Setup::idempotent() });
-        for (index, op) in ops.iter().enumerate() {
-            shop.apply(op);
-            let violations = shop.violations();
-            prop_assert!(
-                violations.is_empty(),
-                "after operation {} ({op:?}): {}",
-                index + 1,
-                violations.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
-            );
-        }
-        shop.drain();
-        let violations = shop.violations_at_quiescence();
-        prop_assert!(
-            violations.is_empty(),
-            "at quiescence: {}",
-            violations.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
-        );
+        let result = check_every_invariant_holds(Setup { stock: StockImplementation::Naive, ..Setup::idempotent() }, &ops);
+        prop_assert_eq!(result, Ok(()));
     }
 }

@@ -988,3 +988,26 @@ pub fn remove_needless_ops(mut ops: Vec<Op>, fails: impl Fn(&[Op]) -> bool) -> V
     }
     ops
 }
+
+/// Runs `ops` on a shop set up as `setup`, checking after every operation that no invariant is
+/// violated, then drains the shop and checks again at quiescence (where I6 applies). The error
+/// names the operation after which the first violation appeared.
+pub fn check_every_invariant_holds(setup: Setup, ops: &[Op]) -> Result<(), String> {
+    let joined = |violations: Vec<Violation>| {
+        violations.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
+    };
+    let mut shop = Shop::new(setup);
+    for (index, op) in ops.iter().enumerate() {
+        shop.apply(op);
+        let violations = shop.violations();
+        if !violations.is_empty() {
+            return Err(format!("after operation {} ({op:?}): {}", index + 1, joined(violations)));
+        }
+    }
+    shop.drain();
+    let violations = shop.violations_at_quiescence();
+    if !violations.is_empty() {
+        return Err(format!("at quiescence: {}", joined(violations)));
+    }
+    Ok(())
+}
