@@ -1,7 +1,7 @@
 //! Public test support, compiled with the `testing` feature: proptest strategies for the
 //! simulator's inputs ([`strategies`]), the property fuzzer with shrinking ([`fuzz`]), and the
-//! harness that fuzzes and exhaustively checks a user's own consumer ([`harness`], with the
-//! worked example [`loyalty_points`]).
+//! harness that fuzzes and exhaustively checks a user's own consumer or HTTP handler
+//! ([`harness`], with the worked examples [`loyalty_points`] and [`wallet_top_up`]).
 //!
 //! ```
 //! use idempotency_lab::sim::{FaultClass, PatternMode, Patterns};
@@ -17,6 +17,7 @@ pub mod fuzz;
 pub mod harness;
 pub mod loyalty_points;
 pub mod strategies;
+pub mod wallet_top_up;
 
 pub use fuzz::{FuzzConfig, FuzzFailure, FuzzProgress, FuzzReport, FuzzRun, fuzz, run_case};
 pub use strategies::{

@@ -72,3 +72,42 @@ fn the_harness_reference_is_each_message_once() {
     assert_eq!(InboxLoyaltyPoints::new().observe(&initial.store), 0);
     assert_eq!(fixed.violation(&initial), None);
 }
+
+#[test]
+fn the_http_harness_reference_is_each_operation_once() {
+    use super::harness::{HandlerPlug, HttpHarnessConfig, HttpHarnessModel, idempotency_key_of};
+    use super::wallet_top_up::{KeyedWalletTopUp, WalletTopUp, top_up_request};
+    use crate::idempotency::IDEMPOTENCY_KEY_HEADER;
+
+    // Operations top up 500 and 700 cents; exactly once is 1 200, raw or behind the layer.
+    let two = HttpHarnessConfig { operations: 2, ..HttpHarnessConfig::default() };
+    let raw = two.with_plug(HandlerPlug::Raw);
+    assert_eq!(*HttpHarnessModel::new(WalletTopUp, two).expected(), 1_200);
+    assert_eq!(*HttpHarnessModel::new(WalletTopUp, raw).expected(), 1_200);
+    assert_eq!(*HttpHarnessModel::new(KeyedWalletTopUp, raw).expected(), 1_200);
+    // Behind the layer, the keyed handler meets the layer's row of its own key: 409, no top-up.
+    assert_eq!(*HttpHarnessModel::new(KeyedWalletTopUp, two).expected(), 0);
+    let model = HttpHarnessModel::new(KeyedWalletTopUp, raw);
+    let request = model.request(1, false);
+    assert_eq!(request.body, top_up_request(1).body);
+    assert_eq!(
+        request.header_values(IDEMPOTENCY_KEY_HEADER).collect::<Vec<_>>(),
+        [idempotency_key_of(1)]
+    );
+    // A reused key carries a payload no operation sends: operation 2 + 1's.
+    let reused = model.request(1, true);
+    assert_eq!(reused.body, top_up_request(3).body);
+    assert_eq!(
+        reused.header_values(IDEMPOTENCY_KEY_HEADER).collect::<Vec<_>>(),
+        [idempotency_key_of(1)]
+    );
+    let initial = model.initial_state();
+    assert_eq!(model.violation(&initial), None);
+    assert_eq!(
+        model.actions(&initial),
+        [
+            super::harness::HttpAction::Send { operation: 0 },
+            super::harness::HttpAction::Send { operation: 1 }
+        ]
+    );
+}

@@ -7,8 +7,9 @@
 //!
 //! Two drivers share one small model ([`HarnessModel`]): [`fuzz_consumer`] draws schedules
 //! with proptest and shrinks a failing one to a minimal list of actions; [`check_consumer`]
-//! explores every schedule breadth-first with the checker's [`Explorer`] and returns a
-//! shortest one. `core/examples/harness_loyalty_points.rs` shows both on a loyalty-points
+//! explores every schedule breadth-first with the checker's explorer and returns a shortest
+//! one. Both are the shared drivers of [`crate::testing::harness`], which the HTTP harness
+//! uses too. `core/examples/harness_loyalty_points.rs` shows both on a loyalty-points
 //! consumer, naive and fixed.
 //!
 //! A handler that returns an error is a counterexample too (a duplicate must be acknowledged,
@@ -17,17 +18,17 @@
 use std::fmt::Debug;
 use std::hash::{Hash, Hasher};
 
-use proptest::prelude::*;
-use proptest::strategy::ValueTree;
-use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
-
 use crate::check::fingerprint::{Fingerprint, FnvHasher};
-use crate::check::{ExploreBounds, ExploreOutcome, ExploreStats, Explorer, Model};
+use crate::check::{ExploreBounds, Model};
 use crate::ids::{MessageId, OrderId, Sku, Tick};
 use crate::inbox::Envelope;
 use crate::rng::DeterministicRng;
 use crate::step::{Step, Steps, run_to_completion};
 use crate::store::{MessagePayload, OrderLine, Store};
+use crate::testing::harness::{
+    HarnessCheckReport, HarnessFuzzReport, HarnessStep, HarnessViolation, ScheduleFuzzing,
+    check_model, fuzz_model,
+};
 
 /// The most steps one delivery may take before the harness calls the handler stuck.
 pub const STEPS_PER_DELIVERY_MAX: u32 = 64;
@@ -153,13 +154,6 @@ pub struct HarnessState<H> {
     pub crashes: u32,
     /// A handler failure, if one happened (a counterexample).
     pub failure: Option<String>,
-}
-
-/// Why a schedule is a counterexample.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct HarnessViolation {
-    /// What went wrong, in words.
-    pub sentence: String,
 }
 
 /// The harness's world as a model.
@@ -415,59 +409,11 @@ impl<C: ConsumerUnderTest> Model for HarnessModel<C> {
     }
 }
 
-/// A schedule the harness found that breaks the handler.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct HarnessCounterexample {
-    /// The actions, in order.
-    pub actions: Vec<HarnessAction>,
-    /// What went wrong.
-    pub violation: HarnessViolation,
-}
-
-impl HarnessCounterexample {
-    /// The faults in the schedule (duplicates and crashes).
-    pub fn faults(&self) -> usize {
-        self.actions
-            .iter()
-            .filter(|action| {
-                matches!(action, HarnessAction::Duplicate { .. } | HarnessAction::Crash { .. })
-            })
-            .count()
+impl HarnessStep for HarnessAction {
+    /// Duplicates and crashes.
+    fn is_fault(&self) -> bool {
+        matches!(self, HarnessAction::Duplicate { .. } | HarnessAction::Crash { .. })
     }
-}
-
-/// What fuzzing a consumer found.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct HarnessFuzzReport {
-    /// Schedules run.
-    pub cases_run: u32,
-    /// The first failing schedule, shrunk.
-    pub counterexample: Option<HarnessCounterexample>,
-}
-
-/// Runs the schedule `choices` (an index into the enabled actions at each step; once they run
-/// out, the first enabled action, which drains without faults) and returns its actions and
-/// violation, if any.
-fn run_schedule<C: ConsumerUnderTest>(
-    model: &HarnessModel<C>,
-    choices: &[u8],
-) -> (Vec<HarnessAction>, Option<HarnessViolation>) {
-    let mut state = model.initial_state();
-    let mut taken = Vec::new();
-    let steps_max =
-        choices.len() + model.config.messages.max(1) * 4 * STEPS_PER_DELIVERY_MAX as usize;
-    for index in 0..steps_max {
-        let actions = model.actions(&state);
-        let choice = choices.get(index).map_or(0, |choice| usize::from(*choice));
-        let Some(action) = actions.get(choice % actions.len().max(1)).cloned() else { break };
-        let Some(next) = model.apply(&state, &action) else { break };
-        state = next;
-        taken.push(action);
-        if let Some(violation) = model.violation(&state) {
-            return (taken, Some(violation));
-        }
-    }
-    (taken, None)
 }
 
 /// Fuzzes `consumer` with proptest: schedules of deliveries, steps, duplicates and crashes,
@@ -477,50 +423,17 @@ pub fn fuzz_consumer<C: ConsumerUnderTest>(
     config: HarnessConfig,
 ) -> HarnessFuzzReport {
     let model = HarnessModel::new(consumer, config);
-    let mut seed_bytes = [0u8; 32];
-    for (index, byte) in config.fuzz_seed.to_le_bytes().into_iter().enumerate() {
-        if let Some(slot) = seed_bytes.get_mut(index) {
-            *slot = byte;
-        }
-    }
-    let mut runner = TestRunner::new_with_rng(
-        Config::default(),
-        TestRng::from_seed(RngAlgorithm::ChaCha, &seed_bytes),
-    );
-    let strategy = prop::collection::vec(any::<u8>(), 0..48);
-    let mut cases_run = 0;
-    for _ in 0..config.cases {
-        let Ok(mut tree) = strategy.new_tree(&mut runner) else { break };
-        cases_run += 1;
-        let (actions, violation) = run_schedule(&model, &tree.current());
-        let Some(violation) = violation else { continue };
-        let mut best = HarnessCounterexample { actions, violation };
-        let mut steps = 0u32;
-        'shrink: while steps < 4_096 && tree.simplify() {
-            steps += 1;
-            loop {
-                if let (actions, Some(violation)) = run_schedule(&model, &tree.current()) {
-                    best = HarnessCounterexample { actions, violation };
-                    continue 'shrink;
-                }
-                if !tree.complicate() {
-                    break 'shrink;
-                }
-                steps += 1;
-            }
-        }
-        return HarnessFuzzReport { cases_run, counterexample: Some(best) };
-    }
-    HarnessFuzzReport { cases_run, counterexample: None }
-}
-
-/// What checking a consumer exhaustively found.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct HarnessCheckReport {
-    /// How it ended: proved, a shortest counterexample, or bounded.
-    pub outcome: ExploreOutcome<HarnessAction, HarnessViolation>,
-    /// States explored, unique states, depth.
-    pub stats: ExploreStats,
+    let drain_steps_max = config.messages.max(1) * 4 * STEPS_PER_DELIVERY_MAX as usize;
+    fuzz_model(
+        &model,
+        ScheduleFuzzing {
+            cases: config.cases,
+            fuzz_seed: config.fuzz_seed,
+            choices_max: 48,
+            drain_steps_max,
+            shrink_steps_max: 4_096,
+        },
+    )
 }
 
 /// Explores every schedule of `consumer` within `config`'s bounds, breadth-first: a violation
@@ -530,7 +443,5 @@ pub fn check_consumer<C: ConsumerUnderTest>(
     config: HarnessConfig,
 ) -> HarnessCheckReport {
     let bounds = ExploreBounds { depth_max: config.depth_max, states_max: config.states_max };
-    let mut explorer = Explorer::new(HarnessModel::new(consumer, config), bounds);
-    let (outcome, stats) = explorer.run_to_end(10_000, &mut |_| {});
-    HarnessCheckReport { outcome, stats }
+    check_model(HarnessModel::new(consumer, config), bounds)
 }
