@@ -7,6 +7,10 @@
 //! advances. After every operation the real `check_all` must find nothing (I1-I5 and I7; I6
 //! waits for quiescence), and after draining the relay and the broker it must still find
 //! nothing, I6 included: every `OrderPlaced` was processed exactly once. Nothing may panic.
+//!
+//! This shop model has one fixed configuration; the same property over generated
+//! configurations (instances, retry policy, lease, retention, relay, stock) of the simulated
+//! shop is `every_idempotent_configuration_keeps_every_invariant.rs`.
 
 mod patterns;
 

@@ -9,12 +9,14 @@
 
 use proptest::prelude::*;
 
+use crate::idempotency::{Config as ApiConfig, FailurePolicy};
 use crate::ids::{PaymentId, Sku};
+use crate::outbox::RelayConfig;
 use crate::shop::{InitialStock, ShopConfig};
 use crate::sim::{
-    ApiCrashPoint, ClientConfig, ConsumerSetup, FaultClass, FaultRates, Injection, Limits,
-    MessageRef, Operation, Patterns, RequestIndex, RequestSpec, RetentionJobConfig,
-    SCENARIO_FORMAT_VERSION, Scenario, ScheduleConfig,
+    ApiCrashPoint, ClientConfig, ConsumerSetup, FaultClass, FaultRates, INSTANCES_MIN, Injection,
+    KeyOnRetry, Limits, MessageRef, Operation, Patterns, RequestIndex, RequestSpec,
+    RetentionJobConfig, SCENARIO_FORMAT_VERSION, Scenario, ScheduleConfig,
 };
 use crate::store::OrderLine;
 
@@ -32,13 +34,10 @@ const STOCK_PER_SKU: i64 = 10;
 /// turns I6 red by design) and passes for a pattern failure.
 const DELIVERIES_MAX: u32 = 16;
 
-/// The shop of generated scenarios.
-fn generated_shop() -> ShopConfig {
+/// The shop of generated scenarios, with `qty` of each sku.
+fn generated_shop(qty: i64) -> ShopConfig {
     ShopConfig {
-        stock: SKUS
-            .iter()
-            .map(|sku| InitialStock { sku: Sku::new(*sku), qty: STOCK_PER_SKU })
-            .collect(),
+        stock: SKUS.iter().map(|sku| InitialStock { sku: Sku::new(*sku), qty }).collect(),
         ..ShopConfig::default()
     }
 }
@@ -248,7 +247,7 @@ pub fn scenario(shape: ScenarioShape) -> impl Strategy<Value = Scenario> {
             description: "Drawn by the property fuzzer.".to_owned(),
             patterns: shape.patterns,
             focus: vec![],
-            shop: generated_shop(),
+            shop: generated_shop(STOCK_PER_SKU),
             requests,
             client: ClientConfig::default(),
             api: Default::default(),
@@ -286,4 +285,121 @@ pub struct FuzzCase {
 /// Cases from `scenarios` and [`seed`].
 pub fn fuzz_case(scenarios: impl Strategy<Value = Scenario>) -> impl Strategy<Value = FuzzCase> {
     (scenarios, seed()).prop_map(|(scenario, seed)| FuzzCase { scenario, seed })
+}
+
+/// The configuration of a generated scenario's world, beside its requests and faults: what
+/// [`world_config`] draws and [`configured_scenario`] applies.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WorldConfig {
+    /// The initial stock of each sku.
+    pub stock_per_sku: i64,
+    /// The clients' retry policy.
+    pub client: ClientConfig,
+    /// The `Idempotency-Key` layer's lease, retention and failure policy.
+    pub api: ApiConfig,
+    /// The consumer instances and the broker.
+    pub consumers: ConsumerSetup,
+    /// The outbox relay.
+    pub relay: RelayConfig,
+    /// The retention job (off: see [`world_config`]).
+    pub retention_job: RetentionJobConfig,
+    /// How often the clock advances while work could run.
+    pub schedule: ScheduleConfig,
+}
+
+impl WorldConfig {
+    /// `scenario` with this configuration.
+    pub fn apply_to(&self, scenario: Scenario) -> Scenario {
+        Scenario {
+            shop: generated_shop(self.stock_per_sku),
+            client: self.client,
+            api: self.api,
+            consumers: self.consumers,
+            relay: self.relay,
+            retention_job: self.retention_job,
+            schedule: self.schedule,
+            ..scenario
+        }
+    }
+}
+
+/// The shortest retention window drawn (API keys and inbox rows): longer than any generated
+/// run's retries and redeliveries (3 chained requests of at most 6 attempts, each waiting out
+/// at most 40 + 40 ticks, are 1 440 ticks), so that a key or an inbox row is never forgotten
+/// while a duplicate can still come: that is F10's lesson, which no pattern fixes.
+pub const RETENTION_TICKS_MIN: u64 = 2_000;
+
+/// The shortest lease drawn for the `Idempotency-Key` layer: longer than any generated run,
+/// like [`RETENTION_TICKS_MIN`]. With early clock advances a request can be slow, and a lease
+/// that ends while its request still runs lets a retry take the key over and run the handler a
+/// second time (a second order): the layer's documented limit, the same as a crash after the
+/// handler's commit (F8). The configured property found it with a 1-tick lease: the extra
+/// orders ran the stock out (I6 through dead letters; I1 with the naive ledger).
+pub const LEASE_TICKS_MIN: u64 = 2_000;
+
+/// A world configuration within the ranges an idempotent shop is meant to survive; shrinks
+/// towards the smallest values.
+///
+/// - stock: 9 to 20 of each sku, never less than 3 requests of 3 can order, so that running
+///   out of stock (which dead-letters a message and turns I6 red by design) never passes for a
+///   pattern failure;
+/// - clients: a timeout of 1 to 40 ticks, 1 to 6 attempts, a backoff of 1 to 40 ticks, always
+///   the same key on a retry (a new key is F11, a client bug no pattern can recognise);
+/// - API: a lease of [`LEASE_TICKS_MIN`] to 10 000 ticks, either failure policy, and a
+///   retention window of [`RETENTION_TICKS_MIN`] to 10 000 ticks;
+/// - consumers: 2 or 3 instances (a scenario needs at least 2, [`INSTANCES_MIN`], so that a
+///   race can happen), a visibility timeout of 1 to 40 ticks, 16 deliveries before a dead
+///   letter (see `DELIVERIES_MAX`), an inbox retention of [`RETENTION_TICKS_MIN`] to 10 000;
+/// - relay: batches of 1 to 16 rows;
+/// - an early clock advance of 0 to 5% per step, which makes timeouts fire on slow requests
+///   and slow consumers;
+/// - the retention job stays off: when on, the clock jumps to the moment rows expire while
+///   copies of a message may still be on their way (a relay crash's second publish, a held
+///   delivery), and a copy that arrives after its inbox row was purged is processed again:
+///   F10's lesson again.
+pub fn world_config() -> impl Strategy<Value = WorldConfig> {
+    let client = (1u64..=40, 1u32..=6, 1u64..=40).prop_map(
+        |(timeout_ticks, attempts_max, backoff_ticks)| ClientConfig {
+            timeout_ticks,
+            attempts_max,
+            backoff_ticks,
+            key_on_retry: KeyOnRetry::SameKey,
+        },
+    );
+    let api = (LEASE_TICKS_MIN..=10_000, RETENTION_TICKS_MIN..=10_000, any::<bool>()).prop_map(
+        |(lease_ticks, retention_ticks, store_failures)| ApiConfig {
+            lease_ticks,
+            retention_ticks,
+            failure_policy: if store_failures {
+                FailurePolicy::StoreAndReplay
+            } else {
+                FailurePolicy::ReleaseKey
+            },
+        },
+    );
+    let consumers = (INSTANCES_MIN..=3, 1u64..=40, RETENTION_TICKS_MIN..=10_000).prop_map(
+        |(instances, visibility_timeout_ticks, inbox_retention_ticks)| ConsumerSetup {
+            instances,
+            visibility_timeout_ticks,
+            deliveries_max: DELIVERIES_MAX,
+            inbox_retention_ticks,
+        },
+    );
+    let rest = (1usize..=16, 0u32..=50_000);
+    (9i64..=20, client, api, consumers, rest).prop_map(
+        |(stock_per_sku, client, api, consumers, (batch_size_max, early))| WorldConfig {
+            stock_per_sku,
+            client,
+            api,
+            consumers,
+            relay: RelayConfig { batch_size_max },
+            retention_job: RetentionJobConfig { enabled: false },
+            schedule: ScheduleConfig { early_clock_advance_per_million: early },
+        },
+    )
+}
+
+/// A scenario of `shape` (see [`scenario`]) in a world drawn by [`world_config`].
+pub fn configured_scenario(shape: ScenarioShape) -> impl Strategy<Value = Scenario> {
+    (scenario(shape), world_config()).prop_map(|(scenario, world)| world.apply_to(scenario))
 }

@@ -27,6 +27,20 @@ proptest! {
     }
 }
 
+proptest! {
+    #[test]
+    fn every_configured_scenario_is_valid(generated in configured_scenario(every_class_shape(PatternMode::Idempotent))) {
+        prop_assert_eq!(generated.validate(), Ok(()));
+        prop_assert!((2..=3).contains(&generated.consumers.instances));
+        prop_assert!(generated.api.retention_ticks >= strategies::RETENTION_TICKS_MIN);
+        prop_assert!(generated.consumers.inbox_retention_ticks >= strategies::RETENTION_TICKS_MIN);
+        prop_assert!(!generated.retention_job.enabled);
+        prop_assert!(generated.api.lease_ticks >= strategies::LEASE_TICKS_MIN);
+        prop_assert_eq!(generated.client.key_on_retry, crate::sim::KeyOnRetry::SameKey);
+        prop_assert!(generated.shop.stock.iter().all(|stock| stock.qty >= 9));
+    }
+}
+
 #[test]
 fn shrinking_a_scenario_ends_with_one_request_and_no_fault() {
     let mut runner = TestRunner::deterministic();
