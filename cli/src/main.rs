@@ -23,7 +23,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use idempotency_lab::sim::{CATALOGUE, PatternMode, Simulation, Trace, catalogue_scenario};
+use idempotency_lab::lang::Language;
+use idempotency_lab::sim::{
+    CATALOGUE, PatternMode, Simulation, Trace, catalogue_scenario, lesson_text,
+};
 
 use crate::input::{InputError, load_scenario, load_trace};
 use crate::render::ModeOutcome;
@@ -53,12 +56,20 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// List the built-in scenarios: id and title, one line each.
-    List,
+    List {
+        /// The language of the titles: `en` or `ru`.
+        #[arg(long, default_value_t = Language::En)]
+        lang: Language,
+    },
     /// Explain a scenario: its paragraph, the patterns and faults it shows, and the
     /// invariants each mode violates.
     Explain {
         /// A built-in id (see `list`) or a scenario file.
         scenario: String,
+        /// The language of the explanation: `en` or `ru` (a scenario file of one's own is
+        /// shown with its own title and paragraph).
+        #[arg(long, default_value_t = Language::En)]
+        lang: Language,
     },
     /// Run a scenario and print its trace and the invariant report.
     Run {
@@ -156,8 +167,8 @@ struct Outcome {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::List => list(),
-        Command::Explain { scenario } => explain(&scenario),
+        Command::List { lang } => list(lang),
+        Command::Explain { scenario, lang } => explain(&scenario, lang),
         Command::Run { scenario, seed, mode, json } => run(&scenario, seed, mode, json),
         Command::Replay { trace } => replay(&trace),
         Command::Check { scenario, seed, mode, depth_max, states_max } => {
@@ -183,16 +194,16 @@ fn write_ignoring_closed_pipe(out: &mut dyn std::io::Write, text: &str) {
     let _ = out.flush();
 }
 
-fn list() -> Result<Outcome, InputError> {
+fn list(language: Language) -> Result<Outcome, InputError> {
     let mut entries = Vec::with_capacity(CATALOGUE.len());
     for entry in CATALOGUE {
         let scenario = catalogue_scenario(entry.id).map_err(InputError::Catalogue)?;
-        entries.push((*entry, scenario));
+        entries.push(lesson_text(&scenario, language));
     }
     Ok(Outcome { stdout: render::catalogue_list(&entries), exit_code: EXIT_HELD })
 }
 
-fn explain(name: &str) -> Result<Outcome, InputError> {
+fn explain(name: &str, language: Language) -> Result<Outcome, InputError> {
     let named = load_scenario(name)?;
     let seed = 0;
     let mut outcomes = Vec::new();
@@ -203,7 +214,7 @@ fn explain(name: &str) -> Result<Outcome, InputError> {
         outcomes.push(ModeOutcome { mode_name, seed, violated: trace.invariants_ever_violated() });
     }
     Ok(Outcome {
-        stdout: render::explanation(&named.scenario, &named.source_name, &outcomes),
+        stdout: render::explanation(&named.scenario, &named.source_name, &outcomes, language),
         exit_code: EXIT_HELD,
     })
 }

@@ -6,20 +6,21 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use idempotency_lab::invariants::InvariantId;
+use idempotency_lab::lang::Language;
 use idempotency_lab::sim::{
-    Actor, CatalogueEntry, FaultClass, Pattern, Scenario, SimEvent, StopReason, Trace, TraceStep,
-    describe_event, describe_row_changes,
+    Actor, FaultClass, LessonText, Pattern, Scenario, SimEvent, StopReason, Trace, TraceStep,
+    describe_event, describe_row_changes, lesson_text,
 };
 
 /// The width descriptions are wrapped to.
 const WRAP_COLUMNS: usize = 88;
 
-/// The catalogue: one line per built-in scenario, its id then its title.
-pub fn catalogue_list(entries: &[(CatalogueEntry, Scenario)]) -> String {
-    let width = entries.iter().map(|(entry, _)| entry.id.len()).max().unwrap_or(0);
+/// The catalogue: one line per built-in lesson, its id then its title.
+pub fn catalogue_list(lessons: &[LessonText]) -> String {
+    let width = lessons.iter().map(|lesson| lesson.id.len()).max().unwrap_or(0);
     let mut text = String::new();
-    for (entry, scenario) in entries {
-        let _ = writeln!(text, "{:<width$}  {}", entry.id, scenario.title);
+    for lesson in lessons {
+        let _ = writeln!(text, "{:<width$}  {}", lesson.id, lesson.title);
     }
     text
 }
@@ -34,74 +35,126 @@ pub struct ModeOutcome {
     pub violated: Vec<InvariantId>,
 }
 
-/// A lesson (`source_name` is the built-in id or the file it came from): id, title, the learner's paragraph, the patterns and faults it shows, and what
-/// each mode violated.
-pub fn explanation(scenario: &Scenario, source_name: &str, outcomes: &[ModeOutcome]) -> String {
+/// The words of `explain` around the core's texts, in one language.
+struct ExplainWords {
+    patterns: &'static str,
+    faults: &'static str,
+    none: &'static str,
+    injected: &'static str,
+    at_random: &'static str,
+    expected: &'static str,
+    see_it: &'static str,
+}
+
+const EXPLAIN_EN: ExplainWords = ExplainWords {
+    patterns: "Patterns switched by --mode:",
+    faults: "Faults:",
+    none: "none",
+    injected: "injected",
+    at_random: "at random, {} per million",
+    expected: "Expected violations (seed {}):",
+    see_it: "See it:",
+};
+
+const EXPLAIN_RU: ExplainWords = ExplainWords {
+    patterns: "Паттерны, которые переключает --mode:",
+    faults: "Сбои:",
+    none: "нет",
+    injected: "внедрён",
+    at_random: "случайно, {} на миллион",
+    expected: "Ожидаемые нарушения (seed {}):",
+    see_it: "Посмотреть:",
+};
+
+/// A lesson (`source_name` is the built-in id or the file it came from): id, title, the
+/// learner's paragraph, the patterns and faults it shows, and what each mode violated, in
+/// `language` (a scenario that is not a built-in lesson keeps its own title and paragraph).
+pub fn explanation(
+    scenario: &Scenario,
+    source_name: &str,
+    outcomes: &[ModeOutcome],
+    language: Language,
+) -> String {
+    let words = match language {
+        Language::En => &EXPLAIN_EN,
+        Language::Ru => &EXPLAIN_RU,
+    };
+    let lesson = lesson_text(scenario, language);
     let mut text = String::new();
     let _ = writeln!(text, "{}", scenario.id);
-    let _ = writeln!(text, "{}", scenario.title);
+    let _ = writeln!(text, "{}", lesson.title);
     let _ = writeln!(text);
-    for line in wrap(&scenario.description, WRAP_COLUMNS) {
+    for line in wrap(&lesson.description, WRAP_COLUMNS) {
         let _ = writeln!(text, "{line}");
     }
     let _ = writeln!(text);
-    let _ = writeln!(text, "Patterns switched by --mode:");
+    let _ = writeln!(text, "{}", words.patterns);
     let focus: Vec<Pattern> = if scenario.focus.is_empty() {
         vec![Pattern::P1, Pattern::P2, Pattern::P3, Pattern::P4]
     } else {
         scenario.focus.clone()
     };
     for pattern in focus {
-        let _ = writeln!(text, "  {pattern:?}  {}", pattern_title(pattern));
+        let _ = writeln!(text, "  {pattern:?}  {}", pattern_title(pattern, language));
     }
-    let _ = writeln!(text, "Faults:");
+    let _ = writeln!(text, "{}", words.faults);
     let mut injected: BTreeMap<FaultClass, usize> = BTreeMap::new();
     for injection in &scenario.injections {
         *injected.entry(injection.fault_class()).or_insert(0) += 1;
     }
     if injected.is_empty() && scenario.fault_rates.is_none() {
-        let _ = writeln!(text, "  none");
+        let _ = writeln!(text, "  {}", words.none);
     }
     for (class, count) in &injected {
         let times = if *count == 1 { String::new() } else { format!(" x{count}") };
-        let _ =
-            writeln!(text, "  {:<3}  injected{times}: {}", class.to_string(), class.description());
+        let _ = writeln!(
+            text,
+            "  {:<3}  {}{times}: {}",
+            class.to_string(),
+            words.injected,
+            class.description_in(language)
+        );
     }
     for (class, per_million) in &scenario.fault_rates.0 {
         if *per_million > 0 {
             let _ = writeln!(
                 text,
-                "  {:<3}  at random, {per_million} per million: {}",
+                "  {:<3}  {}: {}",
                 class.to_string(),
-                class.description()
+                words.at_random.replace("{}", &per_million.to_string()),
+                class.description_in(language)
             );
         }
     }
     let seed = outcomes.first().map_or(0, |outcome| outcome.seed);
-    let _ = writeln!(text, "Expected violations (seed {seed}):");
+    let _ = writeln!(text, "{}", words.expected.replace("{}", &seed.to_string()));
     for outcome in outcomes {
         let violated = if outcome.violated.is_empty() {
-            "none".to_owned()
+            words.none.to_owned()
         } else {
             outcome
                 .violated
                 .iter()
-                .map(|invariant| format!("{invariant} {}", invariant.title()))
+                .map(|invariant| format!("{invariant} {}", invariant.title_in(language)))
                 .collect::<Vec<_>>()
                 .join(", ")
         };
         let _ = writeln!(text, "  {:<10}  {violated}", outcome.mode_name);
     }
-    let _ = writeln!(text, "See it: idempotency-lab run {source_name} --mode naive");
+    let _ = writeln!(text, "{} idempotency-lab run {source_name} --mode naive", words.see_it);
     text
 }
 
-fn pattern_title(pattern: Pattern) -> &'static str {
-    match pattern {
-        Pattern::P1 => "stock reservation (one reservation per order line)",
-        Pattern::P2 => "the order state machine (pay and cancel once)",
-        Pattern::P3 => "the Idempotency-Key layer of the API",
-        Pattern::P4 => "the inbox of the reserve-stock consumer",
+fn pattern_title(pattern: Pattern, language: Language) -> &'static str {
+    match (language, pattern) {
+        (Language::En, Pattern::P1) => "stock reservation (one reservation per order line)",
+        (Language::En, Pattern::P2) => "the order state machine (pay and cancel once)",
+        (Language::En, Pattern::P3) => "the Idempotency-Key layer of the API",
+        (Language::En, Pattern::P4) => "the inbox of the reserve-stock consumer",
+        (Language::Ru, Pattern::P1) => "резервация остатка (одна резервация на строку заказа)",
+        (Language::Ru, Pattern::P2) => "конечный автомат заказа (оплата и отмена один раз)",
+        (Language::Ru, Pattern::P3) => "слой Idempotency-Key в API",
+        (Language::Ru, Pattern::P4) => "Inbox консьюмера резервации остатка",
     }
 }
 

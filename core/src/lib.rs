@@ -12,6 +12,7 @@ pub mod idempotency;
 pub mod ids;
 pub mod inbox;
 pub mod invariants;
+pub mod lang;
 pub mod order;
 pub mod outbox;
 pub mod rng;

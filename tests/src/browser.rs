@@ -261,3 +261,81 @@ fn collect_console_errors(tab: &Arc<Tab>, errors: Arc<Mutex<Vec<String>>>) {
 pub fn dist_file(name: &str) -> PathBuf {
     Path::new(&dist_dir()).join(name)
 }
+
+/// Downloads, uploads and reloads: generic primitives over the Chrome DevTools Protocol.
+impl LabPage {
+    /// Makes the browser save every download into `dir` (which must exist), under the name
+    /// the page suggests, without asking.
+    pub fn save_downloads_to(&self, dir: &Path) {
+        use headless_chrome::protocol::cdp::Browser::{
+            SetDownloadBehavior, SetDownloadBehaviorBehaviorOption,
+        };
+        let path = dir.to_str().expect("a UTF-8 download directory").to_owned();
+        self.tab
+            .call_method(SetDownloadBehavior {
+                behavior: SetDownloadBehaviorBehaviorOption::Allow,
+                browser_context_id: None,
+                download_path: Some(path),
+                events_enabled: None,
+            })
+            .unwrap_or_else(|error| panic!("set the download directory: {error}"));
+    }
+
+    /// Waits until the file `name` has been downloaded completely into `dir` (Chromium writes
+    /// a `.crdownload` file first and renames it when done), and returns its bytes.
+    pub fn wait_for_download(&self, dir: &Path, name: &str) -> Vec<u8> {
+        let path = dir.join(name);
+        let deadline = std::time::Instant::now() + WAIT_TIMEOUT;
+        loop {
+            let in_progress = std::fs::read_dir(dir)
+                .map(|entries| {
+                    entries
+                        .flatten()
+                        .any(|entry| entry.file_name().to_string_lossy().ends_with(".crdownload"))
+                })
+                .unwrap_or(false);
+            if path.exists() && !in_progress {
+                return std::fs::read(&path)
+                    .unwrap_or_else(|error| panic!("read {}: {error}", path.display()));
+            }
+            let present: Vec<String> = std::fs::read_dir(dir)
+                .map(|entries| {
+                    entries.flatten().map(|e| e.file_name().to_string_lossy().into()).collect()
+                })
+                .unwrap_or_default();
+            assert!(
+                std::time::Instant::now() < deadline,
+                "timed out waiting for the download {name} (the directory holds {present:?})"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Chooses `files` in the `<input type=file>` matching `selector`, as a user picking them
+    /// in the file dialog would (the input fires `input` and `change`).
+    pub fn set_input_files(&self, selector: &str, files: &[&Path]) {
+        let paths: Vec<&str> =
+            files.iter().map(|path| path.to_str().expect("a UTF-8 file path")).collect();
+        self.tab
+            .wait_for_element(selector)
+            .and_then(|element| element.set_input_files(&paths).map(|_| ()))
+            .unwrap_or_else(|error| panic!("set the files of {selector}: {error}"));
+    }
+
+    /// Reloads the page (the address, fragment included, stays) and waits until the app has
+    /// mounted again.
+    pub fn reload(&self) {
+        self.tab.reload(false, None).unwrap_or_else(|error| panic!("reload: {error}"));
+        self.tab.wait_until_navigated().expect("page reload");
+        self.tab.wait_for_element("[data-testid=app]").expect("the app mounts again");
+    }
+}
+
+/// A fresh, empty directory `target/browser-tests/<name>` for a test's files (downloads,
+/// files to upload); emptied if it exists.
+pub fn scratch_dir(name: &str) -> PathBuf {
+    let dir = xtask::workspace_root().join("target/browser-tests").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create a scratch directory");
+    dir
+}

@@ -7,8 +7,9 @@
 use gloo::events::{EventListener, EventListenerOptions};
 use gloo::storage::{LocalStorage, Storage};
 use gloo::timers::callback::Interval;
+use idempotency_lab::lang::Language;
 use idempotency_lab::sim::{
-    CATALOGUE, CompareInput, Pattern, PatternMode, compare, lanes, trace_to_mermaid,
+    CATALOGUE, CompareInput, Pattern, PatternMode, compare, lanes, lesson_text, trace_to_mermaid,
 };
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -18,12 +19,14 @@ use crate::diagram::SequenceDiagram;
 use crate::faults::FaultPanel;
 use crate::files::{Download, read_file, start_download};
 use crate::invariants::InvariantsPanel;
-use crate::labels::action_label;
+use crate::labels::{UiText, action_label, stop_text, ui};
 use crate::state::{Action, IMPORTED_SCENARIO, LabState, SPEEDS_MS};
 use crate::tables::StoreTables;
 
 /// The local-storage key of the play speed.
 const SPEED_SETTING: &str = "idempotency-lab.speed-ms";
+/// The local-storage key of the page's language (`en`, `ru`).
+const LANGUAGE_SETTING: &str = "idempotency-lab.language";
 
 /// The root of the page.
 #[function_component(App)]
@@ -41,6 +44,22 @@ pub fn app() -> Html {
     use_effect_with(state.speed_ms, |speed_ms| {
         LocalStorage::set(SPEED_SETTING, *speed_ms).ok();
     });
+
+    // The language of the page's labels and the lesson's text, also kept in local storage,
+    // and told to the document (`<html lang>`).
+    let language = use_state(|| {
+        LocalStorage::get::<String>(LANGUAGE_SETTING)
+            .ok()
+            .and_then(|code| code.parse::<Language>().ok())
+            .unwrap_or_default()
+    });
+    use_effect_with(*language, |language| {
+        LocalStorage::set(LANGUAGE_SETTING, language.code()).ok();
+        if let Some(root) = gloo::utils::document().document_element() {
+            root.set_attribute("lang", language.code()).ok();
+        }
+    });
+    let ui = ui(*language);
 
     // The address follows the run: its fragment is the share link of what the page shows
     // (replaced, not pushed, so the back button leaves the page as usual).
@@ -207,20 +226,19 @@ pub fn app() -> Html {
             }
             <header class="lab-header">
                 <h1>{ "Idempotency Lab" }</h1>
-                <p class="tagline">
-                    { "Duplicate deliveries, lost responses, crashes and races: watch a naive shop break, then fix it." }
-                </p>
+                <p class="tagline">{ ui.tagline }</p>
+                { language_switch(&language, ui) }
             </header>
-            { scenario_bar(&state, &dispatcher) }
+            { scenario_bar(&state, &dispatcher, *language) }
             <section class="controls" aria-label="Run controls">
-                <button data-testid="reset" onclick={send(Action::Reset)} title="Start again">{ "⟲ Reset" }</button>
-                <button data-testid="step-back" onclick={send(Action::StepBack)} disabled={state.cursor == 0} title="Step back (←)">{ "◀ Back" }</button>
-                <button data-testid="step" onclick={send(Action::StepForward)} disabled={!state.can_step_forward()} title="Step (→)">{ "Step ▶" }</button>
-                <button data-testid="play" class="play" onclick={send(Action::TogglePlay)} title="Play or pause (space)">
-                    { if state.playing { "❚❚ Pause" } else { "▶▶ Play" } }
+                <button data-testid="reset" onclick={send(Action::Reset)} title={ui.reset.1}>{ ui.reset.0 }</button>
+                <button data-testid="step-back" onclick={send(Action::StepBack)} disabled={state.cursor == 0} title={ui.back.1}>{ ui.back.0 }</button>
+                <button data-testid="step" onclick={send(Action::StepForward)} disabled={!state.can_step_forward()} title={ui.step.1}>{ ui.step.0 }</button>
+                <button data-testid="play" class="play" onclick={send(Action::TogglePlay)} title={ui.play.2}>
+                    { if state.playing { ui.play.1 } else { ui.play.0 } }
                 </button>
-                <button data-testid="run-to-end" onclick={send(Action::RunToEnd)} disabled={!state.can_step_forward()}>{ "⇥ To the end" }</button>
-                <label class="speed">{ "speed " }
+                <button data-testid="run-to-end" onclick={send(Action::RunToEnd)} disabled={!state.can_step_forward()}>{ ui.to_end }</button>
+                <label class="speed">{ ui.speed }
                     <select data-testid="speed" onchange={
                         let dispatcher = dispatcher.clone();
                         move |event: Event| {
@@ -229,7 +247,7 @@ pub fn app() -> Html {
                         }
                     }>
                         { for SPEEDS_MS.iter().enumerate().map(|(index, speed)| html! {
-                            <option value={speed.to_string()} selected={*speed == state.speed_ms}>{ ["slow", "normal", "fast", "fastest"].get(index).copied().unwrap_or("") }</option>
+                            <option value={speed.to_string()} selected={*speed == state.speed_ms}>{ ui.speeds.get(index).copied().unwrap_or("") }</option>
                         }) }
                     </select>
                 </label>
@@ -242,31 +260,31 @@ pub fn app() -> Html {
                             if let Ok(step) = input.value().parse() { dispatcher.dispatch(Action::SeekTo(step)) }
                         }
                     } />
-                <span class="position" data-testid="position">{ format!("step {} / {}", state.cursor, steps_total) }</span>
+                <span class="position" data-testid="position">{ format!("{} {} / {}", ui.position, state.cursor, steps_total) }</span>
             </section>
             <section class="files" aria-label="Export and import">
                 <button data-testid="compare-toggle" class={classes!(state.compare_open.then_some("active"))}
                     onclick={send(Action::ToggleCompare)} aria-pressed={state.compare_open.to_string()}>
-                    { if state.compare_open { "Hide the comparison" } else { "⇆ Compare naive vs idempotent" } }
+                    { if state.compare_open { ui.compare.1 } else { ui.compare.0 } }
                 </button>
-                <button data-testid="export-json" onclick={on_export_json}>{ "⤓ Trace JSON" }</button>
-                <button data-testid="export-mermaid" onclick={on_export_mermaid}>{ "⤓ Mermaid" }</button>
-                <label class="import">{ "⤒ Open a trace or scenario file " }
+                <button data-testid="export-json" onclick={on_export_json}>{ ui.export.0 }</button>
+                <button data-testid="export-mermaid" onclick={on_export_mermaid}>{ ui.export.1 }</button>
+                <label class="import">{ ui.import }
                     <input type="file" data-testid="import" accept=".json,application/json" onchange={on_import} />
                 </label>
-                <label class="share">{ "Link to this run " }
+                <label class="share">{ ui.share }
                     <input type="text" readonly=true data-testid="share-link" value={format!("{}{}", page_address(), fragment)}
                         onfocus={|event: FocusEvent| { let input: web_sys::HtmlInputElement = event.target_unchecked_into(); input.select(); }} />
                 </label>
             </section>
             <p class="now" data-testid="current-step">
                 { match state.current_step() {
-                    Some(step) => format!("Step {} (tick {}): {}{}", step.step, step.tick, action_label(&step.action),
+                    Some(step) => format!("{} {} ({} {}): {}{}", ui.step_caption.0, step.step, ui.step_caption.1, step.tick, action_label(&step.action),
                         step.statement.as_deref().map(|statement| format!(" — {statement}")).unwrap_or_default()),
-                    None => "Start: nothing has happened yet. Press Step (→) or Play (space).".to_owned(),
+                    None => ui.start.to_owned(),
                 } }
                 { match (state.cursor == steps_total, state.sim.stop_reason()) {
-                    (true, Some(stop)) => format!("  ·  run ended: {}", stop_text(stop)),
+                    (true, Some(stop)) => format!("  ·  {}: {}", ui.run_ended, stop_text(stop, *language)),
                     _ => String::new(),
                 } }
             </p>
@@ -276,7 +294,7 @@ pub fn app() -> Html {
             <div class="workspace">
                 <SequenceDiagram lanes={lanes(state.sim.scenario())} steps={shown.clone()} on_select={on_seek.clone()} />
                 <aside class="side">
-                    <InvariantsPanel violations={violations} steps={shown} on_jump={on_seek} />
+                    <InvariantsPanel violations={violations} steps={shown} on_jump={on_seek} language={*language} />
                     <FaultPanel world={state.world.clone()} {on_inject} />
                 </aside>
             </div>
@@ -297,22 +315,33 @@ fn page_address() -> String {
     href.split('#').next().unwrap_or_default().to_owned()
 }
 
-fn stop_text(stop: &idempotency_lab::sim::StopReason) -> String {
-    use idempotency_lab::sim::StopReason;
-    match stop {
-        StopReason::Running => "running".to_owned(),
-        StopReason::Quiescent => "nothing left to do".to_owned(),
-        StopReason::Stuck { pending } => format!("stuck with work pending ({pending})"),
-        StopReason::StepLimit { steps_max } => format!("step limit {steps_max} reached"),
-        StopReason::TraceFull { trace_steps_max } => {
-            format!("trace limit {trace_steps_max} reached")
-        }
-        StopReason::StepFailed { step, error } => format!("step {step} failed: {error}"),
+/// The EN / RU switch: one button per language, the current one pressed.
+fn language_switch(language: &UseStateHandle<Language>, ui: &UiText) -> Html {
+    html! {
+        <span class="language" role="group" aria-label={ui.language_switch}>
+            { for Language::ALL.into_iter().map(|option| {
+                let language = language.clone();
+                let pressed = option == *language;
+                html! {
+                    <button data-testid={format!("lang-{}", option.code())} aria-pressed={pressed.to_string()}
+                        class={classes!(pressed.then_some("active"))}
+                        onclick={move |_| language.set(option)}>
+                        { option.code().to_uppercase() }
+                    </button>
+                }
+            }) }
+        </span>
     }
 }
 
 /// The scenario picker, the seed, the naive/idempotent switches and the lesson's text.
-fn scenario_bar(state: &LabState, dispatcher: &UseReducerDispatcher<LabState>) -> Html {
+fn scenario_bar(
+    state: &LabState,
+    dispatcher: &UseReducerDispatcher<LabState>,
+    language: Language,
+) -> Html {
+    let ui = ui(language);
+    let lesson = lesson_text(&state.base, language);
     let on_scenario = {
         let dispatcher = dispatcher.clone();
         move |event: Event| {
@@ -327,7 +356,8 @@ fn scenario_bar(state: &LabState, dispatcher: &UseReducerDispatcher<LabState>) -
             match input.value().trim().parse() {
                 Ok(seed) => dispatcher.dispatch(Action::SetSeed(seed)),
                 Err(_) => dispatcher.dispatch(Action::ShowError(format!(
-                    "the seed must be a whole number from 0 to {}, not {:?}",
+                    "{} {}, not {:?}",
+                    ui.seed_error,
                     u64::MAX,
                     input.value()
                 ))),
@@ -336,30 +366,30 @@ fn scenario_bar(state: &LabState, dispatcher: &UseReducerDispatcher<LabState>) -
     };
     let patterns = state.patterns;
     let switches = [
-        (Pattern::P1, "P1 stock", patterns.p1_stock),
-        (Pattern::P2, "P2 order", patterns.p2_order),
-        (Pattern::P3, "P3 API key", patterns.p3_api),
-        (Pattern::P4, "P4 inbox", patterns.p4_inbox),
+        (Pattern::P1, ui.patterns[0], patterns.p1_stock),
+        (Pattern::P2, ui.patterns[1], patterns.p2_order),
+        (Pattern::P3, ui.patterns[2], patterns.p3_api),
+        (Pattern::P4, ui.patterns[3], patterns.p4_inbox),
     ];
     html! {
         <section class="scenario" aria-label="Scenario">
             <div class="scenario-row">
-                <label>{ "Scenario " }
+                <label>{ ui.scenario }
                     <select data-testid="scenario" onchange={on_scenario}>
                         if state.scenario_id == IMPORTED_SCENARIO {
-                            <option value={IMPORTED_SCENARIO} selected=true>{ format!("(imported) {}", state.base.title) }</option>
+                            <option value={IMPORTED_SCENARIO} selected=true>{ format!("{} {}", ui.imported, lesson.title) }</option>
                         }
                         { for CATALOGUE.iter().map(|entry| html! {
                             <option value={entry.id} selected={entry.id == state.scenario_id}>{ entry.id }</option>
                         }) }
                     </select>
                 </label>
-                <label>{ "Seed " }
+                <label>{ ui.seed }
                     <input data-testid="seed" class="seed" type="text" inputmode="numeric" value={state.seed.to_string()} onchange={on_seed} />
                 </label>
                 <span class="modes">
-                    <button data-testid="all-naive" onclick={let d = dispatcher.clone(); move |_| d.dispatch(Action::SetAllPatterns(PatternMode::Naive))}>{ "All naive" }</button>
-                    <button data-testid="all-idempotent" onclick={let d = dispatcher.clone(); move |_| d.dispatch(Action::SetAllPatterns(PatternMode::Idempotent))}>{ "All idempotent" }</button>
+                    <button data-testid="all-naive" onclick={let d = dispatcher.clone(); move |_| d.dispatch(Action::SetAllPatterns(PatternMode::Naive))}>{ ui.all_naive }</button>
+                    <button data-testid="all-idempotent" onclick={let d = dispatcher.clone(); move |_| d.dispatch(Action::SetAllPatterns(PatternMode::Idempotent))}>{ ui.all_idempotent }</button>
                 </span>
             </div>
             <div class="patterns" role="group" aria-label="Naive or idempotent, per pattern">
@@ -373,13 +403,13 @@ fn scenario_bar(state: &LabState, dispatcher: &UseReducerDispatcher<LabState>) -
                             data-testid={format!("pattern-{pattern:?}")} data-mode={if naive { "naive" } else { "idempotent" }}
                             aria-pressed={(!naive).to_string()}
                             onclick={move |_| d.dispatch(Action::SetPattern(pattern, next))}>
-                            { name }{ ": " }<b>{ if naive { "naive" } else { "idempotent" } }</b>
+                            { name }{ ": " }<b>{ if naive { ui.naive } else { ui.idempotent } }</b>
                         </button>
                     }
                 }) }
             </div>
-            <h2 class="title" data-testid="scenario-title">{ state.base.title.clone() }</h2>
-            <p class="description">{ state.base.description.clone() }</p>
+            <h2 class="title" data-testid="scenario-title">{ lesson.title }</h2>
+            <p class="description" data-testid="scenario-description">{ lesson.description }</p>
         </section>
     }
 }

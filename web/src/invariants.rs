@@ -2,6 +2,7 @@
 //! sentence when they do not, and a button that jumps to the step that broke them.
 
 use idempotency_lab::invariants::{InvariantId, Violation};
+use idempotency_lab::lang::Language;
 use idempotency_lab::sim::TraceStep;
 use yew::prelude::*;
 
@@ -14,6 +15,9 @@ pub struct InvariantsPanelProps {
     pub steps: Vec<TraceStep>,
     /// Jumps to a step.
     pub on_jump: Callback<usize>,
+    /// The language of the titles and descriptions (the sentences are the core's, English).
+    #[prop_or_default]
+    pub language: Language,
 }
 
 /// The step at which `invariant` broke last, among `steps`: the last step whose new violations
@@ -32,7 +36,7 @@ pub fn breaking_step(steps: &[TraceStep], invariant: InvariantId) -> Option<usiz
 pub fn invariants_panel(props: &InvariantsPanelProps) -> Html {
     html! {
         <section class="invariants" aria-label="Invariants">
-            <h2>{ "Invariants" }</h2>
+            <h2>{ if props.language == Language::Ru { "Инварианты" } else { "Invariants" } }</h2>
             <ul>
             { for InvariantId::ALL.iter().map(|&invariant| {
                 let broken: Vec<&Violation> =
@@ -43,16 +47,19 @@ pub fn invariants_panel(props: &InvariantsPanelProps) -> Html {
                 html! {
                     <li class={classes!("invariant", if ok { "ok" } else { "broken" })}
                         data-testid={format!("invariant-{id}")} data-state={if ok { "ok" } else { "broken" }}
-                        title={invariant.description()}>
+                        title={invariant.description_in(props.language)}>
                         <span class="badge">{ if ok { "✓" } else { "✗" } }</span>
-                        <strong>{ format!("{id} ") }</strong>{ invariant.title() }
+                        <strong>{ format!("{id} ") }</strong>{ invariant.title_in(props.language) }
                         { for broken.iter().map(|violation| html! {
                             <p class="sentence">{ violation.sentence.clone() }</p>
                         }) }
                         if let Some(step) = jump {
                             <button class="jump" data-testid={format!("jump-{id}")}
                                 onclick={let on_jump = props.on_jump.clone(); move |_| on_jump.emit(step)}>
-                                { format!("go to step {step}, where it broke") }
+                                { match props.language {
+                                    Language::En => format!("go to step {step}, where it broke"),
+                                    Language::Ru => format!("перейти к шагу {step}, где он нарушен"),
+                                } }
                             </button>
                         }
                     </li>

@@ -1,7 +1,133 @@
-//! Short English labels for the core's actions, for buttons and the step caption. Wording
-//! only: what an action does is the core's business.
+//! The page's words: its main labels in each language the core knows ([`ui`]), and short
+//! English labels for the core's actions, for buttons and the step caption. Wording only: what
+//! an action does is the core's business, and the lessons' and invariants' texts are the
+//! core's.
 
-use idempotency_lab::sim::{Action, HoldRelease};
+use idempotency_lab::lang::Language;
+use idempotency_lab::sim::{Action, HoldRelease, StopReason};
+
+/// The page's main labels in one language.
+#[derive(Debug, PartialEq, Eq)]
+pub struct UiText {
+    /// The line under the page's name.
+    pub tagline: &'static str,
+    /// The language switch's accessible name.
+    pub language_switch: &'static str,
+    /// The scenario picker's label.
+    pub scenario: &'static str,
+    /// Before an imported scenario's title in the picker.
+    pub imported: &'static str,
+    /// The seed field's label.
+    pub seed: &'static str,
+    /// The seed field's error, before the value typed.
+    pub seed_error: &'static str,
+    /// Switch the lesson's patterns to naive.
+    pub all_naive: &'static str,
+    /// Switch the lesson's patterns to idempotent.
+    pub all_idempotent: &'static str,
+    /// The pattern switches' names, P1 to P4.
+    pub patterns: [&'static str; 4],
+    /// A pattern switch's two states.
+    pub naive: &'static str,
+    /// A pattern switch's two states.
+    pub idempotent: &'static str,
+    /// Reset, and its tooltip.
+    pub reset: (&'static str, &'static str),
+    /// Step back, and its tooltip.
+    pub back: (&'static str, &'static str),
+    /// Step, and its tooltip.
+    pub step: (&'static str, &'static str),
+    /// Play, pause, and the tooltip.
+    pub play: (&'static str, &'static str, &'static str),
+    /// Run to the end.
+    pub to_end: &'static str,
+    /// The speed picker's label.
+    pub speed: &'static str,
+    /// The speeds, slowest first.
+    pub speeds: [&'static str; 4],
+    /// The position, before `n / total`.
+    pub position: &'static str,
+    /// Open and close the comparison.
+    pub compare: (&'static str, &'static str),
+    /// The export buttons: trace JSON, Mermaid.
+    pub export: (&'static str, &'static str),
+    /// The file input's label.
+    pub import: &'static str,
+    /// The share link's label.
+    pub share: &'static str,
+    /// The caption before the first step.
+    pub start: &'static str,
+    /// Before the step caption's number, and before its tick.
+    pub step_caption: (&'static str, &'static str),
+    /// Before the reason a run ended.
+    pub run_ended: &'static str,
+}
+
+const UI_EN: UiText = UiText {
+    tagline: "Duplicate deliveries, lost responses, crashes and races: watch a naive shop break, then fix it.",
+    language_switch: "Language",
+    scenario: "Scenario ",
+    imported: "(imported)",
+    seed: "Seed ",
+    seed_error: "the seed must be a whole number from 0 to",
+    all_naive: "All naive",
+    all_idempotent: "All idempotent",
+    patterns: ["P1 stock", "P2 order", "P3 API key", "P4 inbox"],
+    naive: "naive",
+    idempotent: "idempotent",
+    reset: ("⟲ Reset", "Start again"),
+    back: ("◀ Back", "Step back (←)"),
+    step: ("Step ▶", "Step (→)"),
+    play: ("▶▶ Play", "❚❚ Pause", "Play or pause (space)"),
+    to_end: "⇥ To the end",
+    speed: "speed ",
+    speeds: ["slow", "normal", "fast", "fastest"],
+    position: "step",
+    compare: ("⇆ Compare naive vs idempotent", "Hide the comparison"),
+    export: ("⤓ Trace JSON", "⤓ Mermaid"),
+    import: "⤒ Open a trace or scenario file ",
+    share: "Link to this run ",
+    start: "Start: nothing has happened yet. Press Step (→) or Play (space).",
+    step_caption: ("Step", "tick"),
+    run_ended: "run ended",
+};
+
+const UI_RU: UiText = UiText {
+    tagline: "Повторные доставки, потерянные ответы, падения и гонки: посмотрите, как ломается наивный магазин, и почините его.",
+    language_switch: "Язык",
+    scenario: "Сценарий ",
+    imported: "(из файла)",
+    seed: "Seed ",
+    seed_error: "seed должен быть целым числом от 0 до",
+    all_naive: "Всё наивно",
+    all_idempotent: "Всё идемпотентно",
+    patterns: ["P1 остаток", "P2 заказ", "P3 ключ API", "P4 Inbox"],
+    naive: "наивно",
+    idempotent: "идемпотентно",
+    reset: ("⟲ Сначала", "Начать заново"),
+    back: ("◀ Назад", "Шаг назад (←)"),
+    step: ("Шаг ▶", "Шаг (→)"),
+    play: ("▶▶ Пуск", "❚❚ Пауза", "Пуск или пауза (пробел)"),
+    to_end: "⇥ До конца",
+    speed: "скорость ",
+    speeds: ["медленно", "обычно", "быстро", "очень быстро"],
+    position: "шаг",
+    compare: ("⇆ Сравнить наивный и идемпотентный", "Скрыть сравнение"),
+    export: ("⤓ Трасса JSON", "⤓ Mermaid"),
+    import: "⤒ Открыть файл трассы или сценария ",
+    share: "Ссылка на этот прогон ",
+    start: "Начало: ещё ничего не произошло. Нажмите «Шаг» (→) или «Пуск» (пробел).",
+    step_caption: ("Шаг", "тик"),
+    run_ended: "прогон завершён",
+};
+
+/// The page's main labels in `language`.
+pub fn ui(language: Language) -> &'static UiText {
+    match language {
+        Language::En => &UI_EN,
+        Language::Ru => &UI_RU,
+    }
+}
 
 /// A label of `action` that fits on a button.
 pub fn action_label(action: &Action) -> String {
@@ -73,5 +199,39 @@ pub fn fault_target(action: &Action) -> String {
         Action::RelayStep | Action::CrashRelay => "relay".to_owned(),
         Action::PurgeStep => "retention job".to_owned(),
         Action::AdvanceClock { .. } => "clock".to_owned(),
+    }
+}
+
+/// Why the run ended, in `language`.
+pub fn stop_text(stop: &StopReason, language: Language) -> String {
+    match (language, stop) {
+        (Language::En, StopReason::Running) => "running".to_owned(),
+        (Language::En, StopReason::Quiescent) => "nothing left to do".to_owned(),
+        (Language::En, StopReason::Stuck { pending }) => {
+            format!("stuck with work pending ({pending})")
+        }
+        (Language::En, StopReason::StepLimit { steps_max }) => {
+            format!("step limit {steps_max} reached")
+        }
+        (Language::En, StopReason::TraceFull { trace_steps_max }) => {
+            format!("trace limit {trace_steps_max} reached")
+        }
+        (Language::En, StopReason::StepFailed { step, error }) => {
+            format!("step {step} failed: {error}")
+        }
+        (Language::Ru, StopReason::Running) => "идёт".to_owned(),
+        (Language::Ru, StopReason::Quiescent) => "больше нечего делать".to_owned(),
+        (Language::Ru, StopReason::Stuck { pending }) => {
+            format!("застрял, работа не завершена ({pending})")
+        }
+        (Language::Ru, StopReason::StepLimit { steps_max }) => {
+            format!("достигнут предел в {steps_max} шагов")
+        }
+        (Language::Ru, StopReason::TraceFull { trace_steps_max }) => {
+            format!("трасса заполнена: {trace_steps_max} шагов")
+        }
+        (Language::Ru, StopReason::StepFailed { step, error }) => {
+            format!("шаг {step} не выполнен: {error}")
+        }
     }
 }

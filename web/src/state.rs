@@ -249,6 +249,10 @@ impl LabState {
 
     /// The run up to the cursor, as a trace (what a share link or an export carries).
     pub fn trace_at_cursor(&self) -> Trace {
+        // At the last step taken, the run itself: it knows whether it has ended.
+        if self.cursor == self.sim.steps().len() {
+            return self.sim.trace();
+        }
         match replay_steps(&self.sim, self.sim.steps(), self.cursor) {
             Ok(truncated) => truncated.trace(),
             Err(_) => self.sim.trace(),

@@ -50,7 +50,10 @@ mod world;
 pub use action::{Action, Actor, AttemptId, EntryId, HoldRelease, InstanceId, RequestIndex};
 pub use api::{ApiAttempt, InFlightResponse};
 pub use broker::{Broker, BrokerEntry, DeadLetter, EntryState};
-pub use catalogue::{CATALOGUE, CatalogueEntry, CatalogueError, catalogue_scenario};
+pub use catalogue::{
+    CATALOGUE, CatalogueEntry, CatalogueError, LessonText, LessonTextError, catalogue_scenario,
+    lesson_text,
+};
 pub use client::{ClientRequest, ClientState, PlannedOrder};
 pub use compare::{CompareInput, ComparedRun, Comparison, RowDifference, StepComparison, compare};
 pub use consumer::{ConsumerInstance, Delivery, RelayRun, RetentionRun, RetentionStage};

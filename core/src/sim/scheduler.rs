@@ -123,7 +123,9 @@ impl Simulation {
     }
 
     /// Runs a trace's scenario and seed again, taking the user's choices ([`Choice::User`]) at
-    /// the steps where they were taken: the result equals the trace.
+    /// the steps where they were taken: the result equals the trace. A trace of a run that was
+    /// still going (`stop` is [`StopReason::Running`]: the page exports the run up to the step
+    /// it shows) replays to its last step; any other runs on to its end.
     pub fn replay(trace: &Trace) -> Result<Trace, ReplayError> {
         let mut simulation =
             Simulation::new(trace.scenario.clone(), trace.seed).map_err(ReplayError::Scenario)?;
@@ -136,7 +138,9 @@ impl Simulation {
                 break;
             }
         }
-        simulation.run_to_end();
+        if trace.stop != StopReason::Running {
+            simulation.run_to_end();
+        }
         Ok(simulation.trace())
     }
 

@@ -636,3 +636,21 @@ fn random_runs_never_get_stuck_because_lock_cycles_are_broken_like_postgresql_do
     }
     assert!(deadlocks > 0);
 }
+
+#[test]
+fn a_trace_cut_while_running_replays_to_its_last_step_byte_for_byte() {
+    let scenario =
+        catalogue_scenario("f01-duplicate-delivery").unwrap().with_mode(PatternMode::Naive);
+    let mut simulation = Simulation::new(scenario.clone(), 0).unwrap();
+    for _ in 0..12 {
+        simulation.step().unwrap();
+    }
+    let cut = simulation.trace();
+    assert_eq!((cut.stop.clone(), cut.steps.len()), (StopReason::Running, 12));
+    let replayed = Simulation::replay(&Trace::from_json(&cut.to_json()).unwrap()).unwrap();
+    assert_eq!(replayed.to_json(), cut.to_json());
+    // A trace of a finished run still replays to its end.
+    let whole = Simulation::run(scenario, 0).unwrap();
+    assert_eq!(whole.stop, StopReason::Quiescent);
+    assert_eq!(Simulation::replay(&whole).unwrap(), whole);
+}
