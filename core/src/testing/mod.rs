@@ -20,7 +20,7 @@ pub mod strategies;
 
 pub use fuzz::{FuzzConfig, FuzzFailure, FuzzProgress, FuzzReport, FuzzRun, fuzz, run_case};
 pub use strategies::{
-    FuzzCase, RandomFaults, ScenarioShape, fault_rates, fuzz_case, scenario, seed,
+    FuzzCase, RandomFaults, ScenarioShape, fault_rates, fuzz_case, lesson_cases, scenario, seed,
 };
 
 #[cfg(test)]
