@@ -53,6 +53,12 @@ fn wait_for_kind(page: &LabPage, kind: &str) {
     );
 }
 
+/// Scrolls the panel into view and saves a screenshot of the page.
+fn panel_screenshot(page: &LabPage, name: &str) {
+    page.evaluate("document.querySelector('[data-testid=check-panel]').scrollIntoView(), true");
+    page.screenshot(name);
+}
+
 /// Whether the button matching `selector` is disabled.
 fn disabled(page: &LabPage, selector: &str) -> bool {
     page.evaluate(&format!("document.querySelector({selector:?}).disabled")).as_bool().unwrap()
@@ -107,7 +113,7 @@ fn the_check_panel_finds_proves_cancels_and_fuzzes() {
     let sentence = &counterexample.violations[0].sentence;
     assert!(page.text("[data-testid=check-result]").contains(sentence.as_str()));
     assert!(!disabled(&page, "[data-testid=check-run]"), "[data-testid=check-run] is enabled");
-    page.screenshot("check-panel-violated");
+    panel_screenshot(&page, "check-panel-violated");
 
     // Open in the diagram: the counterexample's run, at the step that broke I2.
     let steps_total = counterexample.trace.steps.len();
@@ -125,8 +131,16 @@ fn the_check_panel_finds_proves_cancels_and_fuzzes() {
     let idempotent = native_check(PatternMode::Idempotent);
     assert_eq!(idempotent.outcome, CheckOutcome::Proved);
     open_lesson(&page, "[data-testid=all-idempotent]");
+    let started = std::time::Instant::now();
     page.click("[data-testid=check-run]");
     wait_for_kind(&page, "proved");
+    let elapsed = started.elapsed();
+    eprintln!(
+        "measured: the page proved {} states in {:.2} s ({:.0} states/s, polling included)",
+        idempotent.stats.states_explored,
+        elapsed.as_secs_f64(),
+        idempotent.stats.states_explored as f64 / elapsed.as_secs_f64()
+    );
     assert_eq!(
         page.text("[data-testid=check-summary]"),
         format!(
@@ -151,7 +165,14 @@ fn the_check_panel_finds_proves_cancels_and_fuzzes() {
         !disabled(&page, "[data-testid=check-cancel]"),
         "[data-testid=check-cancel] is enabled"
     );
-    page.screenshot("check-panel-running");
+    // The page answers while the check runs: a step of the run is taken between two slices.
+    page.click("[data-testid=step]");
+    page.wait_for_text("[data-testid=position]", "step 1 /");
+    assert_eq!(
+        page.attribute("[data-testid=check-panel]", "data-status").as_deref(),
+        Some("running")
+    );
+    panel_screenshot(&page, "check-panel-running");
     page.click("[data-testid=check-cancel]");
     wait_for_kind(&page, "cancelled");
     let cancelled = page.text("[data-testid=check-summary]");
@@ -166,8 +187,30 @@ fn the_check_panel_finds_proves_cancels_and_fuzzes() {
     );
     // Stopped for real: the result stays as it was, and the page answers a click at once.
     page.click("[data-testid=step]");
-    page.wait_for_text("[data-testid=position]", "step 1 /");
+    page.wait_for_text("[data-testid=position]", "step 2 /");
     assert_eq!(page.text("[data-testid=check-summary]"), cancelled);
+
+    // The same check under the smallest limit: bounded, which is not a proof.
+    page.set_value("[data-testid=check-limit]", "10000");
+    page.wait_for_text("[data-testid=check-what]", "faults F1 ×1 + F2 ×1, limit 10000 unique");
+    page.click("[data-testid=check-run]");
+    wait_for_kind(&page, "bounded");
+    let config = CheckConfig {
+        states_max: 10_000,
+        faults: FaultBudget::of(&[(FaultClass::F1, 1), (FaultClass::F2, 1)]),
+        ..two_consumers_duplicate_and_crash_config()
+    };
+    let bounded = Checker::new(lesson(PatternMode::Idempotent), 0, config)
+        .unwrap()
+        .run_to_end(&mut |_| {})
+        .unwrap();
+    let CheckOutcome::Bounded { reason } = &bounded.outcome else {
+        panic!("the limit stops the check: {:?}", bounded.outcome)
+    };
+    assert_eq!(
+        page.text("[data-testid=check-summary]"),
+        format!("Bounded by a limit, not a proof: {reason} ({}).", stats_text(&bounded))
+    );
 
     // Fuzz the naive lesson: the core's fuzzer, same fuzz seed, same shrunk failure.
     open_lesson(&page, "[data-testid=all-naive]");
@@ -203,7 +246,7 @@ fn the_check_panel_finds_proves_cancels_and_fuzzes() {
             failure.trace.steps.len()
         )
     );
-    page.screenshot("check-panel-fuzz");
+    panel_screenshot(&page, "check-panel-fuzz");
     page.click("[data-testid=open-counterexample]");
     page.wait_for_text(
         "[data-testid=position]",

@@ -22,10 +22,11 @@ use yew::platform::spawn_local;
 use yew::platform::time::sleep;
 use yew::prelude::*;
 
-/// States the checker expands per slice before the page yields to the browser.
-pub const CHECK_SLICE_STATES: usize = 400;
-/// Cases the fuzzer runs per slice before the page yields to the browser.
-pub const FUZZ_SLICE_CASES: u32 = 4;
+/// How long one slice may keep the browser busy before the page yields to it, in
+/// milliseconds: under a frame, so clicks and the progress bar stay live.
+pub const SLICE_MS: f64 = 12.0;
+/// States the checker expands per call; calls repeat until [`SLICE_MS`] has passed.
+pub const CHECK_STEP_STATES: usize = 16;
 /// Cases one fuzz run takes at most.
 pub const FUZZ_CASES: u32 = 256;
 /// The limits of unique states the learner can pick.
@@ -155,7 +156,7 @@ pub fn check_input(
     let config = CheckConfig {
         states_max,
         faults: preset.budget(&scenario),
-        progress_every_states: CHECK_SLICE_STATES,
+        progress_every_states: CHECK_STEP_STATES,
         ..two_consumers_duplicate_and_crash_config()
     };
     (scenario, config)
@@ -304,7 +305,14 @@ async fn drive_check(
             });
             return;
         }
-        match checker.run_for(CHECK_SLICE_STATES, &mut |_| {}) {
+        let started = js_sys::Date::now();
+        let status = loop {
+            match checker.run_for(CHECK_STEP_STATES, &mut |_| {}) {
+                Ok(CheckStatus::Running(_)) if js_sys::Date::now() - started < SLICE_MS => {}
+                other => break other,
+            }
+        };
+        match status {
             Ok(CheckStatus::Running(progress)) => dispatch.dispatch(Msg::Progress {
                 generation,
                 job: Job::Checking { progress, states_max },
@@ -355,7 +363,13 @@ async fn drive_fuzz(
             return;
         }
         let mut last = None;
-        let report = run.run_for(FUZZ_SLICE_CASES, &mut |progress| last = Some(*progress));
+        let started = js_sys::Date::now();
+        let report = loop {
+            let report = run.run_for(1, &mut |progress| last = Some(*progress));
+            if report.finished || js_sys::Date::now() - started >= SLICE_MS {
+                break report;
+            }
+        };
         if report.finished {
             dispatch.dispatch(Msg::Finish { generation, finding: fuzz_finding(report) });
             return;
