@@ -13,9 +13,8 @@ use idempotency_lab::check::{
     CheckConfig, CheckOutcome, CheckStatus, Checker, FaultBudget,
     two_consumers_duplicate_and_crash_config,
 };
-use idempotency_lab::sim::{FaultClass, Scenario};
-use idempotency_lab::testing::{FuzzCase, FuzzConfig, FuzzRun, fault_rates, seed};
-use proptest::strategy::Strategy;
+use idempotency_lab::sim::Scenario;
+use idempotency_lab::testing::{FuzzConfig, FuzzRun, lesson_cases};
 
 use crate::input::InputError;
 use crate::render;
@@ -55,24 +54,11 @@ pub enum CheckVerdict {
 /// rates name (the checker drops the scenario's own injections and places the faults itself,
 /// anywhere they can happen); the reference budget (one F1, one F2) when it names none.
 pub fn fault_budget(scenario: &Scenario) -> FaultBudget {
-    let classes = scenario_fault_classes(scenario);
+    let classes = scenario.fault_classes();
     if classes.is_empty() {
         return two_consumers_duplicate_and_crash_config().faults;
     }
     FaultBudget(classes.into_iter().map(|class| (class, 1)).collect())
-}
-
-/// The fault classes `scenario` injects or draws at random, in order, without repeats.
-fn scenario_fault_classes(scenario: &Scenario) -> Vec<FaultClass> {
-    let mut classes: Vec<FaultClass> = scenario
-        .injections
-        .iter()
-        .map(|injection| injection.fault_class())
-        .chain(scenario.fault_rates.0.keys().copied())
-        .collect();
-    classes.sort();
-    classes.dedup();
-    classes
 }
 
 /// Checks `scenario` exhaustively within `bounds`, reporting progress to stderr.
@@ -180,23 +166,6 @@ pub struct FuzzVerdict {
     pub violated: bool,
 }
 
-/// The cases fuzzed from `base`: any subset of its injections (in order), random fault rates
-/// for the classes it injects, and any simulator seed. Shrinks to the fewest injections, no
-/// random faults and seed 0.
-fn cases_of(base: Scenario) -> impl Strategy<Value = FuzzCase> {
-    let injections = base.injections.clone();
-    let count = injections.len();
-    let classes = scenario_fault_classes(&base);
-    (proptest::sample::subsequence(injections, 0..=count), fault_rates(classes), seed()).prop_map(
-        move |(injections, rates, seed)| {
-            let mut scenario = base.clone();
-            scenario.injections = injections;
-            scenario.fault_rates = rates;
-            FuzzCase { scenario, seed }
-        },
-    )
-}
-
 /// Fuzzes `scenario` for at most `cases` cases with the fuzzer's seed `fuzz_seed`.
 pub fn fuzz(
     source_name: &str,
@@ -211,7 +180,7 @@ pub fn fuzz(
         progress_every_cases: FUZZ_SLICE_CASES,
         ..FuzzConfig::default()
     };
-    let mut run = FuzzRun::new(cases_of(scenario), config);
+    let mut run = FuzzRun::new(lesson_cases(scenario), config);
     let terminal = std::io::stderr().is_terminal();
     let mut stderr = std::io::stderr();
     let started = Instant::now();

@@ -108,7 +108,13 @@ impl LabPage {
     /// Waits until the JavaScript expression `condition` is true; panics with `what` after
     /// [`WAIT_TIMEOUT`]. The page is polled, never slept on for a fixed time.
     pub fn wait_until(&self, what: &str, condition: &str) {
-        let deadline = std::time::Instant::now() + WAIT_TIMEOUT;
+        self.wait_until_within(what, condition, WAIT_TIMEOUT);
+    }
+
+    /// Like [`LabPage::wait_until`], with a longer (or shorter) `timeout`: for work the page
+    /// does in slices, such as an exhaustive check.
+    pub fn wait_until_within(&self, what: &str, condition: &str, timeout: Duration) {
+        let deadline = std::time::Instant::now() + timeout;
         loop {
             let value = self
                 .tab

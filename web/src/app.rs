@@ -14,6 +14,7 @@ use idempotency_lab::sim::{
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
+use crate::check_panel::CheckPanel;
 use crate::compare::CompareView;
 use crate::diagram::SequenceDiagram;
 use crate::faults::FaultPanel;
@@ -198,6 +199,19 @@ pub fn app() -> Html {
         })
     };
 
+    // The check and fuzz panel: shown on demand; closing it cancels what it runs.
+    let check_open = use_state(|| false);
+    let on_toggle_check = {
+        let check_open = check_open.clone();
+        Callback::from(move |_: MouseEvent| check_open.set(!*check_open))
+    };
+    let on_open_run = {
+        let dispatcher = dispatcher.clone();
+        Callback::from(move |(trace, step): (std::rc::Rc<idempotency_lab::sim::Trace>, usize)| {
+            dispatcher.dispatch(Action::OpenRunAt(Box::new((*trace).clone()), step))
+        })
+    };
+
     let on_seek = {
         let dispatcher = dispatcher.clone();
         Callback::from(move |step: usize| dispatcher.dispatch(Action::SeekTo(step)))
@@ -267,6 +281,10 @@ pub fn app() -> Html {
                     onclick={send(Action::ToggleCompare)} aria-pressed={state.compare_open.to_string()}>
                     { if state.compare_open { ui.compare.1 } else { ui.compare.0 } }
                 </button>
+                <button data-testid="check-toggle" class={classes!(check_open.then_some("active"))}
+                    onclick={on_toggle_check} aria-pressed={check_open.to_string()}>
+                    { if *check_open { ui.check.1 } else { ui.check.0 } }
+                </button>
                 <button data-testid="export-json" onclick={on_export_json}>{ ui.export.0 }</button>
                 <button data-testid="export-mermaid" onclick={on_export_mermaid}>{ ui.export.1 }</button>
                 <label class="import">{ ui.import }
@@ -290,6 +308,9 @@ pub fn app() -> Html {
             </p>
             if state.compare_open {
                 <CompareView comparison={comparison} />
+            }
+            if *check_open {
+                <CheckPanel scenario={state.sim.scenario().clone()} seed={state.seed} on_open={on_open_run} />
             }
             <div class="workspace">
                 <SequenceDiagram lanes={lanes(state.sim.scenario())} steps={shown.clone()} on_select={on_seek.clone()} />

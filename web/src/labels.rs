@@ -49,6 +49,8 @@ pub struct UiText {
     pub position: &'static str,
     /// Open and close the comparison.
     pub compare: (&'static str, &'static str),
+    /// Open and close the check and fuzz panel.
+    pub check: (&'static str, &'static str),
     /// The export buttons: trace JSON, Mermaid.
     pub export: (&'static str, &'static str),
     /// The file input's label.
@@ -84,6 +86,7 @@ const UI_EN: UiText = UiText {
     speeds: ["slow", "normal", "fast", "fastest"],
     position: "step",
     compare: ("⇆ Compare naive vs idempotent", "Hide the comparison"),
+    check: ("✓ Check & fuzz", "Hide check & fuzz"),
     export: ("⤓ Trace JSON", "⤓ Mermaid"),
     import: "⤒ Open a trace or scenario file ",
     share: "Link to this run ",
@@ -113,6 +116,7 @@ const UI_RU: UiText = UiText {
     speeds: ["медленно", "обычно", "быстро", "очень быстро"],
     position: "шаг",
     compare: ("⇆ Сравнить наивный и идемпотентный", "Скрыть сравнение"),
+    check: ("✓ Проверка и фаззинг", "Скрыть проверку и фаззинг"),
     export: ("⤓ Трасса JSON", "⤓ Mermaid"),
     import: "⤒ Открыть файл трассы или сценария ",
     share: "Ссылка на этот прогон ",

@@ -1,6 +1,7 @@
 //! The teaching page's entry point: installs the panic banner, then mounts the Yew app.
 
 mod app;
+mod check_panel;
 mod compare;
 mod diagram;
 mod faults;

@@ -79,6 +79,8 @@ pub enum Action {
     Inject(sim::Action),
     /// Open a run read from a trace file or a share link.
     LoadTrace(Box<Trace>),
+    /// Open a run found by the checker or the fuzzer, shown at `step` (where it broke).
+    OpenRunAt(Box<Trace>, usize),
     /// Open a scenario read from a file.
     LoadScenario(Box<Scenario>),
     /// Open a share link (a URL fragment).
@@ -412,6 +414,13 @@ impl Reducible for LabState {
             }
             Action::LoadTrace(trace) => match LabState::from_trace(&trace) {
                 Ok(state) => next = LabState { speed_ms: next.speed_ms, ..state },
+                Err(error) => next.error = Some(format!("this run cannot be opened: {error}")),
+            },
+            Action::OpenRunAt(trace, step) => match LabState::from_trace(&trace) {
+                Ok(state) => {
+                    next = LabState { speed_ms: next.speed_ms, ..state };
+                    next.seek(step);
+                }
                 Err(error) => next.error = Some(format!("this run cannot be opened: {error}")),
             },
             Action::LoadScenario(scenario) => {

@@ -20,7 +20,7 @@ use crate::order::OrderImplementation;
 use crate::outbox::RelayConfig;
 use crate::shop::ShopConfig;
 use crate::sim::action::RequestIndex;
-use crate::sim::fault::{FaultRates, Injection};
+use crate::sim::fault::{FaultClass, FaultRates, Injection};
 use crate::stock::StockImplementation;
 use crate::store::OrderLine;
 
@@ -419,6 +419,27 @@ impl Scenario {
             .iter()
             .fold(self.patterns, |patterns, pattern| patterns.with(*pattern, mode));
         Scenario { patterns, ..self.clone() }
+    }
+
+    /// The fault classes the scenario injects or draws at random, in order, without repeats:
+    /// the faults a lesson is about, which a check or a fuzz of it places itself.
+    ///
+    /// ```
+    /// use idempotency_lab::sim::{FaultClass, catalogue_scenario};
+    ///
+    /// let lesson = catalogue_scenario("f01-duplicate-delivery").unwrap();
+    /// assert_eq!(lesson.fault_classes(), vec![FaultClass::F1]);
+    /// ```
+    pub fn fault_classes(&self) -> Vec<FaultClass> {
+        let mut classes: Vec<FaultClass> = self
+            .injections
+            .iter()
+            .map(Injection::fault_class)
+            .chain(self.fault_rates.0.keys().copied())
+            .collect();
+        classes.sort();
+        classes.dedup();
+        classes
     }
 
     /// Checks what the JSON's shape cannot: version, references, ranges.

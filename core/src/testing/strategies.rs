@@ -403,3 +403,21 @@ pub fn world_config() -> impl Strategy<Value = WorldConfig> {
 pub fn configured_scenario(shape: ScenarioShape) -> impl Strategy<Value = Scenario> {
     (scenario(shape), world_config()).prop_map(|(scenario, world)| world.apply_to(scenario))
 }
+
+/// The cases fuzzed from one lesson, `base`: any subsequence of its injections (in order),
+/// random fault rates for the classes it names ([`Scenario::fault_classes`]), and any
+/// simulator seed. Shrinks to the fewest injections, no random faults and seed 0. The CLI's
+/// `fuzz` and the page's fuzz panel draw from it.
+pub fn lesson_cases(base: Scenario) -> impl Strategy<Value = FuzzCase> {
+    let injections = base.injections.clone();
+    let count = injections.len();
+    let classes = base.fault_classes();
+    (proptest::sample::subsequence(injections, 0..=count), fault_rates(classes), seed()).prop_map(
+        move |(injections, rates, seed)| {
+            let mut scenario = base.clone();
+            scenario.injections = injections;
+            scenario.fault_rates = rates;
+            FuzzCase { scenario, seed }
+        },
+    )
+}

@@ -75,6 +75,25 @@ fn a_fuzz_run_in_slices_ends_like_a_run_in_one_go() {
 }
 
 #[test]
+fn lesson_cases_shrink_to_the_lessons_one_duplicate_and_seed_zero() {
+    let lesson = crate::sim::catalogue_scenario("f01-duplicate-delivery").unwrap();
+    assert_eq!(lesson.fault_classes(), [FaultClass::F1]);
+    let naive = lesson.with_mode(PatternMode::Naive);
+    let report = fuzz(lesson_cases(naive.clone()), FuzzConfig::default(), &mut |_| {});
+    let failure = report.failure.expect("the naive lesson breaks under its duplicate");
+    // The duplicate reserves twice (I2), and the broker's message is dead-lettered (I6).
+    use crate::invariants::InvariantId;
+    assert_eq!(failure.violated, [InvariantId::I2, InvariantId::I6]);
+    assert_eq!(failure.shrunk.scenario.injections, naive.injections);
+    assert!(failure.shrunk.scenario.fault_rates.is_none());
+    assert_eq!(failure.shrunk.seed, 0);
+    let idempotent = lesson.with_mode(PatternMode::Idempotent);
+    let config = FuzzConfig { cases: 32, ..FuzzConfig::default() };
+    let report = fuzz(lesson_cases(idempotent), config, &mut |_| {});
+    assert_eq!((report.failure, report.cases_run, report.finished), (None, 32, true));
+}
+
+#[test]
 fn the_harness_reference_is_each_message_once() {
     // Two messages of 1 and 2 apples: 10 + 20 points.
     let naive = HarnessModel::new(NaiveLoyaltyPoints::new(), HarnessConfig::default());

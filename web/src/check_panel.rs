@@ -1,0 +1,629 @@
+//! The fuzz and exhaustive-check panel: checks every interleaving of the page's run (or of the
+//! checker's reference scenario) within a fault budget the learner picks, or fuzzes the lesson
+//! over many seeds, in slices between frames so the page stays responsive, with a progress
+//! bar, a Cancel button that stops the work, and a button that opens the counterexample in the
+//! diagram.
+//!
+//! Every decision is the core's: the page only drives [`Checker::run_for`] and
+//! [`FuzzRun::run_for`] one slice at a time (a `spawn_local` task that yields to the browser
+//! after each slice) and renders what they report.
+
+use std::cell::Cell;
+use std::rc::Rc;
+use std::time::Duration;
+
+use idempotency_lab::check::{
+    CheckConfig, CheckOutcome, CheckProgress, CheckStatus, Checker, FaultBudget,
+    two_consumers_duplicate_and_crash, two_consumers_duplicate_and_crash_config,
+};
+use idempotency_lab::sim::{FaultClass, PatternMode, Patterns, Scenario, Trace};
+use idempotency_lab::testing::{FuzzConfig, FuzzProgress, FuzzRun, lesson_cases};
+use yew::platform::spawn_local;
+use yew::platform::time::sleep;
+use yew::prelude::*;
+
+/// How long one slice may keep the browser busy before the page yields to it, in
+/// milliseconds: under a frame, so clicks and the progress bar stay live.
+pub const SLICE_MS: f64 = 12.0;
+/// States the checker expands per call; calls repeat until [`SLICE_MS`] has passed.
+pub const CHECK_STEP_STATES: usize = 16;
+/// Cases one fuzz run takes at most.
+pub const FUZZ_CASES: u32 = 256;
+/// The limits of unique states the learner can pick.
+pub const STATE_LIMITS: [usize; 3] = [10_000, 100_000, 1_000_000];
+
+/// What is checked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CheckTarget {
+    /// The page's run: its scenario, pattern switches and seed.
+    ThisRun,
+    /// The checker's reference scenario (two consumers, a duplicate and a crash) with the
+    /// page's pattern switches.
+    Reference,
+}
+
+/// The fault budgets offered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BudgetPreset {
+    /// One fault of each class the lesson injects or draws at random (the reference budget,
+    /// one F1 and one F2, when it names none).
+    Lesson,
+    /// One duplicate delivery.
+    OneDuplicate,
+    /// One duplicate delivery and one crash after commit.
+    DuplicateAndCrash,
+    /// Two duplicate deliveries.
+    TwoDuplicates,
+    /// No faults: the normal interleavings only.
+    NoFaults,
+}
+
+impl BudgetPreset {
+    /// Every preset, in the order of the picker.
+    pub const ALL: [BudgetPreset; 5] = [
+        BudgetPreset::Lesson,
+        BudgetPreset::OneDuplicate,
+        BudgetPreset::DuplicateAndCrash,
+        BudgetPreset::TwoDuplicates,
+        BudgetPreset::NoFaults,
+    ];
+
+    fn key(self) -> &'static str {
+        match self {
+            BudgetPreset::Lesson => "lesson",
+            BudgetPreset::OneDuplicate => "f1",
+            BudgetPreset::DuplicateAndCrash => "f1-f2",
+            BudgetPreset::TwoDuplicates => "f1x2",
+            BudgetPreset::NoFaults => "none",
+        }
+    }
+
+    fn from_key(key: &str) -> BudgetPreset {
+        BudgetPreset::ALL
+            .into_iter()
+            .find(|preset| preset.key() == key)
+            .unwrap_or(BudgetPreset::Lesson)
+    }
+
+    /// The budget for a check of `scenario`.
+    pub fn budget(self, scenario: &Scenario) -> FaultBudget {
+        match self {
+            BudgetPreset::Lesson => {
+                let classes = scenario.fault_classes();
+                if classes.is_empty() {
+                    two_consumers_duplicate_and_crash_config().faults
+                } else {
+                    FaultBudget(classes.into_iter().map(|class| (class, 1)).collect())
+                }
+            }
+            BudgetPreset::OneDuplicate => FaultBudget::of(&[(FaultClass::F1, 1)]),
+            BudgetPreset::DuplicateAndCrash => {
+                FaultBudget::of(&[(FaultClass::F1, 1), (FaultClass::F2, 1)])
+            }
+            BudgetPreset::TwoDuplicates => FaultBudget::of(&[(FaultClass::F1, 2)]),
+            BudgetPreset::NoFaults => FaultBudget::none(),
+        }
+    }
+
+    fn label(self) -> &'static str {
+        match self {
+            BudgetPreset::Lesson => "the lesson's faults, one each",
+            BudgetPreset::OneDuplicate => "one duplicate delivery (F1)",
+            BudgetPreset::DuplicateAndCrash => "one duplicate and one crash after commit (F1 + F2)",
+            BudgetPreset::TwoDuplicates => "two duplicate deliveries (F1 ×2)",
+            BudgetPreset::NoFaults => "no faults: interleavings only",
+        }
+    }
+}
+
+/// A fault budget in words: `F1 ×1 + F2 ×1`, or `no faults`.
+pub fn budget_text(budget: &FaultBudget) -> String {
+    if budget.0.is_empty() {
+        return "no faults".to_owned();
+    }
+    let parts: Vec<String> =
+        budget.0.iter().map(|(class, count)| format!("{class} ×{count}")).collect();
+    parts.join(" + ")
+}
+
+/// The pattern switches in words: `P1 naive, P2 naive, P3 idempotent, P4 naive`.
+pub fn patterns_text(patterns: &Patterns) -> String {
+    let word = |mode: PatternMode| match mode {
+        PatternMode::Naive => "naive",
+        PatternMode::Idempotent => "idempotent",
+    };
+    format!(
+        "P1 {}, P2 {}, P3 {}, P4 {}",
+        word(patterns.p1_stock),
+        word(patterns.p2_order),
+        word(patterns.p3_api),
+        word(patterns.p4_inbox)
+    )
+}
+
+/// The scenario and configuration a check of `target` runs, as the page builds them from its
+/// run, `preset` and `states_max`.
+pub fn check_input(
+    target: CheckTarget,
+    run: &Scenario,
+    preset: BudgetPreset,
+    states_max: usize,
+) -> (Scenario, CheckConfig) {
+    let scenario = match target {
+        CheckTarget::ThisRun => run.clone(),
+        CheckTarget::Reference => two_consumers_duplicate_and_crash(run.patterns),
+    };
+    let config = CheckConfig {
+        states_max,
+        faults: preset.budget(&scenario),
+        progress_every_states: CHECK_STEP_STATES,
+        ..two_consumers_duplicate_and_crash_config()
+    };
+    (scenario, config)
+}
+
+/// Props of [`CheckPanel`].
+#[derive(Properties, PartialEq)]
+pub struct CheckPanelProps {
+    /// The page's scenario, with its pattern switches.
+    pub scenario: Scenario,
+    /// The page's seed.
+    pub seed: u64,
+    /// Opens a run in the page at a step: the counterexample, at its violating step.
+    pub on_open: Callback<(Rc<Trace>, usize)>,
+}
+
+/// What runs now.
+#[derive(Clone, Debug, PartialEq)]
+enum Job {
+    Idle,
+    Checking { progress: CheckProgress, states_max: usize },
+    Fuzzing(FuzzProgress),
+}
+
+/// How a run ended, in words, with the run to open if there is one.
+#[derive(Clone, Debug, PartialEq)]
+struct Finding {
+    /// `proved`, `violated`, `bounded`, `passed`, `cancelled` or `error`.
+    kind: &'static str,
+    summary: String,
+    details: Vec<String>,
+    open: Option<(Rc<Trace>, usize)>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+struct PanelState {
+    generation: u64,
+    job: Job,
+    what: String,
+    finding: Option<Finding>,
+}
+
+enum Msg {
+    Start { what: String, job: Job },
+    Progress { generation: u64, job: Job },
+    Finish { generation: u64, finding: Finding },
+}
+
+impl Reducible for PanelState {
+    type Action = Msg;
+
+    fn reduce(self: Rc<Self>, msg: Msg) -> Rc<Self> {
+        match msg {
+            Msg::Start { what, job } => {
+                Rc::new(PanelState { generation: self.generation + 1, job, what, finding: None })
+            }
+            Msg::Progress { generation, job } if generation == self.generation => {
+                Rc::new(PanelState { job, ..(*self).clone() })
+            }
+            Msg::Finish { generation, finding } if generation == self.generation => {
+                Rc::new(PanelState { job: Job::Idle, finding: Some(finding), ..(*self).clone() })
+            }
+            // A message of a run that was cancelled or replaced.
+            Msg::Progress { .. } | Msg::Finish { .. } => self,
+        }
+    }
+}
+
+fn stats_text(stats: &CheckProgress) -> String {
+    format!(
+        "{} states explored, {} unique, depth {}",
+        stats.states_explored, stats.unique_states, stats.depth_reached
+    )
+}
+
+fn check_finding(outcome: CheckOutcome, stats: &CheckProgress) -> Finding {
+    match outcome {
+        CheckOutcome::Proved => Finding {
+            kind: "proved",
+            summary: format!(
+                "Proved: {} states ({} unique), depth {}. Every interleaving keeps every invariant.",
+                stats.states_explored, stats.unique_states, stats.depth_reached
+            ),
+            details: vec![],
+            open: None,
+        },
+        CheckOutcome::Bounded { reason } => Finding {
+            kind: "bounded",
+            summary: format!("Bounded by a limit, not a proof: {reason} ({}).", stats_text(stats)),
+            details: vec![],
+            open: None,
+        },
+        CheckOutcome::Violated(counterexample) => {
+            let ids: Vec<String> = counterexample
+                .violations
+                .iter()
+                .map(|violation| format!("{} {}", violation.invariant, violation.invariant.title()))
+                .collect();
+            Finding {
+                kind: "violated",
+                summary: format!(
+                    "Violated: {}; shortest path {} steps ({}).",
+                    ids.join(", "),
+                    counterexample.path.len(),
+                    stats_text(stats)
+                ),
+                details: counterexample
+                    .violations
+                    .iter()
+                    .map(|violation| format!("{}: {}", violation.invariant, violation.sentence))
+                    .collect(),
+                open: Some((Rc::new(counterexample.trace), counterexample.path.len())),
+            }
+        }
+    }
+}
+
+fn error_finding(error: String) -> Finding {
+    Finding {
+        kind: "error",
+        summary: format!("The check could not run: {error}"),
+        details: vec![],
+        open: None,
+    }
+}
+
+/// Runs `checker` in slices until it ends or `cancel` is set, reporting to `dispatch`.
+async fn drive_check(
+    mut checker: Checker,
+    states_max: usize,
+    generation: u64,
+    cancel: Rc<Cell<bool>>,
+    dispatch: UseReducerDispatcher<PanelState>,
+) {
+    loop {
+        if cancel.get() {
+            let stats = checker.progress();
+            dispatch.dispatch(Msg::Finish {
+                generation,
+                finding: Finding {
+                    kind: "cancelled",
+                    summary: format!("Cancelled after {}: no verdict.", stats_text(&stats)),
+                    details: vec![],
+                    open: None,
+                },
+            });
+            return;
+        }
+        let started = js_sys::Date::now();
+        let status = loop {
+            match checker.run_for(CHECK_STEP_STATES, &mut |_| {}) {
+                Ok(CheckStatus::Running(_)) if js_sys::Date::now() - started < SLICE_MS => {}
+                other => break other,
+            }
+        };
+        match status {
+            Ok(CheckStatus::Running(progress)) => dispatch.dispatch(Msg::Progress {
+                generation,
+                job: Job::Checking { progress, states_max },
+            }),
+            Ok(CheckStatus::Done(report)) => {
+                let finding = check_finding(report.outcome, &report.stats);
+                dispatch.dispatch(Msg::Finish { generation, finding });
+                return;
+            }
+            Err(error) => {
+                dispatch.dispatch(Msg::Finish {
+                    generation,
+                    finding: error_finding(error.to_string()),
+                });
+                return;
+            }
+        }
+        // Yield to the browser: it renders the progress and handles clicks (Cancel) here.
+        sleep(Duration::ZERO).await;
+    }
+}
+
+/// Fuzzes `scenario` in slices until the run ends or `cancel` is set.
+async fn drive_fuzz(
+    scenario: Scenario,
+    fuzz_seed: u64,
+    generation: u64,
+    cancel: Rc<Cell<bool>>,
+    dispatch: UseReducerDispatcher<PanelState>,
+) {
+    let config = FuzzConfig { cases: FUZZ_CASES, fuzz_seed, ..FuzzConfig::default() };
+    let mut run = FuzzRun::new(lesson_cases(scenario), config);
+    loop {
+        if cancel.get() {
+            let report = run.report();
+            dispatch.dispatch(Msg::Finish {
+                generation,
+                finding: Finding {
+                    kind: "cancelled",
+                    summary: format!(
+                        "Cancelled after {} of {FUZZ_CASES} cases: no verdict.",
+                        report.cases_run
+                    ),
+                    details: vec![],
+                    open: None,
+                },
+            });
+            return;
+        }
+        let mut last = None;
+        let started = js_sys::Date::now();
+        let report = loop {
+            let report = run.run_for(1, &mut |progress| last = Some(*progress));
+            if report.finished || js_sys::Date::now() - started >= SLICE_MS {
+                break report;
+            }
+        };
+        if report.finished {
+            dispatch.dispatch(Msg::Finish { generation, finding: fuzz_finding(report) });
+            return;
+        }
+        if let Some(progress) = last {
+            dispatch.dispatch(Msg::Progress { generation, job: Job::Fuzzing(progress) });
+        }
+        sleep(Duration::ZERO).await;
+    }
+}
+
+fn fuzz_finding(report: idempotency_lab::testing::FuzzReport) -> Finding {
+    let Some(failure) = report.failure else {
+        return Finding {
+            kind: "passed",
+            summary: format!(
+                "No violation in {} cases ({} distinct seeds).",
+                report.cases_run, report.distinct_seeds
+            ),
+            details: vec![],
+            open: None,
+        };
+    };
+    let ids: Vec<String> = failure
+        .violated
+        .iter()
+        .map(|invariant| format!("{invariant} {}", invariant.title()))
+        .collect();
+    let trace = failure.trace;
+    // The first step at which a violated invariant broke: where the diagram opens.
+    let broke_at = trace
+        .steps
+        .iter()
+        .find(|step| step.new_violations.iter().any(|v| failure.violated.contains(&v.invariant)))
+        .map_or(trace.steps.len(), |step| step.step);
+    Finding {
+        kind: "violated",
+        summary: format!(
+            "Violated: {} in case {} of {FUZZ_CASES}; shrunk in {} steps to seed {} with {} injected faults, broken at step {broke_at} of {}.",
+            ids.join(", "),
+            report.cases_run,
+            failure.shrink_steps,
+            failure.shrunk.seed,
+            failure.shrunk.scenario.injections.len(),
+            trace.steps.len()
+        ),
+        details: trace
+            .steps
+            .iter()
+            .flat_map(|step| step.new_violations.iter())
+            .filter(|violation| failure.violated.contains(&violation.invariant))
+            .map(|violation| format!("{}: {}", violation.invariant, violation.sentence))
+            .take(3)
+            .collect(),
+        open: Some((Rc::new(trace), broke_at)),
+    }
+}
+
+/// The panel.
+#[function_component(CheckPanel)]
+pub fn check_panel(props: &CheckPanelProps) -> Html {
+    let panel = use_reducer(|| PanelState {
+        generation: 0,
+        job: Job::Idle,
+        what: String::new(),
+        finding: None,
+    });
+    let target = use_state(|| CheckTarget::ThisRun);
+    let preset = use_state(|| BudgetPreset::Lesson);
+    let states_max = use_state(|| STATE_LIMITS[1]);
+    // The running task's cancel flag; a new run or leaving the page sets the old one.
+    let cancel = use_mut_ref(|| Rc::new(Cell::new(false)));
+    {
+        let cancel = cancel.clone();
+        use_effect_with((), move |_| move || cancel.borrow().set(true));
+    }
+    let fresh_flag = {
+        let cancel = cancel.clone();
+        move || {
+            cancel.borrow().set(true);
+            let flag = Rc::new(Cell::new(false));
+            *cancel.borrow_mut() = flag.clone();
+            flag
+        }
+    };
+
+    let running = panel.job != Job::Idle;
+    let (scenario, config) = check_input(*target, &props.scenario, *preset, *states_max);
+    let what = format!(
+        "{} ({}), seed {}, faults {}, limit {} unique states",
+        scenario.id,
+        patterns_text(&scenario.patterns),
+        props.seed,
+        budget_text(&config.faults),
+        config.states_max
+    );
+
+    let on_check = {
+        let panel = panel.clone();
+        let fresh_flag = fresh_flag.clone();
+        let seed = props.seed;
+        let (scenario, config, what) = (scenario.clone(), config.clone(), what.clone());
+        Callback::from(move |_: MouseEvent| {
+            let generation = panel.generation + 1;
+            let states_max = config.states_max;
+            panel.dispatch(Msg::Start {
+                what: format!("Checking every interleaving of {what}"),
+                job: Job::Checking { progress: CheckProgress::default(), states_max },
+            });
+            match Checker::new(scenario.clone(), seed, config.clone()) {
+                Ok(checker) => {
+                    let flag = fresh_flag();
+                    spawn_local(drive_check(
+                        checker,
+                        states_max,
+                        generation,
+                        flag,
+                        panel.dispatcher(),
+                    ));
+                }
+                Err(error) => panel.dispatch(Msg::Finish {
+                    generation,
+                    finding: error_finding(error.to_string()),
+                }),
+            }
+        })
+    };
+    let on_fuzz = {
+        let panel = panel.clone();
+        let fresh_flag = fresh_flag.clone();
+        let seed = props.seed;
+        let run = props.scenario.clone();
+        Callback::from(move |_: MouseEvent| {
+            let generation = panel.generation + 1;
+            panel.dispatch(Msg::Start {
+                what: format!(
+                    "Fuzzing {} ({}): {FUZZ_CASES} cases of its faults, random fault rates and seeds, fuzz seed {seed}",
+                    run.id,
+                    patterns_text(&run.patterns)
+                ),
+                job: Job::Fuzzing(FuzzProgress { cases_run: 0, cases: FUZZ_CASES, failed: false }),
+            });
+            spawn_local(drive_fuzz(
+                run.clone(),
+                seed,
+                generation,
+                fresh_flag(),
+                panel.dispatcher(),
+            ));
+        })
+    };
+    let on_cancel = {
+        let cancel = cancel.clone();
+        Callback::from(move |_: MouseEvent| cancel.borrow().set(true))
+    };
+    let on_target = {
+        let target = target.clone();
+        Callback::from(move |event: Event| {
+            let select: web_sys::HtmlSelectElement = event.target_unchecked_into();
+            target.set(if select.value() == "reference" {
+                CheckTarget::Reference
+            } else {
+                CheckTarget::ThisRun
+            });
+        })
+    };
+    let on_preset = {
+        let preset = preset.clone();
+        Callback::from(move |event: Event| {
+            let select: web_sys::HtmlSelectElement = event.target_unchecked_into();
+            preset.set(BudgetPreset::from_key(&select.value()));
+        })
+    };
+    let on_limit = {
+        let states_max = states_max.clone();
+        Callback::from(move |event: Event| {
+            let select: web_sys::HtmlSelectElement = event.target_unchecked_into();
+            if let Ok(limit) = select.value().parse() {
+                states_max.set(limit);
+            }
+        })
+    };
+
+    let progress = match &panel.job {
+        Job::Idle => html! {},
+        Job::Checking { progress, states_max } => html! {
+            <div class="check-progress" data-testid="check-progress">
+                <progress max={states_max.to_string()} value={progress.unique_states.to_string()} />
+                <span>{ format!("unique states stored: {} of the {}-state limit · {} explored · depth {} · frontier {}",
+                    progress.unique_states, states_max, progress.states_explored, progress.depth_reached, progress.frontier_len) }</span>
+            </div>
+        },
+        Job::Fuzzing(progress) => html! {
+            <div class="check-progress" data-testid="check-progress">
+                <progress max={progress.cases.to_string()} value={progress.cases_run.to_string()} />
+                <span>{ format!("cases run: {} of {}", progress.cases_run, progress.cases) }</span>
+            </div>
+        },
+    };
+    let status = if running {
+        "running"
+    } else if panel.finding.is_some() {
+        "done"
+    } else {
+        "idle"
+    };
+
+    html! {
+        <section class="check-panel" aria-label="Check and fuzz" data-testid="check-panel" data-status={status}>
+            <h2>{ "Check every interleaving, or fuzz many seeds" }</h2>
+            <div class="check-options">
+                <label>{ "What " }
+                    <select data-testid="check-target" onchange={on_target} disabled={running}>
+                        <option value="this-run" selected={*target == CheckTarget::ThisRun}>{ "this run (scenario, switches, seed)" }</option>
+                        <option value="reference" selected={*target == CheckTarget::Reference}>{ "reference: two consumers, a duplicate and a crash" }</option>
+                    </select>
+                </label>
+                <label>{ "Faults " }
+                    <select data-testid="check-budget" onchange={on_preset} disabled={running}>
+                        { for BudgetPreset::ALL.iter().map(|option| html! {
+                            <option value={option.key()} selected={*option == *preset}>{ option.label() }</option>
+                        }) }
+                    </select>
+                </label>
+                <label>{ "Limit " }
+                    <select data-testid="check-limit" onchange={on_limit} disabled={running}>
+                        { for STATE_LIMITS.iter().map(|limit| html! {
+                            <option value={limit.to_string()} selected={*limit == *states_max}>{ format!("{limit} unique states") }</option>
+                        }) }
+                    </select>
+                </label>
+            </div>
+            <p class="check-what" data-testid="check-what">{ format!("Will check {what}.") }</p>
+            <div class="check-buttons">
+                <button data-testid="check-run" onclick={on_check} disabled={running}>{ "Check every interleaving" }</button>
+                <button data-testid="fuzz-run" onclick={on_fuzz} disabled={running}>{ format!("Fuzz {FUZZ_CASES} cases") }</button>
+                <button data-testid="check-cancel" onclick={on_cancel} disabled={!running}>{ "Cancel" }</button>
+            </div>
+            if running || panel.finding.is_some() {
+                <p class="check-running" data-testid="check-running-what">{ panel.what.clone() }</p>
+            }
+            { progress }
+            if let Some(finding) = &panel.finding {
+                <div class={classes!("check-result", finding.kind)} data-testid="check-result" data-kind={finding.kind}>
+                    <p class="summary" data-testid="check-summary">{ finding.summary.clone() }</p>
+                    { for finding.details.iter().map(|detail| html! { <p class="sentence">{ detail.clone() }</p> }) }
+                    if let Some((trace, step)) = finding.open.clone() {
+                        <button data-testid="open-counterexample" onclick={
+                            let on_open = props.on_open.clone();
+                            move |_| on_open.emit((trace.clone(), step))
+                        }>{ format!("Open in the diagram (at step {step})") }</button>
+                    }
+                </div>
+            }
+        </section>
+    }
+}
