@@ -120,6 +120,9 @@ fn duplicate_on_the_pending_message_breaks_the_naive_shop() {
     assert_eq!(page.texts("[data-testid=pending-request-0] button"), Vec::<String>::new());
     assert_eq!(page.count("[data-state=broken]"), 0, "all green before the fault");
     assert!(!page.exists(".side [data-fault]"), "no fault buttons outside the diagram");
+    page.evaluate(
+        "document.querySelector('[data-testid=pending-message-0]').scrollIntoView({ block: 'center' }), true",
+    );
     page.screenshot("inject-in-diagram");
 
     page.click("[data-testid=pending-message-0] [data-fault=F1]");

@@ -303,7 +303,6 @@ fn pending_part(
                 <div class={classes!("pending-card", side)} {style}>
                     <span class="pending-dot" aria-hidden="true" />
                     <span class="pending-label" title={item.detail.clone()}>
-                        if item.lane().is_none() { <b>{ "⏱ " }</b> }
                         { item.label.clone() }
                     </span>
                     if !item.actions.is_empty() {
