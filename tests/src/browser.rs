@@ -268,7 +268,7 @@ pub fn dist_file(name: &str) -> PathBuf {
     Path::new(&dist_dir()).join(name)
 }
 
-/// Downloads, uploads and reloads: generic primitives over the Chrome DevTools Protocol.
+/// Downloads and uploads: generic primitives over the Chrome DevTools Protocol.
 impl LabPage {
     /// Makes the browser save every download into `dir` (which must exist), under the name
     /// the page suggests, without asking.
@@ -327,14 +327,6 @@ impl LabPage {
             .and_then(|element| element.set_input_files(&paths).map(|_| ()))
             .unwrap_or_else(|error| panic!("set the files of {selector}: {error}"));
     }
-
-    /// Reloads the page (the address, fragment included, stays) and waits until the app has
-    /// mounted again.
-    pub fn reload(&self) {
-        self.tab.reload(false, None).unwrap_or_else(|error| panic!("reload: {error}"));
-        self.tab.wait_until_navigated().expect("page reload");
-        self.tab.wait_for_element("[data-testid=app]").expect("the app mounts again");
-    }
 }
 
 /// A fresh, empty directory `target/browser-tests/<name>` for a test's files (downloads,
@@ -344,4 +336,70 @@ pub fn scratch_dir(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("create a scratch directory");
     dir
+}
+
+impl LabPage {
+    /// Like [`LabPage::open`], for a page that takes long to open (a link to a very long run):
+    /// waits up to `timeout` for the load and the app to mount, then goes back to
+    /// [`WAIT_TIMEOUT`] for everything else.
+    pub fn open_waiting(fragment: &str, timeout: Duration) -> LabPage {
+        let dist = dist_dir();
+        assert!(dist.join("index.html").exists(), "no built page in {}", dist.display());
+        let server = xtask::serve::start(&dist, "127.0.0.1:0").expect("serve dist/ on loopback");
+        let browser = launch_chromium();
+        let tab = browser.new_tab().expect("open a tab");
+        tab.set_default_timeout(timeout);
+        let console_errors = Arc::new(Mutex::new(Vec::new()));
+        collect_console_errors(&tab, Arc::clone(&console_errors));
+        let url = format!("{}/", server.url);
+        tab.navigate_to(&format!("{url}{fragment}")).expect("navigate to the page");
+        tab.wait_until_navigated().expect("page load");
+        tab.wait_for_element("[data-testid=app]").expect("the app mounts within the timeout");
+        tab.set_default_timeout(WAIT_TIMEOUT);
+        LabPage { tab, url, console_errors, _browser: browser, _server: server }
+    }
+
+    /// Runs `source` in every document this tab opens from now on, before the page's own
+    /// scripts (a probe that records timings, for instance).
+    pub fn add_init_script(&self, source: &str) {
+        self.tab
+            .call_method(headless_chrome::protocol::cdp::Page::AddScriptToEvaluateOnNewDocument {
+                source: source.to_owned(),
+                world_name: None,
+                include_command_line_api: None,
+                run_immediately: None,
+            })
+            .unwrap_or_else(|error| panic!("add an init script: {error}"));
+    }
+
+    /// Reloads the page (bypassing the cache when `ignore_cache`, a fresh load) and waits until
+    /// the app has mounted again. Local storage survives, as in a real reload.
+    pub fn reload(&self, ignore_cache: bool) {
+        self.evaluate("window.__labBeforeReload = true");
+        self.tab
+            .reload(ignore_cache, None)
+            .unwrap_or_else(|error| panic!("reload the page: {error}"));
+        self.wait_until(
+            "the page reloads and the app mounts",
+            "window.__labBeforeReload === undefined && document.querySelector('[data-testid=app]') !== null",
+        );
+    }
+
+    /// The first number in the text of the first element matching `selector` (such as the
+    /// step of `step 12 / 40`); panics if there is none.
+    pub fn number(&self, selector: &str) -> u64 {
+        let text = self.text(selector);
+        text.split(|c: char| !c.is_ascii_digit())
+            .find(|part| !part.is_empty())
+            .and_then(|digits| digits.parse().ok())
+            .unwrap_or_else(|| panic!("no number in the text of {selector}: {text:?}"))
+    }
+
+    /// The text of every element matching `selector`, in document order.
+    pub fn texts(&self, selector: &str) -> Vec<String> {
+        let value = self.evaluate(&format!(
+            "JSON.stringify(Array.from(document.querySelectorAll({selector:?}), element => element.innerText.trim()))"
+        ));
+        serde_json::from_str(value.as_str().unwrap_or("[]")).unwrap_or_default()
+    }
 }

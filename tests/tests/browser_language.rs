@@ -52,7 +52,7 @@ fn the_language_switch_turns_the_lesson_and_the_labels_russian_and_stays_after_a
 
     // A reload (a new document: the marker is gone) opens in Russian again.
     page.evaluate("window.beforeReload = true");
-    page.reload();
+    page.reload(false);
     page.wait_until("the page reloaded", "window.beforeReload === undefined");
     assert_page_in(&page, Language::Ru);
 

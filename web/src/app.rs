@@ -9,15 +9,15 @@ use gloo::storage::{LocalStorage, Storage};
 use gloo::timers::callback::Interval;
 use idempotency_lab::lang::Language;
 use idempotency_lab::sim::{
-    CATALOGUE, CompareInput, Pattern, PatternMode, compare, lanes, lesson_text, trace_to_mermaid,
+    CATALOGUE, CompareInput, Pattern, PatternMode, compare, lanes, lesson_text, pending,
+    trace_to_mermaid,
 };
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use crate::check_panel::CheckPanel;
 use crate::compare::CompareView;
-use crate::diagram::SequenceDiagram;
-use crate::faults::FaultPanel;
+use crate::diagram::{SequenceDiagram, WINDOW_STEPS, first_drawn};
 use crate::files::{Download, read_file, start_download};
 use crate::invariants::InvariantsPanel;
 use crate::labels::{UiText, action_label, stop_text, ui};
@@ -225,8 +225,19 @@ pub fn app() -> Html {
         Callback::from(move |_: MouseEvent| dispatcher.dispatch(action.clone()))
     };
 
+    // The diagram draws the steps just before the cursor; scrolling up reveals more, until
+    // the cursor moves: (cursor, how many more than the window).
+    let revealed = use_state_eq(|| (0usize, 0usize));
+    let extra = if revealed.0 == state.cursor { revealed.1 } else { 0 };
+    let first = first_drawn(state.shown_steps().len(), extra);
+    let on_reveal = {
+        let revealed = revealed.clone();
+        let cursor = state.cursor;
+        Callback::from(move |()| revealed.set((cursor, extra.saturating_add(WINDOW_STEPS))))
+    };
+
     let steps_total = state.sim.steps().len();
-    let shown: Vec<_> = state.shown_steps().to_vec();
+    let shown = state.shown_steps();
     let violations = state.world.violations();
     let changes = state.current_step().map(|step| step.row_changes.clone()).unwrap_or_default();
 
@@ -313,15 +324,35 @@ pub fn app() -> Html {
                 <CheckPanel scenario={state.sim.scenario().clone()} seed={state.seed} on_open={on_open_run} />
             }
             <div class="workspace">
-                <SequenceDiagram lanes={lanes(state.sim.scenario())} steps={shown.clone()} on_select={on_seek.clone()} />
+                <SequenceDiagram lanes={lanes(state.sim.scenario())} steps={shown.get(first..).unwrap_or_default().to_vec()}
+                    hidden={first} {on_reveal} on_select={on_seek.clone()} pending={pending(&state.world)} {on_inject} />
                 <aside class="side">
-                    <InvariantsPanel violations={violations} steps={shown} on_jump={on_seek} language={*language} />
-                    <FaultPanel world={state.world.clone()} {on_inject} />
+                    <InvariantsPanel violations={violations} steps={breaking_candidates(shown)} on_jump={on_seek} language={*language} />
                 </aside>
             </div>
             <StoreTables tables={state.world.store().committed().clone()} {changes} />
         </main>
     }
+}
+
+/// The steps among `steps` that `invariants::breaking_step` can name: those with new
+/// violations, and the first step that shows each violated invariant. Handing the panel these
+/// alone, not a copy of a long run, gives it the same answers.
+fn breaking_candidates(
+    steps: &[idempotency_lab::sim::TraceStep],
+) -> Vec<idempotency_lab::sim::TraceStep> {
+    let mut seen = Vec::new();
+    steps
+        .iter()
+        .filter(|step| {
+            let first = step.violated.iter().any(|invariant| !seen.contains(invariant));
+            seen.extend(step.violated.iter().copied());
+            seen.sort();
+            seen.dedup();
+            first || !step.new_violations.is_empty()
+        })
+        .cloned()
+        .collect()
 }
 
 /// The address's fragment, `#` included (empty if none).

@@ -4,16 +4,39 @@
 //! each request, response, statement, commit, publish, delivery and ack, and a mark for
 //! crashes, lost answers, duplicates, timeouts and broken invariants. The current step is
 //! highlighted and scrolled into view; the lane names stay on top; large fonts, so that it
-//! reads on a projector. This file only maps the model to coordinates.
+//! reads on a projector.
+//!
+//! A long run draws only a window: the [`WINDOW_STEPS`] steps before the cursor, and more
+//! above them each time the learner scrolls to the top (or presses the button there), the view
+//! kept where it was. So a step of a 10,000-step run costs the same as a step of a lesson.
+//!
+//! Below the current step, the *pending* part shows what waits now (`sim::pending`): each
+//! request, answer, message copy or delivery on its lane, with a button for each fault that
+//! applies to exactly it. The part is HTML aligned to the SVG's lanes (percentages of the same
+//! width), so the buttons are real, focusable `<button>`s. This file only maps the core's
+//! models to coordinates.
 
-use idempotency_lab::sim::{ArrowKind, DiagramItem, Lane, MarkKind, TraceStep, step_items};
+use idempotency_lab::sim::{
+    Action, ArrowKind, DiagramItem, Lane, MarkKind, PendingItem, TraceStep, step_items,
+};
 use yew::prelude::*;
+
+use crate::faults::fault_button;
 
 const LANE_WIDTH: i32 = 150;
 const LEFT: i32 = 90;
 const RIGHT: i32 = 120;
 const ITEM_ROW: i32 = 32;
 const EMPTY_ROW: i32 = 18;
+
+/// How many steps the diagram draws before the cursor, and how many more each reveal adds.
+pub const WINDOW_STEPS: usize = 60;
+
+/// The index of the first step drawn, when `shown` steps lead to the cursor and the learner
+/// revealed `revealed` more than the window: the steps before it are not drawn.
+pub fn first_drawn(shown: usize, revealed: usize) -> usize {
+    shown.saturating_sub(WINDOW_STEPS.saturating_add(revealed))
+}
 
 fn arrow_class(kind: ArrowKind) -> &'static str {
     match kind {
@@ -71,16 +94,26 @@ fn band_height(items: &[DiagramItem]) -> i32 {
 pub struct SequenceDiagramProps {
     /// The lanes, left to right (`sim::lanes` of the scenario).
     pub lanes: Vec<Lane>,
-    /// The steps shown (up to the cursor).
+    /// The steps drawn: the last of those up to the cursor (see [`first_drawn`]).
     pub steps: Vec<TraceStep>,
+    /// How many steps before them are not drawn.
+    pub hidden: usize,
+    /// Draws [`WINDOW_STEPS`] more of the hidden steps.
+    pub on_reveal: Callback<()>,
     /// Clicking a step's band goes there.
     pub on_select: Callback<usize>,
+    /// What waits at the cursor, with the faults that apply to each item.
+    pub pending: Vec<PendingItem>,
+    /// Applies a fault (or lets time pass) chosen on a pending item.
+    pub on_inject: Callback<Action>,
 }
 
 /// The diagram, in a scrolling box that follows the current (last shown) step.
 #[function_component(SequenceDiagram)]
 pub fn sequence_diagram(props: &SequenceDiagramProps) -> Html {
     let scroller = use_node_ref();
+    // Where the view was, from the bottom, when earlier steps were revealed above it.
+    let anchor = use_mut_ref(|| None::<i32>);
     let mut lanes = props.lanes.clone();
     let bands: Vec<(usize, Vec<DiagramItem>)> =
         props.steps.iter().map(|step| (step.step, step_items(step))).collect();
@@ -104,13 +137,47 @@ pub fn sequence_diagram(props: &SequenceDiagramProps) -> Html {
     let current = props.steps.last().map(|step| step.step);
     {
         let scroller = scroller.clone();
-        use_effect_with((props.steps.len(), height), move |_| {
+        use_effect_with((current, props.pending.clone()), move |_| {
             if let Some(element) = scroller.cast::<web_sys::Element>() {
                 let top = element.scroll_height() - element.client_height();
                 element.set_scroll_top(top.max(0));
             }
         });
     }
+    {
+        let scroller = scroller.clone();
+        let anchor = anchor.clone();
+        use_effect(move || {
+            if let (Some(from_bottom), Some(element)) =
+                (anchor.borrow_mut().take(), scroller.cast::<web_sys::Element>())
+            {
+                element.set_scroll_top(element.scroll_height() - from_bottom);
+            }
+        });
+    }
+    let reveal = {
+        let scroller = scroller.clone();
+        let on_reveal = props.on_reveal.clone();
+        move || {
+            if let Some(element) = scroller.cast::<web_sys::Element>() {
+                *anchor.borrow_mut() = Some(element.scroll_height() - element.scroll_top());
+            }
+            on_reveal.emit(());
+        }
+    };
+    let hidden = props.hidden;
+    let onscroll = {
+        let scroller = scroller.clone();
+        let reveal = reveal.clone();
+        Callback::from(move |_: Event| {
+            let at_top =
+                scroller.cast::<web_sys::Element>().is_some_and(|element| element.scroll_top() < 4);
+            if hidden > 0 && at_top {
+                reveal();
+            }
+        })
+    };
+    let on_earlier = Callback::from(move |_: MouseEvent| reveal());
     let mut y = 10;
     let drawn_bands: Vec<Html> = bands
         .iter()
@@ -141,7 +208,12 @@ pub fn sequence_diagram(props: &SequenceDiagramProps) -> Html {
                     <text x={lane_x(&lanes, *lane).to_string()} y="28" text-anchor="middle" class="lane-name">{ lane.name() }</text>
                 }) }
             </svg>
-            <div class="diagram-scroll" ref={scroller} data-testid="diagram">
+            <div class="diagram-scroll" ref={scroller} data-testid="diagram" {onscroll}>
+                if hidden > 0 {
+                    <button type="button" class="earlier" data-testid="diagram-earlier" onclick={on_earlier}>
+                        { format!("▲ {hidden} earlier steps not drawn: show {} more", hidden.min(WINDOW_STEPS)) }
+                    </button>
+                }
                 <svg class="diagram" viewBox={format!("0 0 {width} {height}")} preserveAspectRatio="xMinYMin meet" role="img"
                     aria-label="Sequence diagram of the run">
                     <defs>
@@ -158,6 +230,7 @@ pub fn sequence_diagram(props: &SequenceDiagramProps) -> Html {
                         <text x={(width / 2).to_string()} y="48" text-anchor="middle" class="hint">{ "Press Step (→) or Play (space) to start the run." }</text>
                     }
                 </svg>
+                { pending_part(&lanes, width, &props.pending, &props.on_inject) }
             </div>
         </section>
     }
@@ -191,5 +264,64 @@ fn draw(lanes: &[Lane], item: &DiagramItem, y: i32) -> Html {
                 </g>
             }
         }
+    }
+}
+
+/// Where `lane` is across the diagram, in percent of its width.
+fn lane_percent(lanes: &[Lane], lane: Lane, width: i32) -> f64 {
+    f64::from(lane_x(lanes, lane)) * 100.0 / f64::from(width.max(1))
+}
+
+/// The pending part: one row per waiting item, its card on its lane (left of the lane when the
+/// lane is on the right half), with the item's fault buttons.
+fn pending_part(
+    lanes: &[Lane],
+    width: i32,
+    pending: &[PendingItem],
+    on_inject: &Callback<Action>,
+) -> Html {
+    let rails = lanes.iter().map(|lane| {
+        let style = format!("left: {:.3}%", lane_percent(lanes, *lane, width));
+        html! { <span class="pending-rail" {style} /> }
+    });
+    let rows = pending.iter().map(|item| {
+        let (style, side) = match item.lane() {
+            Some(lane) => {
+                let percent = lane_percent(lanes, lane, width);
+                if percent <= 55.0 {
+                    (format!("margin-left: calc({percent:.3}% - 0.55rem)"), "from-left")
+                } else {
+                    (format!("margin-right: calc({:.3}% - 0.55rem)", 100.0 - percent), "from-right")
+                }
+            }
+            None => ("margin-left: 0.4rem".to_owned(), "from-left"),
+        };
+        let lane_name = item.lane().map(Lane::name).unwrap_or_else(|| "Clock".to_owned());
+        html! {
+            <li class={classes!("pending-row", item.lane().is_none().then_some("clock"))}
+                data-testid={format!("pending-{}", item.target)} data-lane={lane_name.clone()}>
+                <div class={classes!("pending-card", side)} {style}>
+                    <span class="pending-dot" aria-hidden="true" />
+                    <span class="pending-label" title={item.detail.clone()}>
+                        { item.label.clone() }
+                    </span>
+                    if !item.actions.is_empty() {
+                        <span class="pending-actions" role="group"
+                            aria-label={format!("Faults on {}: {}", lane_name, item.label)}>
+                            { for item.actions.iter().map(|action| fault_button(action, on_inject)) }
+                        </span>
+                    }
+                </div>
+            </li>
+        }
+    });
+    html! {
+        <section class="pending" data-testid="pending" aria-label="What waits now, and the faults you can inject on it">
+            { for rails }
+            <h3 class="pending-title">
+                { if pending.is_empty() { "Nothing waits: the run is over." } else { "Waiting now: inject a fault on an item" } }
+            </h3>
+            <ul class="pending-rows">{ for rows }</ul>
+        </section>
     }
 }

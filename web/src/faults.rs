@@ -1,53 +1,64 @@
-//! The fault buttons: for each pending request, message, consumer or relay, the faults the
-//! world allows on it now (`World::enabled_fault_actions`). A click applies the fault as the
-//! learner's choice (`Simulation::step_with`), so the run replays and the link carries it.
+//! The fault buttons of the diagram's pending items: the wording of each button and the
+//! button itself. Which faults apply to which item is the core's decision
+//! (`sim::pending`); a click dispatches the same core `Action` the scheduler would take, as
+//! the learner's choice (`Simulation::step_with`), so the run replays and the link carries it.
 
-use std::collections::BTreeMap;
-
-use idempotency_lab::sim::{Action, World};
+use idempotency_lab::sim::{Action, HoldRelease};
 use yew::prelude::*;
 
-use crate::labels::{action_label, fault_target};
+use crate::labels::action_label;
 
-/// Props of [`FaultPanel`].
-#[derive(Properties, PartialEq)]
-pub struct FaultPanelProps {
-    /// The world at the cursor.
-    pub world: World,
-    /// Applies a fault.
-    pub on_inject: Callback<Action>,
+/// The short label of a learner's action on a pending item (its target is the item, so the
+/// label does not repeat it).
+pub fn button_label(action: &Action) -> String {
+    match action {
+        Action::DuplicateMessage { .. } => "Duplicate".to_owned(),
+        Action::DeliverConcurrently { instance, .. } => {
+            format!("Race: also to {}", instance.lane_name())
+        }
+        Action::HoldMessage { until: HoldRelease::Ticks { ticks }, .. } => {
+            format!("Hold back {ticks} ticks")
+        }
+        Action::HoldMessage { until: HoldRelease::RequestAnswered { request }, .. } => {
+            format!("Hold until request {} is answered", request.0)
+        }
+        Action::DuplicateAfterRetention { .. } => "Again after retention".to_owned(),
+        Action::CrashConsumerAfterCommit { .. } => "Crash after commit".to_owned(),
+        Action::CrashConsumerBeforeCommit { .. } => "Crash before commit".to_owned(),
+        Action::LoseResponse { .. } => "Lose this answer".to_owned(),
+        Action::CrashApi { .. } => "Crash the API".to_owned(),
+        Action::DoubleSubmit { .. } => "Double submit".to_owned(),
+        Action::SendWithKeyOf { key_of, .. } => format!("Reuse the key of request {}", key_of.0),
+        Action::RetryWithNewKey { .. } => "Retry with a new key".to_owned(),
+        Action::CrashRelay => "Crash after publish".to_owned(),
+        Action::AdvanceClock { ticks } => format!("Let {ticks} ticks pass"),
+        other => action_label(other),
+    }
 }
 
-/// The faults that can be injected now, grouped by what they hit.
-#[function_component(FaultPanel)]
-pub fn fault_panel(props: &FaultPanelProps) -> Html {
-    let mut groups: BTreeMap<String, Vec<Action>> = BTreeMap::new();
-    for action in props.world.enabled_fault_actions() {
-        groups.entry(fault_target(&action)).or_default().push(action);
-    }
+/// One button that applies `action` through `on_inject`. A fault carries its class
+/// (`data-fault="F1"`) in a badge and its description in the tooltip; letting time pass is
+/// `data-testid="advance-clock"`.
+pub fn fault_button(action: &Action, on_inject: &Callback<Action>) -> Html {
+    let class = action.fault_class();
+    let title = match class {
+        Some(class) => format!("{class}: {} ({})", class.description(), action_label(action)),
+        None => action_label(action),
+    };
+    let label = button_label(action);
+    let testid = matches!(action, Action::AdvanceClock { .. }).then_some("advance-clock");
+    let onclick = {
+        let on_inject = on_inject.clone();
+        let action = action.clone();
+        move |_: MouseEvent| on_inject.emit(action.clone())
+    };
     html! {
-        <section class="faults" aria-label="Inject a fault">
-            <h2>{ "Inject a fault" }</h2>
-            if groups.is_empty() {
-                <p class="muted">{ "Nothing pending can be hit by a fault right now. Step on." }</p>
+        <button type="button" class={classes!("fault", class.is_none().then_some("clock"))}
+            data-fault={class.map(|class| class.to_string())} data-testid={testid} {title} {onclick}>
+            if let Some(class) = class {
+                <span class="fault-class">{ class.to_string() }</span>{ " " }
             }
-            { for groups.into_iter().map(|(target, actions)| html! {
-                <div class="fault-group">
-                    <span class="target">{ target }</span>
-                    { for actions.into_iter().map(|action| {
-                        let class = action.fault_class().map(|class| class.to_string()).unwrap_or_default();
-                        let title = action.fault_class().map(|class| class.description()).unwrap_or_default();
-                        let label = action_label(&action);
-                        let on_inject = props.on_inject.clone();
-                        html! {
-                            <button class="fault" data-fault={class.clone()} {title}
-                                onclick={move |_| on_inject.emit(action.clone())}>
-                                <span class="fault-class">{ class }</span>{ " " }{ label }
-                            </button>
-                        }
-                    }) }
-                </div>
-            }) }
-        </section>
+            { label }
+        </button>
     }
 }

@@ -178,34 +178,6 @@ pub fn action_label(action: &Action) -> String {
     }
 }
 
-/// What the fault's target is, to group the fault buttons: a request, a message copy, a
-/// consumer instance, or the relay.
-pub fn fault_target(action: &Action) -> String {
-    match action {
-        Action::ClientSend { request }
-        | Action::ClientTimeout { request }
-        | Action::ClientRetry { request }
-        | Action::DoubleSubmit { request }
-        | Action::SendWithKeyOf { request, .. }
-        | Action::RetryWithNewKey { request } => format!("request {request}"),
-        Action::ApiStep { attempt }
-        | Action::DeliverResponse { attempt }
-        | Action::LoseResponse { attempt }
-        | Action::CrashApi { attempt } => format!("request in flight {attempt}"),
-        Action::BrokerDeliver { entry, .. }
-        | Action::DuplicateMessage { entry }
-        | Action::DeliverConcurrently { entry, .. }
-        | Action::HoldMessage { entry, .. }
-        | Action::DuplicateAfterRetention { entry } => format!("message {entry}"),
-        Action::ConsumerStep { instance }
-        | Action::CrashConsumerAfterCommit { instance }
-        | Action::CrashConsumerBeforeCommit { instance } => instance.lane_name(),
-        Action::RelayStep | Action::CrashRelay => "relay".to_owned(),
-        Action::PurgeStep => "retention job".to_owned(),
-        Action::AdvanceClock { .. } => "clock".to_owned(),
-    }
-}
-
 /// Why the run ended, in `language`.
 pub fn stop_text(stop: &StopReason, language: Language) -> String {
     match (language, stop) {

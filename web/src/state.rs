@@ -29,8 +29,9 @@ pub struct LabState {
     pub patterns: Patterns,
     /// The seed of the run.
     pub seed: u64,
-    /// The run so far (it may be ahead of the cursor after a rewind).
-    pub sim: Simulation,
+    /// The run so far (it may be ahead of the cursor after a rewind). Shared between states,
+    /// so that an action that does not change the run does not copy it.
+    pub sim: Rc<Simulation>,
     /// How many steps are shown: 0 is the start.
     pub cursor: usize,
     /// The world after `cursor` steps.
@@ -122,7 +123,7 @@ impl LabState {
             world: sim.world().clone(),
             base,
             seed: 0,
-            sim,
+            sim: Rc::new(sim),
             cursor: 0,
             playing: false,
             speed_ms: SPEEDS_MS[1],
@@ -152,7 +153,7 @@ impl LabState {
             patterns,
             seed,
             world: sim.world().clone(),
-            sim,
+            sim: Rc::new(sim),
             cursor: 0,
             playing: false,
             speed_ms: SPEEDS_MS[1],
@@ -199,7 +200,7 @@ impl LabState {
         let mut state = LabState::with_run(&id, base, link.patterns, link.seed)?;
         state.cursor = opened.simulation.steps().len();
         state.world = opened.simulation.world().clone();
-        state.sim = opened.simulation;
+        state.sim = Rc::new(opened.simulation);
         Ok(state)
     }
 
@@ -227,7 +228,7 @@ impl LabState {
         };
         let mut state =
             LabState::with_run(&id, trace.scenario.clone(), trace.scenario.patterns, trace.seed)?;
-        state.sim = replay_steps(&state.sim, &trace.steps, trace.steps.len())?;
+        state.sim = Rc::new(replay_steps(&state.sim, &trace.steps, trace.steps.len())?);
         state.cursor = state.sim.steps().len();
         state.world = state.sim.world().clone();
         Ok(state)
@@ -282,7 +283,7 @@ impl LabState {
             self.seek(self.cursor + 1);
             return true;
         }
-        if self.sim.step().is_some() {
+        if self.sim.stop_reason().is_none() && Rc::make_mut(&mut self.sim).step().is_some() {
             self.cursor = self.sim.steps().len();
             self.world = self.sim.world().clone();
             return true;
@@ -310,7 +311,7 @@ impl LabState {
         };
         match truncated.step_with(action) {
             Ok(_) => {
-                self.sim = truncated;
+                self.sim = Rc::new(truncated);
                 self.cursor = self.sim.steps().len();
                 self.world = self.sim.world().clone();
             }
@@ -393,7 +394,7 @@ impl Reducible for LabState {
             }
             Action::SeekTo(step) => next.seek(step),
             Action::RunToEnd => {
-                next.sim.run_to_end();
+                Rc::make_mut(&mut next.sim).run_to_end();
                 let end = next.sim.steps().len();
                 next.seek(end);
                 next.playing = false;

@@ -232,7 +232,8 @@ pub fn render_index_html(source: &str) -> String {
     page
 }
 
-fn file_size(dir: &Path, name: String) -> Result<FileSize, XtaskError> {
+/// The raw and gzipped size of the file `name` in `dir`.
+pub fn file_size(dir: &Path, name: String) -> Result<FileSize, XtaskError> {
     let path = dir.join(&name);
     let bytes = std::fs::read(&path).map_err(io_error("read", &path))?;
     let mut gzip = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());

@@ -32,9 +32,13 @@ use serde::{Deserialize, Serialize};
 use crate::idempotency::IdempotencyEvent;
 use crate::ids::Tick;
 use crate::inbox::{ConsumeOutcome, ConsumerCrashed};
-use crate::sim::action::{Action, Actor, InstanceId};
-use crate::sim::scenario::Scenario;
+use crate::sim::action::{Action, Actor, AttemptId, EntryId, InstanceId, RequestIndex};
+use crate::sim::broker::EntryState;
+use crate::sim::client::ClientState;
+use crate::sim::scenario::{Operation, Scenario};
 use crate::sim::trace::{SimEvent, Trace, TraceStep};
+use crate::sim::world::World;
+use crate::store::KeyState;
 
 /// One vertical lane of the diagram.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -564,6 +568,377 @@ fn event_items(lane: Lane, event: &SimEvent, items: &mut Vec<DiagramItem>) {
     }
 }
 
+/// What waits at the cursor, and where a learner can hit it with a fault.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(tag = "target", rename_all = "snake_case")]
+pub enum PendingTarget {
+    /// A client's request with no final answer yet (not sent, waiting, or backing off).
+    Request {
+        /// The request.
+        request: RequestIndex,
+    },
+    /// A send of a request, running in the API.
+    Attempt {
+        /// The send.
+        attempt: AttemptId,
+    },
+    /// An answer of the API on the network, on its way to the client.
+    Answer {
+        /// The send it answers.
+        attempt: AttemptId,
+    },
+    /// The outbox relay: running, or with unpublished rows to publish.
+    Relay,
+    /// One copy of a message in the broker.
+    Message {
+        /// The copy.
+        entry: EntryId,
+    },
+    /// The delivery a consumer instance is processing.
+    Delivery {
+        /// The instance.
+        instance: InstanceId,
+    },
+    /// The retention job, running.
+    Retention,
+    /// The virtual clock, when something is due later and the learner may let time pass to
+    /// it (a timeout, a redelivery, a lease or a retention window that runs out).
+    Clock,
+}
+
+impl PendingTarget {
+    /// The lane the item waits on; `None` for the clock, which has no lane.
+    pub fn lane(self) -> Option<Lane> {
+        match self {
+            PendingTarget::Request { .. } => Some(Lane::Client),
+            PendingTarget::Attempt { .. } | PendingTarget::Answer { .. } => Some(Lane::Api),
+            PendingTarget::Relay => Some(Lane::Relay),
+            PendingTarget::Message { .. } => Some(Lane::Broker),
+            PendingTarget::Delivery { instance } => Some(Lane::Consumer { instance }),
+            PendingTarget::Retention => Some(Lane::Retention),
+            PendingTarget::Clock => None,
+        }
+    }
+
+    /// The item a learner's action (a fault, or letting time pass) is aimed at; `None` for the
+    /// other normal actions, which the scheduler takes.
+    pub fn of_action(action: &Action) -> Option<PendingTarget> {
+        Some(match action {
+            Action::DuplicateMessage { entry }
+            | Action::DeliverConcurrently { entry, .. }
+            | Action::HoldMessage { entry, .. }
+            | Action::DuplicateAfterRetention { entry } => PendingTarget::Message { entry: *entry },
+            Action::CrashConsumerAfterCommit { instance }
+            | Action::CrashConsumerBeforeCommit { instance } => {
+                PendingTarget::Delivery { instance: *instance }
+            }
+            Action::LoseResponse { attempt } => PendingTarget::Answer { attempt: *attempt },
+            Action::CrashApi { attempt } => PendingTarget::Attempt { attempt: *attempt },
+            Action::DoubleSubmit { request }
+            | Action::SendWithKeyOf { request, .. }
+            | Action::RetryWithNewKey { request } => PendingTarget::Request { request: *request },
+            Action::CrashRelay => PendingTarget::Relay,
+            Action::AdvanceClock { .. } => PendingTarget::Clock,
+            Action::ClientSend { .. }
+            | Action::ClientTimeout { .. }
+            | Action::ClientRetry { .. }
+            | Action::ApiStep { .. }
+            | Action::DeliverResponse { .. }
+            | Action::RelayStep
+            | Action::BrokerDeliver { .. }
+            | Action::ConsumerStep { .. }
+            | Action::PurgeStep => return None,
+        })
+    }
+}
+
+impl fmt::Display for PendingTarget {
+    /// A short stable id: `request-0`, `attempt-1`, `answer-1`, `relay`, `message-0`,
+    /// `delivery-0`, `retention`, `clock`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PendingTarget::Request { request } => write!(f, "request-{}", request.0),
+            PendingTarget::Attempt { attempt } => write!(f, "attempt-{}", attempt.0),
+            PendingTarget::Answer { attempt } => write!(f, "answer-{}", attempt.0),
+            PendingTarget::Relay => f.write_str("relay"),
+            PendingTarget::Message { entry } => write!(f, "message-{}", entry.0),
+            PendingTarget::Delivery { instance } => write!(f, "delivery-{}", instance.0),
+            PendingTarget::Retention => f.write_str("retention"),
+            PendingTarget::Clock => f.write_str("clock"),
+        }
+    }
+}
+
+/// One thing that waits at the cursor (a request, an answer, a message, a delivery, ...), with
+/// the actions a learner can take on exactly it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PendingItem {
+    /// What it is.
+    pub target: PendingTarget,
+    /// A short label (`request 0 POST /orders: awaiting its answer`).
+    pub label: String,
+    /// The full text, for a tooltip.
+    pub detail: String,
+    /// The fault actions enabled on it now, in [`World::enabled_fault_actions`] order; for the
+    /// clock, the one `AdvanceClock` to the next deadline.
+    pub actions: Vec<Action>,
+}
+
+impl PendingItem {
+    /// The lane it waits on (`None`: the clock).
+    pub fn lane(&self) -> Option<Lane> {
+        self.target.lane()
+    }
+}
+
+/// What waits in `world`, lane by lane (Client, API, Relay, Broker, consumers, retention, then
+/// the clock), each item with the fault actions that apply to exactly it. Every enabled fault
+/// action of the world is on exactly one item. The clock is an item only when time can pass
+/// while something else could still happen (otherwise a plain step moves it anyway).
+pub fn pending(world: &World) -> Vec<PendingItem> {
+    let mut items: Vec<PendingItem> = Vec::new();
+    let now = world.now();
+    for (index, client) in world.clients().iter().enumerate() {
+        if client.is_finished() {
+            continue;
+        }
+        let request = RequestIndex(index);
+        let what = operation_label(&client.spec.operation);
+        let state = match &client.state {
+            ClientState::NotSent => "not sent yet".to_owned(),
+            ClientState::Awaiting { deadline, .. } => {
+                format!("awaits its answer (timeout at tick {})", deadline.0)
+            }
+            ClientState::BackingOff { retry_at } => format!("retries at tick {}", retry_at.0),
+            ClientState::Answered { .. } | ClientState::GaveUp => continue,
+        };
+        items.push(item(
+            PendingTarget::Request { request },
+            format!("request {index} {what}: {state}"),
+            format!(
+                "{request} ({what}), {} sends so far, Idempotency-Key {}",
+                client.sends, client.current_key
+            ),
+        ));
+    }
+    for (attempt, running) in world.attempts() {
+        let waiting = match running.waiting_for {
+            Some(holder) => format!(", waits for {holder}"),
+            None => String::new(),
+        };
+        items.push(item(
+            PendingTarget::Attempt { attempt: *attempt },
+            format!("{attempt} of request {} runs{waiting}", running.request.0),
+            format!(
+                "send {} of {}, Idempotency-Key {}, running in the API",
+                running.send_number, running.request, running.key
+            ),
+        ));
+    }
+    for (attempt, answer) in world.responses() {
+        items.push(item(
+            PendingTarget::Answer { attempt: *attempt },
+            format!(
+                "answer {} to request {} on the network",
+                answer.response.status, answer.request.0
+            ),
+            format!(
+                "the answer {} to {attempt} (send {} of {}) travels to the client",
+                answer.response.status, answer.send_number, answer.request
+            ),
+        ));
+    }
+    let unpublished =
+        world.store().committed().outbox.values().filter(|row| !row.published).count();
+    if world.relay().is_some() || unpublished > 0 {
+        let published = world.relay_published_not_marked();
+        let label = match (world.relay().is_some(), published.len()) {
+            (true, 0) => "relay runs".to_owned(),
+            (true, count) => format!("relay runs: {count} published, not marked"),
+            (false, _) => format!("outbox: {unpublished} unpublished"),
+        };
+        items.push(item(
+            PendingTarget::Relay,
+            label,
+            format!(
+                "{unpublished} outbox rows unpublished; published and not yet marked: {}",
+                published.iter().map(short).collect::<Vec<_>>().join(", ")
+            ),
+        ));
+    }
+    for (entry, copy) in &world.broker().entries {
+        let state = match &copy.state {
+            EntryState::Ready { visible_at } if *visible_at > now => {
+                format!("queued, visible at tick {}", visible_at.0)
+            }
+            EntryState::Ready { .. } => "queued".to_owned(),
+            EntryState::InFlight { instances, .. } => format!(
+                "in flight at {}",
+                instances
+                    .iter()
+                    .map(|instance| instance.lane_name())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            EntryState::HeldUntilAnswered { request } => {
+                format!("held until {request} is answered")
+            }
+            EntryState::HeldUntil { tick } => format!("held until tick {}", tick.0),
+            EntryState::AwaitingOriginalAck { .. } => {
+                "late copy, after the original's ack".to_owned()
+            }
+        };
+        items.push(item(
+            PendingTarget::Message { entry: *entry },
+            format!("message {} ({entry}): {state}", short(&copy.message_id)),
+            format!(
+                "{entry}, a copy of message {}, delivered {} times",
+                copy.message_id, copy.deliveries
+            ),
+        ));
+    }
+    for (index, consumer) in world.consumers().iter().enumerate() {
+        let Some(delivery) = &consumer.delivery else { continue };
+        let instance = InstanceId(index);
+        let waiting = match delivery.waiting_for {
+            Some(holder) => format!(", waits for {holder}"),
+            None => String::new(),
+        };
+        items.push(item(
+            PendingTarget::Delivery { instance },
+            format!(
+                "delivery #{} of {}{waiting}",
+                delivery.delivery_number,
+                short(&delivery.message_id)
+            ),
+            format!(
+                "{instance} processes {} of message {} (delivery {})",
+                delivery.entry, delivery.message_id, delivery.delivery_number
+            ),
+        ));
+    }
+    if world.retention().is_some() {
+        items.push(item(
+            PendingTarget::Retention,
+            "retention job runs".to_owned(),
+            "the retention job purges expired inbox rows, then forgotten keys".to_owned(),
+        ));
+    }
+    let normal = world.enabled_normal_actions();
+    let clock = normal.iter().find(|action| matches!(action, Action::AdvanceClock { .. }));
+    let others = normal.iter().any(|action| !matches!(action, Action::AdvanceClock { .. }));
+    let mut clock_actions = Vec::new();
+    if let (Some(advance), true, Some(deadline)) = (clock, others, world.next_deadline()) {
+        let due = due_at(world, deadline);
+        items.push(item(
+            PendingTarget::Clock,
+            format!("clock: tick {}, next deadline at tick {}", now.0, deadline.0),
+            if due.is_empty() {
+                format!("at tick {}, something is due", deadline.0)
+            } else {
+                format!("at tick {}: {}", deadline.0, due.join("; "))
+            },
+        ));
+        clock_actions.push(advance.clone());
+    }
+    let mut unplaced: Vec<PendingItem> = Vec::new();
+    for action in world.enabled_fault_actions().into_iter().chain(clock_actions) {
+        let Some(target) = PendingTarget::of_action(&action) else { continue };
+        match items.iter_mut().find(|item| item.target == target) {
+            Some(item) => item.actions.push(action),
+            None => match unplaced.iter_mut().find(|item| item.target == target) {
+                Some(item) => item.actions.push(action),
+                None => unplaced.push(PendingItem {
+                    target,
+                    label: target.to_string().replace('-', " "),
+                    detail: String::new(),
+                    actions: vec![action],
+                }),
+            },
+        }
+    }
+    items.extend(unplaced);
+    items.sort_by_key(|item| (item.lane().is_none(), item.lane()));
+    items
+}
+
+fn item(target: PendingTarget, label: String, detail: String) -> PendingItem {
+    PendingItem { target, label, detail, actions: Vec::new() }
+}
+
+/// `POST /orders`, `POST /orders/…/payments`, `POST /orders/…/cancel`.
+fn operation_label(operation: &Operation) -> &'static str {
+    match operation {
+        Operation::PlaceOrder { .. } => "POST /orders",
+        Operation::PayOrder { .. } => "POST /orders/…/payments",
+        Operation::CancelOrder { .. } => "POST /orders/…/cancel",
+    }
+}
+
+/// What falls due at `tick`, in words: the reasons [`World::next_deadline`] may have named it.
+fn due_at(world: &World, tick: Tick) -> Vec<String> {
+    let mut due = Vec::new();
+    for (index, client) in world.clients().iter().enumerate() {
+        match &client.state {
+            ClientState::NotSent if client.spec.send_at_tick == tick.0 => {
+                due.push(format!("request {index} is due to be sent"));
+            }
+            ClientState::Awaiting { deadline, .. } if *deadline == tick => {
+                due.push(format!("the timeout of request {index} fires"));
+            }
+            ClientState::BackingOff { retry_at } if *retry_at == tick => {
+                due.push(format!("request {index} retries"));
+            }
+            _ => {}
+        }
+    }
+    for (entry, copy) in &world.broker().entries {
+        match &copy.state {
+            EntryState::Ready { visible_at } if *visible_at == tick => {
+                due.push(format!("{entry} becomes visible"));
+            }
+            EntryState::InFlight { redeliver_at, .. } if *redeliver_at == tick => {
+                due.push(format!("the visibility timeout of {entry} ends: redelivery"));
+            }
+            EntryState::HeldUntil { tick: until } if *until == tick => {
+                due.push(format!("{entry} is released"));
+            }
+            _ => {}
+        }
+    }
+    let config = world.config();
+    if config.retention_job.enabled {
+        let tables = world.store().committed();
+        let retention = config.consumers.inbox_retention_ticks;
+        for row in tables.inbox.values() {
+            if row.processed_at.plus(retention).plus(1) == tick {
+                due.push(format!(
+                    "the retention window of the inbox row of message {} runs out",
+                    short(&row.message_id)
+                ));
+            }
+        }
+        for row in tables.idempotency_keys.values() {
+            let retention_over = row.created_at.plus(config.api.retention_ticks);
+            match row.state {
+                KeyState::InProgress { lease_expires_at, .. }
+                    if retention_over.max(lease_expires_at) == tick =>
+                {
+                    due.push(format!(
+                        "the lease and retention window of key {} run out",
+                        short(&row.key)
+                    ));
+                }
+                KeyState::Completed { .. } if retention_over == tick => {
+                    due.push(format!("the retention window of key {} runs out", short(&row.key)));
+                }
+                _ => {}
+            }
+        }
+    }
+    due
+}
+
 #[cfg(test)]
 mod tests {
     use expect_test::expect;
@@ -698,5 +1073,146 @@ mod tests {
                 assert_eq!(violations, expected, "{} {mode:?}", entry.id);
             }
         }
+    }
+
+    fn render_pending(items: &[PendingItem]) -> String {
+        let mut text = String::new();
+        for item in items {
+            let lane = item.lane().map(Lane::name).unwrap_or_else(|| "-".to_owned());
+            text.push_str(&format!("[{lane}] {}: {}\n", item.target, item.label));
+            for action in &item.actions {
+                text.push_str(&format!("    {action:?}\n"));
+            }
+        }
+        text
+    }
+
+    /// Every catalogue lesson, both modes, every step: each enabled fault action is on exactly
+    /// one pending item, on the lane of its target, and a clock item carries one clock advance
+    /// with the reasons it is due.
+    #[test]
+    fn every_enabled_fault_is_on_exactly_one_pending_item() {
+        for entry in crate::sim::CATALOGUE {
+            for mode in [PatternMode::Naive, PatternMode::Idempotent] {
+                let scenario = catalogue_scenario(entry.id).unwrap().with_mode(mode);
+                let lanes = lanes(&scenario);
+                let mut simulation = Simulation::new(scenario, 0).unwrap();
+                loop {
+                    let world = simulation.world();
+                    let items = pending(world);
+                    let placed: Vec<&Action> =
+                        items.iter().flat_map(|item| &item.actions).collect();
+                    let faults = world.enabled_fault_actions();
+                    for fault in &faults {
+                        let on: Vec<&PendingItem> =
+                            items.iter().filter(|item| item.actions.contains(fault)).collect();
+                        assert_eq!(on.len(), 1, "{} {mode:?}: {fault:?}", entry.id);
+                        assert_eq!(Some(on[0].target), PendingTarget::of_action(fault));
+                        assert!(!on[0].detail.is_empty(), "{fault:?} has an unnamed item");
+                    }
+                    let clocks = placed
+                        .iter()
+                        .filter(|action| matches!(action, Action::AdvanceClock { .. }))
+                        .count();
+                    assert_eq!(placed.len(), faults.len() + clocks, "{} {mode:?}", entry.id);
+                    for item in &items {
+                        if let Some(lane) = item.lane() {
+                            assert!(lanes.contains(&lane), "{} {lane}", entry.id);
+                        } else {
+                            assert_eq!(item.actions.len(), 1);
+                            assert!(world.is_enabled(&item.actions[0]));
+                            assert!(
+                                !due_at(world, world.next_deadline().unwrap()).is_empty(),
+                                "{} {mode:?}: no reason for the deadline",
+                                entry.id
+                            );
+                        }
+                    }
+                    if simulation.step().is_none() {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_pending_items_of_the_duplicate_delivery_lesson() {
+        let scenario =
+            catalogue_scenario("f01-duplicate-delivery").unwrap().with_mode(PatternMode::Naive);
+        let mut simulation = Simulation::new(scenario, 0).unwrap();
+        let mut seen = String::new();
+        for step in [0, 1, 9, 12, 17, 21] {
+            while simulation.steps().len() < step {
+                simulation.step().unwrap();
+            }
+            seen.push_str(&format!("after step {step}:\n"));
+            seen.push_str(&render_pending(&pending(simulation.world())));
+        }
+        expect![[r#"
+            after step 0:
+            [Client] request-0: request 0 POST /orders: not sent yet
+                DoubleSubmit { request: RequestIndex(0) }
+            after step 1:
+            [Client] request-0: request 0 POST /orders: awaits its answer (timeout at tick 10)
+            [API] attempt-0: attempt 0 of request 0 runs
+                CrashApi { attempt: AttemptId(0) }
+            [-] clock: clock: tick 0, next deadline at tick 10
+                AdvanceClock { ticks: 10 }
+            after step 9:
+            [Client] request-0: request 0 POST /orders: awaits its answer (timeout at tick 10)
+            [API] attempt-0: attempt 0 of request 0 runs
+                CrashApi { attempt: AttemptId(0) }
+            [Relay] relay: relay runs: 1 published, not marked
+                CrashRelay
+            [Broker] message-0: message d051b29e (entry 0): queued
+                DuplicateMessage { entry: EntryId(0) }
+                HoldMessage { entry: EntryId(0), until: Ticks { ticks: 20 } }
+                DuplicateAfterRetention { entry: EntryId(0) }
+            [-] clock: clock: tick 0, next deadline at tick 10
+                AdvanceClock { ticks: 10 }
+            after step 12:
+            [Client] request-0: request 0 POST /orders: awaits its answer (timeout at tick 10)
+            [API] attempt-0: attempt 0 of request 0 runs
+                CrashApi { attempt: AttemptId(0) }
+            [Relay] relay: relay runs: 1 published, not marked
+                CrashRelay
+            [Broker] message-0: message d051b29e (entry 0): in flight at Consumer A
+                DuplicateMessage { entry: EntryId(0) }
+                DeliverConcurrently { entry: EntryId(0), instance: InstanceId(1) }
+                DuplicateAfterRetention { entry: EntryId(0) }
+            [Broker] message-1: message d051b29e (entry 1): queued
+                DuplicateMessage { entry: EntryId(1) }
+                HoldMessage { entry: EntryId(1), until: Ticks { ticks: 20 } }
+                DuplicateAfterRetention { entry: EntryId(1) }
+            [Consumer A] delivery-0: delivery #1 of d051b29e
+            [-] clock: clock: tick 0, next deadline at tick 10
+                AdvanceClock { ticks: 10 }
+            after step 17:
+            [Broker] message-0: message d051b29e (entry 0): in flight at Consumer A
+                DuplicateMessage { entry: EntryId(0) }
+                DuplicateAfterRetention { entry: EntryId(0) }
+            [Broker] message-1: message d051b29e (entry 1): in flight at Consumer B
+                DuplicateMessage { entry: EntryId(1) }
+                DuplicateAfterRetention { entry: EntryId(1) }
+            [Consumer A] delivery-0: delivery #1 of d051b29e
+            [Consumer B] delivery-1: delivery #2 of d051b29e
+            [-] clock: clock: tick 0, next deadline at tick 20
+                AdvanceClock { ticks: 20 }
+            after step 21:
+            [Broker] message-0: message d051b29e (entry 0): in flight at Consumer A
+                DuplicateMessage { entry: EntryId(0) }
+                DuplicateAfterRetention { entry: EntryId(0) }
+            [Broker] message-1: message d051b29e (entry 1): in flight at Consumer B
+                DuplicateMessage { entry: EntryId(1) }
+                DuplicateAfterRetention { entry: EntryId(1) }
+            [Consumer A] delivery-0: delivery #1 of d051b29e
+                CrashConsumerBeforeCommit { instance: InstanceId(0) }
+            [Consumer B] delivery-1: delivery #2 of d051b29e
+                CrashConsumerBeforeCommit { instance: InstanceId(1) }
+            [-] clock: clock: tick 0, next deadline at tick 20
+                AdvanceClock { ticks: 20 }
+        "#]]
+        .assert_eq(&seen);
     }
 }

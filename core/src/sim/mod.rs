@@ -58,7 +58,8 @@ pub use client::{ClientRequest, ClientState, PlannedOrder};
 pub use compare::{CompareInput, ComparedRun, Comparison, RowDifference, StepComparison, compare};
 pub use consumer::{ConsumerInstance, Delivery, RelayRun, RetentionRun, RetentionStage};
 pub use diagram::{
-    ArrowKind, Diagram, DiagramItem, DiagramStep, Lane, MarkKind, diagram, lanes, step_items,
+    ArrowKind, Diagram, DiagramItem, DiagramStep, Lane, MarkKind, PendingItem, PendingTarget,
+    diagram, lanes, pending, step_items,
 };
 pub use fault::{ApiCrashPoint, FaultClass, FaultRates, Injection, MessageRef};
 pub use mermaid::{diagram_to_mermaid, trace_to_mermaid};
