@@ -663,8 +663,9 @@ impl World {
     /// Applies an action that [`World::enabled_actions`] listed in this very state, and
     /// returns only the invariant violations after the step: no check that the action is
     /// enabled and no [`StepRecord`] (no row diff), which is what the exhaustive checker needs
-    /// on its hot path. On an action that is not enabled the world is left in an unspecified
-    /// but valid state; [`World::apply`] is the checked form.
+    /// on its hot path. An action that is not enabled is applied all the same and may take the
+    /// world where the simulator never goes: use [`World::apply`], the checked form, for any
+    /// action that does not come from the enabled lists of this state.
     pub fn apply_enabled(&mut self, action: &Action) -> Result<Vec<Violation>, ApplyError> {
         let mut out = StepOut {
             statement: None,
