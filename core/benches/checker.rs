@@ -14,7 +14,7 @@ use divan::Bencher;
 use divan::counter::ItemsCount;
 use idempotency_lab::check::{
     CheckOutcome, check, two_consumers_duplicate_and_crash,
-    two_consumers_duplicate_and_crash_config,
+    two_consumers_duplicate_and_crash_config, two_consumers_two_orders_duplicate_and_crash,
 };
 use idempotency_lab::sim::{FaultClass, PatternMode, Patterns};
 use idempotency_lab::testing::{
@@ -39,6 +39,28 @@ fn lab_checker_states(bencher: Bencher) {
     };
     let report = run().expect("the reference scenario is valid");
     assert_eq!(report.outcome, CheckOutcome::Proved);
+    bencher.counter(ItemsCount::new(report.stats.states_explored)).bench(run);
+}
+
+/// The lab's checker on the two-message reference scenario (two orders, two consumer
+/// instances, one duplicate, one crash after commit), idempotent shop: the proof, with its
+/// state count and depth pinned (too slow for a debug-build test).
+#[divan::bench(sample_count = 3, sample_size = 1)]
+fn lab_checker_states_two_orders(bencher: Bencher) {
+    let run = || {
+        check(
+            two_consumers_two_orders_duplicate_and_crash(Patterns::all(PatternMode::Idempotent)),
+            0,
+            two_consumers_duplicate_and_crash_config(),
+            &mut |_| {},
+        )
+    };
+    let report = run().expect("the reference scenario is valid");
+    assert_eq!(report.outcome, CheckOutcome::Proved);
+    assert_eq!(
+        (report.stats.states_explored, report.stats.unique_states, report.stats.depth_reached),
+        (145_888, 145_888, 69)
+    );
     bencher.counter(ItemsCount::new(report.stats.states_explored)).bench(run);
 }
 

@@ -39,7 +39,10 @@ pub use explorer::{
     BoundReason, ExploreBounds, ExploreOutcome, ExploreStats, ExploreStatus, Explorer,
     FingerprintHashBuilder, FingerprintHasher, Model,
 };
-pub use scenarios::{two_consumers_duplicate_and_crash, two_consumers_duplicate_and_crash_config};
+pub use scenarios::{
+    two_consumers_duplicate_and_crash, two_consumers_duplicate_and_crash_config,
+    two_consumers_two_orders_duplicate_and_crash,
+};
 pub use world_model::{
     CheckConfig, CheckError, CheckOutcome, CheckProgress, CheckReport, CheckState, CheckStatus,
     Checker, ClockPolicy, Counterexample, FaultBudget, SymmetryReduction, WorldModel, check,

@@ -269,7 +269,7 @@ impl World {
 
     /// Whether work is pending (I6 is checked only when none is).
     pub fn quiescence(&self) -> Quiescence {
-        if self.pending_work().is_empty() {
+        if !self.has_pending_work() {
             Quiescence::Quiescent {
                 order_placed_consumers: vec![self.config.consumer_name.clone()],
             }
@@ -317,6 +317,18 @@ impl World {
             pending.push("the retention job is running".to_owned());
         }
         pending
+    }
+
+    /// Whether any work is pending: [`World::pending_work`] is not empty. Formats nothing.
+    fn has_pending_work(&self) -> bool {
+        self.clients.iter().any(|client| !client.is_finished())
+            || !self.attempts.is_empty()
+            || !self.responses.is_empty()
+            || self.relay.is_some()
+            || self.has_unpublished_outbox_rows()
+            || !self.broker.entries.is_empty()
+            || self.consumers.iter().any(|instance| instance.delivery.is_some())
+            || self.retention.is_some()
     }
 
     fn has_unpublished_outbox_rows(&self) -> bool {
@@ -628,83 +640,7 @@ impl World {
             key: None,
             events: Vec::new(),
         };
-        match action {
-            Action::ClientSend { request } => {
-                let key = self.client(*request).map(|client| client.key);
-                if let Some(key) = key {
-                    self.send_and_await(*request, &[RequestAttempt::First], key, &mut out);
-                }
-            }
-            Action::ClientTimeout { request } => self.client_timeout(*request, &mut out),
-            Action::ClientRetry { request } => self.client_retry(*request, false, &mut out),
-            Action::ApiStep { attempt } => self.api_step(*attempt, &mut out)?,
-            Action::DeliverResponse { attempt } => self.deliver_response(*attempt, &mut out),
-            Action::RelayStep => self.relay_step(&mut out)?,
-            Action::BrokerDeliver { entry, instance } => {
-                self.broker_deliver(*entry, *instance, false, &mut out)
-            }
-            Action::ConsumerStep { instance } => self.consumer_step(*instance, &mut out)?,
-            Action::PurgeStep => self.purge_step(&mut out)?,
-            Action::AdvanceClock { ticks } => {
-                let from = self.now;
-                self.now = self.now.plus(*ticks);
-                out.events.push(SimEvent::ClockAdvanced { from, to: self.now });
-            }
-            Action::DuplicateMessage { entry } => {
-                self.duplicate_entry(*entry, None, &mut out)?;
-            }
-            Action::CrashConsumerAfterCommit { instance }
-            | Action::CrashConsumerBeforeCommit { instance } => {
-                self.crash_consumer(*instance, &mut out)
-            }
-            Action::DeliverConcurrently { entry, instance } => {
-                self.broker_deliver(*entry, *instance, true, &mut out)
-            }
-            Action::LoseResponse { attempt } => {
-                if let Some(lost) = self.responses.remove(attempt) {
-                    out.request = Some(lost.request);
-                    out.attempt = Some(*attempt);
-                    out.events.push(SimEvent::ResponseLost { attempt: *attempt });
-                }
-            }
-            Action::DoubleSubmit { request } => {
-                let key = self.client(*request).map(|client| client.key);
-                if let Some(key) = key {
-                    let kinds = [RequestAttempt::First, RequestAttempt::Duplicate];
-                    self.send_and_await(*request, &kinds, key, &mut out);
-                }
-            }
-            Action::SendWithKeyOf { request, key_of } => {
-                let key = self.client(*key_of).map(|client| client.current_key);
-                if let Some(key) = key {
-                    self.send_and_await(*request, &[RequestAttempt::First], key, &mut out);
-                }
-            }
-            Action::CrashApi { attempt } => self.crash_api(*attempt, &mut out)?,
-            Action::HoldMessage { entry, until } => {
-                let state = match until {
-                    HoldRelease::RequestAnswered { request } => {
-                        EntryState::HeldUntilAnswered { request: *request }
-                    }
-                    HoldRelease::Ticks { ticks } => {
-                        EntryState::HeldUntil { tick: self.now.plus(*ticks) }
-                    }
-                };
-                if let Some(held) = self.broker.entries.get_mut(entry) {
-                    held.state = state;
-                    out.message_id = Some(held.message_id);
-                    out.events.push(SimEvent::MessageHeld { entry: *entry });
-                }
-            }
-            Action::DuplicateAfterRetention { entry } => {
-                let delay_ticks = self.config.consumers.inbox_retention_ticks.saturating_add(2);
-                self.duplicate_entry(*entry, Some(delay_ticks), &mut out)?;
-            }
-            Action::RetryWithNewKey { request } => self.client_retry(*request, true, &mut out),
-            Action::CrashRelay => self.crash_relay(&mut out)?,
-        }
-        self.break_deadlock(&mut out);
-        self.dead_letter_exhausted(&mut out);
+        self.perform(action, &mut out)?;
         let row_changes = diff_tables(&before, self.store.committed());
         let quiescence = self.quiescence();
         let violations = check_all(self.store.committed(), &self.history, &quiescence);
@@ -722,6 +658,105 @@ impl World {
             violations,
             quiescent: matches!(quiescence, Quiescence::Quiescent { .. }),
         })
+    }
+
+    /// Applies an action that [`World::enabled_actions`] listed in this very state, and
+    /// returns only the invariant violations after the step: no check that the action is
+    /// enabled and no [`StepRecord`] (no row diff), which is what the exhaustive checker needs
+    /// on its hot path. An action that is not enabled is applied all the same and may take the
+    /// world where the simulator never goes: use [`World::apply`], the checked form, for any
+    /// action that does not come from the enabled lists of this state.
+    pub fn apply_enabled(&mut self, action: &Action) -> Result<Vec<Violation>, ApplyError> {
+        let mut out = StepOut {
+            statement: None,
+            request: None,
+            attempt: None,
+            message_id: None,
+            key: None,
+            events: Vec::new(),
+        };
+        self.perform(action, &mut out)?;
+        Ok(check_all(self.store.committed(), &self.history, &self.quiescence()))
+    }
+
+    /// Performs `action`, then breaks a deadlock and dead-letters exhausted copies.
+    fn perform(&mut self, action: &Action, out: &mut StepOut) -> Result<(), ApplyError> {
+        match action {
+            Action::ClientSend { request } => {
+                let key = self.client(*request).map(|client| client.key);
+                if let Some(key) = key {
+                    self.send_and_await(*request, &[RequestAttempt::First], key, out);
+                }
+            }
+            Action::ClientTimeout { request } => self.client_timeout(*request, out),
+            Action::ClientRetry { request } => self.client_retry(*request, false, out),
+            Action::ApiStep { attempt } => self.api_step(*attempt, out)?,
+            Action::DeliverResponse { attempt } => self.deliver_response(*attempt, out),
+            Action::RelayStep => self.relay_step(out)?,
+            Action::BrokerDeliver { entry, instance } => {
+                self.broker_deliver(*entry, *instance, false, out)
+            }
+            Action::ConsumerStep { instance } => self.consumer_step(*instance, out)?,
+            Action::PurgeStep => self.purge_step(out)?,
+            Action::AdvanceClock { ticks } => {
+                let from = self.now;
+                self.now = self.now.plus(*ticks);
+                out.events.push(SimEvent::ClockAdvanced { from, to: self.now });
+            }
+            Action::DuplicateMessage { entry } => {
+                self.duplicate_entry(*entry, None, out)?;
+            }
+            Action::CrashConsumerAfterCommit { instance }
+            | Action::CrashConsumerBeforeCommit { instance } => self.crash_consumer(*instance, out),
+            Action::DeliverConcurrently { entry, instance } => {
+                self.broker_deliver(*entry, *instance, true, out)
+            }
+            Action::LoseResponse { attempt } => {
+                if let Some(lost) = self.responses.remove(attempt) {
+                    out.request = Some(lost.request);
+                    out.attempt = Some(*attempt);
+                    out.events.push(SimEvent::ResponseLost { attempt: *attempt });
+                }
+            }
+            Action::DoubleSubmit { request } => {
+                let key = self.client(*request).map(|client| client.key);
+                if let Some(key) = key {
+                    let kinds = [RequestAttempt::First, RequestAttempt::Duplicate];
+                    self.send_and_await(*request, &kinds, key, out);
+                }
+            }
+            Action::SendWithKeyOf { request, key_of } => {
+                let key = self.client(*key_of).map(|client| client.current_key);
+                if let Some(key) = key {
+                    self.send_and_await(*request, &[RequestAttempt::First], key, out);
+                }
+            }
+            Action::CrashApi { attempt } => self.crash_api(*attempt, out)?,
+            Action::HoldMessage { entry, until } => {
+                let state = match until {
+                    HoldRelease::RequestAnswered { request } => {
+                        EntryState::HeldUntilAnswered { request: *request }
+                    }
+                    HoldRelease::Ticks { ticks } => {
+                        EntryState::HeldUntil { tick: self.now.plus(*ticks) }
+                    }
+                };
+                if let Some(held) = self.broker.entries.get_mut(entry) {
+                    held.state = state;
+                    out.message_id = Some(held.message_id);
+                    out.events.push(SimEvent::MessageHeld { entry: *entry });
+                }
+            }
+            Action::DuplicateAfterRetention { entry } => {
+                let delay_ticks = self.config.consumers.inbox_retention_ticks.saturating_add(2);
+                self.duplicate_entry(*entry, Some(delay_ticks), out)?;
+            }
+            Action::RetryWithNewKey { request } => self.client_retry(*request, true, out),
+            Action::CrashRelay => self.crash_relay(out)?,
+        }
+        self.break_deadlock(out);
+        self.dead_letter_exhausted(out);
+        Ok(())
     }
 
     fn client(&self, request: RequestIndex) -> Option<&ClientRequest> {
