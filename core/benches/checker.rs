@@ -44,7 +44,7 @@ fn lab_checker_states(bencher: Bencher) {
 
 /// The lab's checker on the two-message reference scenario (two orders, two consumer
 /// instances, one duplicate, one crash after commit), idempotent shop: the proof, with its
-/// state count and depth pinned (too slow for a debug-build test).
+/// state count and depth pinned (also pinned by a test).
 #[divan::bench(sample_count = 3, sample_size = 1)]
 fn lab_checker_states_two_orders(bencher: Bencher) {
     let run = || {

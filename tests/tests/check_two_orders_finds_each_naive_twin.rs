@@ -5,8 +5,8 @@
 //! path length and the states explored to find it are pinned: a guard against silent model
 //! drift. Patterns are switched as in each pattern's lesson (`core/scenarios/p*.json`).
 //!
-//! The idempotent shop's proof on this scenario (145 888 states) is pinned by the checker's
-//! benchmark, which runs it optimized.
+//! The idempotent shop's proof on this scenario (145 888 states) is pinned by
+//! `check_two_orders_proves_idempotent_shop.rs` and by the checker's benchmark.
 
 use idempotency_lab::check::{
     CheckConfig, CheckOutcome, FaultBudget, check, two_consumers_duplicate_and_crash_config,
