@@ -58,19 +58,7 @@ impl LabPage {
     /// Serves the built page, opens it at `fragment` (such as `""` or `"#s=..."`) and waits
     /// until the app has mounted.
     pub fn open(fragment: &str) -> LabPage {
-        let dist = dist_dir();
-        assert!(dist.join("index.html").exists(), "no built page in {}", dist.display());
-        let server = xtask::serve::start(&dist, "127.0.0.1:0").expect("serve dist/ on loopback");
-        let browser = launch_chromium();
-        let tab = browser.new_tab().expect("open a tab");
-        tab.set_default_timeout(WAIT_TIMEOUT);
-        let console_errors = Arc::new(Mutex::new(Vec::new()));
-        collect_console_errors(&tab, Arc::clone(&console_errors));
-        let url = format!("{}/", server.url);
-        tab.navigate_to(&format!("{url}{fragment}")).expect("navigate to the page");
-        tab.wait_until_navigated().expect("page load");
-        tab.wait_for_element("[data-testid=app]").expect("the app mounts within the timeout");
-        LabPage { tab, url, console_errors, _browser: browser, _server: server }
+        LabPage::open_waiting(fragment, WAIT_TIMEOUT)
     }
 
     /// Everything logged as an error so far: `console.error`, uncaught exceptions, and

@@ -137,6 +137,7 @@ impl Hash for World {
 }
 
 /// What a step is building up.
+#[derive(Default)]
 struct StepOut {
     statement: Option<String>,
     request: Option<RequestIndex>,
@@ -632,14 +633,7 @@ impl World {
             return Err(ApplyError::NotEnabled { action: action.clone() });
         }
         let before = self.store.committed().clone();
-        let mut out = StepOut {
-            statement: None,
-            request: None,
-            attempt: None,
-            message_id: None,
-            key: None,
-            events: Vec::new(),
-        };
+        let mut out = StepOut::default();
         self.perform(action, &mut out)?;
         let row_changes = diff_tables(&before, self.store.committed());
         let quiescence = self.quiescence();
@@ -667,14 +661,7 @@ impl World {
     /// world where the simulator never goes: use [`World::apply`], the checked form, for any
     /// action that does not come from the enabled lists of this state.
     pub fn apply_enabled(&mut self, action: &Action) -> Result<Vec<Violation>, ApplyError> {
-        let mut out = StepOut {
-            statement: None,
-            request: None,
-            attempt: None,
-            message_id: None,
-            key: None,
-            events: Vec::new(),
-        };
+        let mut out = StepOut::default();
         self.perform(action, &mut out)?;
         Ok(check_all(self.store.committed(), &self.history, &self.quiescence()))
     }

@@ -27,7 +27,7 @@ use crate::step::{Step, Steps, run_to_completion};
 use crate::store::{MessagePayload, OrderLine, Store};
 use crate::testing::harness::{
     HarnessCheckReport, HarnessFuzzReport, HarnessStep, HarnessViolation, ScheduleFuzzing,
-    check_model, fuzz_model,
+    check_model, fuzz_model, sorted_fingerprints,
 };
 
 /// The most steps one delivery may take before the harness calls the handler stuck.
@@ -394,17 +394,7 @@ impl<C: ConsumerUnderTest> Model for HarnessModel<C> {
         state.duplicates.hash(&mut hasher);
         state.crashes.hash(&mut hasher);
         state.failure.hash(&mut hasher);
-        let mut instances: Vec<Fingerprint> = state
-            .instances
-            .iter()
-            .map(|instance| {
-                let mut one = FnvHasher::default();
-                instance.hash(&mut one);
-                one.finish()
-            })
-            .collect();
-        instances.sort_unstable();
-        instances.hash(&mut hasher);
+        sorted_fingerprints(&state.instances).hash(&mut hasher);
         hasher.finish()
     }
 }

@@ -44,7 +44,7 @@ use crate::step::{Step, Steps, run_to_completion};
 use crate::store::Store;
 use crate::testing::harness::{
     HarnessCheckReport, HarnessFuzzReport, HarnessStep, HarnessViolation, ScheduleFuzzing,
-    check_model, fuzz_model,
+    check_model, fuzz_model, sorted_fingerprints,
 };
 
 /// The most statements one request may run before the harness calls it stuck.
@@ -765,17 +765,7 @@ impl<H: HandlerUnderTest> Model for HttpHarnessModel<H> {
         state.key_reuses.hash(&mut hasher);
         state.crashes.hash(&mut hasher);
         state.violation.hash(&mut hasher);
-        let mut attempts: Vec<Fingerprint> = state
-            .attempts
-            .iter()
-            .map(|attempt| {
-                let mut one = FnvHasher::default();
-                attempt.hash(&mut one);
-                one.finish()
-            })
-            .collect();
-        attempts.sort_unstable();
-        attempts.hash(&mut hasher);
+        sorted_fingerprints(&state.attempts).hash(&mut hasher);
         hasher.finish()
     }
 }

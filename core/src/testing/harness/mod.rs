@@ -19,12 +19,14 @@ pub mod consumer;
 pub mod http;
 
 use std::fmt::Debug;
+use std::hash::{Hash, Hasher};
 use std::time::Duration;
 
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 
+use crate::check::fingerprint::{Fingerprint, FnvHasher};
 use crate::check::{ExploreBounds, ExploreOutcome, ExploreStats, Explorer, Model};
 
 pub use consumer::{
@@ -188,4 +190,20 @@ pub fn check_model<M: Model<Violation = HarnessViolation>>(
     let mut explorer = Explorer::new(model, bounds);
     let (outcome, stats) = explorer.run_to_end(10_000, &mut |_| {});
     HarnessCheckReport { outcome, stats }
+}
+
+/// The fingerprints of `items`, sorted: what a state hashes for a part whose order does not
+/// matter (identical consumer instances, requests in flight), so that states differing only
+/// in that order share a fingerprint.
+pub(crate) fn sorted_fingerprints<T: Hash>(items: &[T]) -> Vec<Fingerprint> {
+    let mut fingerprints: Vec<Fingerprint> = items
+        .iter()
+        .map(|item| {
+            let mut hasher = FnvHasher::default();
+            item.hash(&mut hasher);
+            hasher.finish()
+        })
+        .collect();
+    fingerprints.sort_unstable();
+    fingerprints
 }
