@@ -15,6 +15,7 @@ use std::time::Duration;
 use idempotency_lab::check::{
     CheckConfig, CheckOutcome, CheckProgress, CheckStatus, Checker, FaultBudget,
     two_consumers_duplicate_and_crash, two_consumers_duplicate_and_crash_config,
+    two_consumers_two_orders_duplicate_and_crash,
 };
 use idempotency_lab::sim::{FaultClass, PatternMode, Patterns, Scenario, Trace};
 use idempotency_lab::testing::{FuzzConfig, FuzzProgress, FuzzRun, lesson_cases};
@@ -40,6 +41,9 @@ pub enum CheckTarget {
     /// The checker's reference scenario (two consumers, a duplicate and a crash) with the
     /// page's pattern switches.
     Reference,
+    /// The checker's two-message reference scenario (two orders, so two distinct messages)
+    /// with the page's pattern switches.
+    ReferenceTwoOrders,
 }
 
 /// The fault budgets offered.
@@ -152,6 +156,9 @@ pub fn check_input(
     let scenario = match target {
         CheckTarget::ThisRun => run.clone(),
         CheckTarget::Reference => two_consumers_duplicate_and_crash(run.patterns),
+        CheckTarget::ReferenceTwoOrders => {
+            two_consumers_two_orders_duplicate_and_crash(run.patterns)
+        }
     };
     let config = CheckConfig {
         states_max,
@@ -529,10 +536,10 @@ pub fn check_panel(props: &CheckPanelProps) -> Html {
         let target = target.clone();
         Callback::from(move |event: Event| {
             let select: web_sys::HtmlSelectElement = event.target_unchecked_into();
-            target.set(if select.value() == "reference" {
-                CheckTarget::Reference
-            } else {
-                CheckTarget::ThisRun
+            target.set(match select.value().as_str() {
+                "reference" => CheckTarget::Reference,
+                "reference-two-orders" => CheckTarget::ReferenceTwoOrders,
+                _ => CheckTarget::ThisRun,
             });
         })
     };
@@ -585,6 +592,7 @@ pub fn check_panel(props: &CheckPanelProps) -> Html {
                     <select data-testid="check-target" onchange={on_target} disabled={running}>
                         <option value="this-run" selected={*target == CheckTarget::ThisRun}>{ "this run (scenario, switches, seed)" }</option>
                         <option value="reference" selected={*target == CheckTarget::Reference}>{ "reference: two consumers, a duplicate and a crash" }</option>
+                        <option value="reference-two-orders" selected={*target == CheckTarget::ReferenceTwoOrders}>{ "reference, two orders: two messages, two consumers, a duplicate and a crash" }</option>
                     </select>
                 </label>
                 <label>{ "Faults " }
