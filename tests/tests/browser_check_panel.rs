@@ -152,7 +152,9 @@ fn the_check_panel_finds_proves_cancels_and_fuzzes() {
         )
     );
 
-    // Cancel: a check far bigger than the limit allows to finish soon; it stops for real.
+    // Cancel: the two-order reference (145 888 states: tens of seconds in the page, far longer
+    // than the few clicks below take), cancelled while it runs; it stops for real.
+    page.set_value("[data-testid=check-target]", "reference-two-orders");
     page.set_value("[data-testid=check-budget]", "f1-f2");
     page.set_value("[data-testid=check-limit]", "1000000");
     page.wait_for_text("[data-testid=check-what]", "faults F1 ×1 + F2 ×1, limit 1000000");
@@ -166,6 +168,7 @@ fn the_check_panel_finds_proves_cancels_and_fuzzes() {
         !disabled(&page, "[data-testid=check-cancel]"),
         "[data-testid=check-cancel] is enabled"
     );
+    panel_screenshot(&page, "check-panel-running");
     // The page answers while the check runs: a step of the run is taken between two slices.
     page.click("[data-testid=step]");
     page.wait_for_text("[data-testid=position]", "step 1 /");
@@ -173,7 +176,6 @@ fn the_check_panel_finds_proves_cancels_and_fuzzes() {
         page.attribute("[data-testid=check-panel]", "data-status").as_deref(),
         Some("running")
     );
-    panel_screenshot(&page, "check-panel-running");
     page.click("[data-testid=check-cancel]");
     wait_for_kind(&page, "cancelled");
     let cancelled = page.text("[data-testid=check-summary]");
@@ -191,7 +193,8 @@ fn the_check_panel_finds_proves_cancels_and_fuzzes() {
     page.wait_for_text("[data-testid=position]", "step 2 /");
     assert_eq!(page.text("[data-testid=check-summary]"), cancelled);
 
-    // The same check under the smallest limit: bounded, which is not a proof.
+    // The lesson's check under the smallest limit: bounded, which is not a proof.
+    page.set_value("[data-testid=check-target]", "this-run");
     page.set_value("[data-testid=check-limit]", "10000");
     page.wait_for_text("[data-testid=check-what]", "faults F1 ×1 + F2 ×1, limit 10000 unique");
     page.click("[data-testid=check-run]");
