@@ -21,8 +21,8 @@ pub mod wallet_top_up;
 
 pub use fuzz::{FuzzConfig, FuzzFailure, FuzzProgress, FuzzReport, FuzzRun, fuzz, run_case};
 pub use strategies::{
-    FuzzCase, RandomFaults, ScenarioShape, WorldConfig, configured_scenario, fault_rates,
-    fuzz_case, lesson_cases, scenario, seed, world_config,
+    FuzzCase, RandomFaults, SURVIVABLE_FAULTS, ScenarioShape, WorldConfig, configured_scenario,
+    fault_rates, fuzz_case, lesson_cases, scenario, seed, world_config,
 };
 
 #[cfg(test)]
