@@ -2,9 +2,7 @@
 //! fault placed anywhere keeps every invariant (exit 0, the exact state count), and a depth
 //! bound too small to cover the F1 lesson is reported as bounded, not a proof (exit 3).
 
-mod common;
-
-use common::run_cli;
+use crate::common::run_cli;
 
 #[test]
 fn idempotent_inbox_consumer_is_proved_and_exits_0() {

@@ -1,9 +1,7 @@
 //! `check` and `fuzz` with a bad flag, a bad value or an unknown scenario: a usage or input
 //! error on stderr, nothing on stdout, exit 2.
 
-mod common;
-
-use common::run_cli;
+use crate::common::run_cli;
 
 #[test]
 fn bad_flags_and_values_exit_2() {

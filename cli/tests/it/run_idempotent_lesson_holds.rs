@@ -2,9 +2,7 @@
 //! copy, every invariant holds and the exit code is 0. Without `--mode`, the scenario runs as
 //! written (the F1 file leaves every pattern idempotent).
 
-mod common;
-
-use common::run_cli;
+use crate::common::run_cli;
 use expect_test::expect;
 
 #[test]

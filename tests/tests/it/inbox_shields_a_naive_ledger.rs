@@ -8,10 +8,8 @@
 //! never reach the ledger a second time. This is why catching the naive ledger
 //! (`naive_stock_ledger_is_caught.rs`) needs a consumer without an inbox in front of it.
 
-mod patterns;
-
+use crate::patterns::{Setup, check_every_invariant_holds, ops, proptest_config};
 use idempotency_lab::stock::StockImplementation;
-use patterns::{Setup, check_every_invariant_holds, ops, proptest_config};
 use proptest::prelude::*;
 
 proptest! {

@@ -2,9 +2,7 @@
 //! reserves the stock twice, names I2 with its sentence, gives the shortest path's length and
 //! prints the counterexample's trace, and exits 1.
 
-mod common;
-
-use common::run_cli;
+use crate::common::run_cli;
 
 #[test]
 fn naive_duplicate_delivery_is_violated_and_exits_1() {

@@ -2,9 +2,7 @@
 //! back, equals `Simulation::run` of the same scenario, mode and seed, and the exit code still
 //! says whether an invariant was violated.
 
-mod common;
-
-use common::run_cli;
+use crate::common::run_cli;
 use idempotency_lab::sim::{PatternMode, Simulation, Trace, catalogue_scenario};
 
 fn check(id: &str, mode: PatternMode, seed: u64, code: i32) {

@@ -2,9 +2,7 @@
 //! reserving the stock again, the report names I2 (and I6) with the step that first broke
 //! it, and the exit code is 1.
 
-mod common;
-
-use common::run_cli;
+use crate::common::run_cli;
 use expect_test::expect;
 
 #[test]

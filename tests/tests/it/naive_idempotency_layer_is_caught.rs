@@ -7,12 +7,10 @@
 //! the generated sequences of the other tests with a fixed seed, expects a failure, and
 //! snapshots the shrunk counterexample.
 
-mod patterns;
-
+use crate::patterns::{CheckAt, Setup, search_counterexample};
 use expect_test::expect;
 use idempotency_lab::idempotency::Implementation;
 use idempotency_lab::invariants::InvariantId;
-use patterns::{CheckAt, Setup, search_counterexample};
 
 #[test]
 fn a_retry_after_a_lost_response_through_the_naive_layer_breaks_i4_in_two_operations() {

@@ -2,9 +2,7 @@
 //! shrinks it to the lesson's one duplicate delivery at seed 0 (exit 1); in idempotent mode
 //! no case breaks an invariant (exit 0). Cases per second go to stderr.
 
-mod common;
-
-use common::run_cli;
+use crate::common::run_cli;
 
 #[test]
 fn naive_duplicate_delivery_is_found_shrunk_and_exits_1() {

@@ -12,9 +12,7 @@
 //! configurations (instances, retry policy, lease, retention, relay, stock) of the simulated
 //! shop is `every_idempotent_configuration_keeps_every_invariant.rs`.
 
-mod patterns;
-
-use patterns::{Setup, check_every_invariant_holds, ops, proptest_config};
+use crate::patterns::{Setup, check_every_invariant_holds, ops, proptest_config};
 use proptest::prelude::*;
 
 proptest! {

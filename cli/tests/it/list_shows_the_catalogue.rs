@@ -1,9 +1,7 @@
 //! `idempotency-lab list` prints every built-in lesson, id and title, one line each, in
 //! lesson order, and exits 0.
 
-mod common;
-
-use common::run_cli;
+use crate::common::run_cli;
 use expect_test::expect;
 
 #[test]

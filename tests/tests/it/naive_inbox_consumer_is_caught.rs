@@ -9,12 +9,10 @@
 //! processed it twice. (With P1 naive as well, the same runs break I2: see
 //! `naive_stock_ledger_is_caught.rs`.)
 
-mod patterns;
-
+use crate::patterns::{CheckAt, Setup, Shop, ops, proptest_config, search_counterexample};
 use expect_test::expect;
 use idempotency_lab::inbox::ConsumerImplementation;
 use idempotency_lab::invariants::InvariantId;
-use patterns::{CheckAt, Setup, Shop, ops, proptest_config, search_counterexample};
 use proptest::prelude::*;
 
 fn setup() -> Setup {

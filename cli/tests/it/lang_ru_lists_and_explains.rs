@@ -2,9 +2,7 @@
 //! texts (the lesson's translation, the invariants' and faults' Russian titles); an unknown
 //! language is a usage error (exit 2); a scenario file of one's own keeps its own texts.
 
-mod common;
-
-use common::run_cli;
+use crate::common::run_cli;
 use expect_test::expect;
 use idempotency_lab::lang::Language;
 use idempotency_lab::sim::CATALOGUE;
@@ -72,7 +70,7 @@ fn an_unknown_language_is_a_usage_error() {
 
 #[test]
 fn explain_in_russian_of_an_own_file_keeps_its_own_text() {
-    let dir = common::scratch_dir("lang-ru-own-file");
+    let dir = crate::common::scratch_dir("lang-ru-own-file");
     let path = dir.join("mine.json");
     std::fs::write(
         &path,

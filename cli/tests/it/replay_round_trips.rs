@@ -1,9 +1,7 @@
 //! `idempotency-lab replay` re-runs a trace saved by `run --json`: the saved trace reproduces
 //! byte for byte (exit 0); an edited one does not (exit 1), and the message says where.
 
-mod common;
-
-use common::{run_cli, scratch_dir};
+use crate::common::{run_cli, scratch_dir};
 use expect_test::expect;
 
 fn saved_trace(dir: &std::path::Path) -> (std::path::PathBuf, String) {

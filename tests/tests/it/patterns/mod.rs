@@ -23,8 +23,6 @@
 //! Every operation runs to its end inside [`Shop::apply`]; races are resolved within the
 //! operation. Nothing here decides whether an invariant holds: that is `check_all`'s job.
 
-#![allow(dead_code)] // Each test file uses its own part of the harness.
-
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -244,7 +242,7 @@ pub fn op() -> impl Strategy<Value = Op> {
 
 /// The configuration of a `proptest!` in these tests: `cases` cases, and failures persisted
 /// under `proptest-regressions/` of the tests crate, in `regressions_file` (proptest cannot find
-/// a crate root above `tests/tests/`, so the file is named here).
+/// a crate root above `tests/tests/it/`, so the file is named here).
 pub fn proptest_config(cases: u32, regressions_file: &'static str) -> Config {
     Config {
         cases,
@@ -406,16 +404,6 @@ impl Shop {
 
     fn saw(&mut self, what: &'static str) {
         *self.coverage.entry(what).or_default() += 1;
-    }
-
-    /// The store.
-    pub fn store(&self) -> &Store {
-        &self.store
-    }
-
-    /// The history.
-    pub fn history(&self) -> &History {
-        &self.history
     }
 
     /// Every violation now, with work still pending (I6 is not checked).
@@ -861,19 +849,6 @@ enum Progress {
 
 // ---------------------------------------------------------------------------------------------
 // Running generated sequences.
-
-/// Runs `ops` and returns the first violation found by `check_all` after an operation (with
-/// work pending, so I6 aside), with the number of operations run, or `None`.
-pub fn first_violation(setup: Setup, ops: &[Op]) -> Option<(usize, Violation)> {
-    let mut shop = Shop::new(setup);
-    for (index, op) in ops.iter().enumerate() {
-        shop.apply(op);
-        if let Some(violation) = shop.violations().into_iter().next() {
-            return Some((index + 1, violation));
-        }
-    }
-    None
-}
 
 /// Where a search for a violation looks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -4,12 +4,10 @@
 //! Everything else is idempotent. The search runs the generated sequences of the other tests
 //! with a fixed seed, expects a failure, and snapshots the shrunk counterexample.
 
-mod patterns;
-
+use crate::patterns::{CheckAt, Setup, search_counterexample};
 use expect_test::expect;
 use idempotency_lab::invariants::InvariantId;
 use idempotency_lab::order::OrderImplementation;
-use patterns::{CheckAt, Setup, search_counterexample};
 
 #[test]
 fn a_repeated_payment_through_the_naive_mark_paid_breaks_i3_in_two_operations() {

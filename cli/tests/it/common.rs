@@ -1,8 +1,6 @@
 //! Runs the built `idempotency-lab` binary and captures what it printed, for the integration
 //! tests of this directory; and gives each test a scratch directory of its own.
 
-#![allow(dead_code)]
-
 use std::path::PathBuf;
 use std::process::Command;
 

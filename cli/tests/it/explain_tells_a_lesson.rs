@@ -2,9 +2,7 @@
 //! patterns `--mode` switches, the faults it injects and what each mode violates; an unknown
 //! id is an input error (exit 2).
 
-mod common;
-
-use common::run_cli;
+use crate::common::run_cli;
 use expect_test::expect;
 
 #[test]

@@ -3,15 +3,13 @@
 //! P4 reserve the apples twice, as the README says. The README is read from disk, so an edit
 //! that breaks the example fails here.
 
-mod common;
-
-use common::{run_cli, scratch_dir};
+use crate::common::{run_cli, scratch_dir};
 use idempotency_lab::invariants::InvariantId;
 use idempotency_lab::sim::{Scenario, Simulation};
 
 /// The first ```json block after the "### A minimal scenario" heading of README.md.
 fn readme_minimal_scenario() -> String {
-    let readme = include_str!("../../README.md");
+    let readme = include_str!("../../../README.md");
     let section = &readme[readme.find("### A minimal scenario").unwrap()..];
     let start = section.find("```json\n").unwrap() + "```json\n".len();
     let end = start + section[start..].find("\n```").unwrap();

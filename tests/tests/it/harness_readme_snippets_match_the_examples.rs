@@ -3,9 +3,9 @@
 //! skipped), must appear in order in its example file, which cargo compiles and which runs its
 //! own assertions (`cargo run -p idempotency-lab --features testing --example <name>`).
 
-const README: &str = include_str!("../../README.md");
-const LOYALTY_POINTS: &str = include_str!("../../core/examples/harness_loyalty_points.rs");
-const WALLET_TOP_UP: &str = include_str!("../../core/examples/harness_wallet_top_up.rs");
+const README: &str = include_str!("../../../README.md");
+const LOYALTY_POINTS: &str = include_str!("../../../core/examples/harness_loyalty_points.rs");
+const WALLET_TOP_UP: &str = include_str!("../../../core/examples/harness_wallet_top_up.rs");
 
 /// The `rust` blocks of the README section that starts with `heading`.
 fn rust_blocks(heading: &str) -> Vec<Vec<&'static str>> {

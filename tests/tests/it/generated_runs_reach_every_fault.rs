@@ -5,11 +5,9 @@
 //! for each other's lock, crashes before and after commit, repeated payments. Each must happen
 //! in at least a few runs; the counts are printed (`--nocapture`) for a curious reader.
 
-mod patterns;
-
 use std::collections::BTreeMap;
 
-use patterns::{Setup, Shop, ops};
+use crate::patterns::{Setup, Shop, ops};
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config, RngSeed, TestRunner};
 

@@ -3,9 +3,7 @@
 //! errors) the field, the line and the column, on stderr, with exit code 2 and nothing on
 //! stdout. The same holds for `replay` and for a usage error.
 
-mod common;
-
-use common::{run_cli, scratch_dir};
+use crate::common::{run_cli, scratch_dir};
 use expect_test::{Expect, expect};
 
 /// A valid scenario, one field per line, for the cases to break.

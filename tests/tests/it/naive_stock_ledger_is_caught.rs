@@ -6,13 +6,11 @@
 //! `inbox_shields_a_naive_ledger.rs` shows. The search runs the generated sequences of the other
 //! tests with a fixed seed, expects a failure, and snapshots the shrunk counterexample.
 
-mod patterns;
-
+use crate::patterns::{CheckAt, Setup, search_counterexample};
 use expect_test::expect;
 use idempotency_lab::inbox::ConsumerImplementation;
 use idempotency_lab::invariants::InvariantId;
 use idempotency_lab::stock::StockImplementation;
-use patterns::{CheckAt, Setup, search_counterexample};
 
 #[test]
 fn a_duplicate_delivery_to_the_naive_ledger_breaks_i2_in_three_operations() {

@@ -1,0 +1,19 @@
+//! The command line's integration tests, one binary: each module is one scenario, run against
+//! the built `idempotency-lab` binary, its output and exit code snapshotted. `common` holds the
+//! shared fixtures (running the binary, a scratch directory per test).
+
+mod common;
+
+mod check_and_fuzz_bad_flags_exit_2;
+mod check_idempotent_lesson_proves;
+mod check_naive_lesson_finds_i2;
+mod explain_tells_a_lesson;
+mod fuzz_naive_lesson_shrinks;
+mod lang_ru_lists_and_explains;
+mod list_shows_the_catalogue;
+mod malformed_input_is_named;
+mod readme_minimal_scenario_is_accepted;
+mod replay_round_trips;
+mod run_idempotent_lesson_holds;
+mod run_json_is_the_trace;
+mod run_naive_lesson_violates_i2;
