@@ -23,10 +23,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use idempotency_lab::lang::Language;
-use idempotency_lab::sim::{
-    CATALOGUE, PatternMode, Simulation, Trace, catalogue_scenario, lesson_text,
-};
+use idempotency_lab::sim::{CATALOGUE, PatternMode, Simulation, Trace, catalogue_scenario};
+use idempotency_lab::view::Language;
+use idempotency_lab::view::lesson_text;
 
 use crate::input::{InputError, load_scenario, load_trace};
 use crate::render::ModeOutcome;

@@ -5,12 +5,14 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
+use idempotency_lab::faults::FaultClass;
 use idempotency_lab::invariants::InvariantId;
-use idempotency_lab::lang::Language;
 use idempotency_lab::sim::{
-    Actor, FaultClass, LessonText, Pattern, Scenario, SimEvent, StopReason, Trace, TraceStep,
-    describe_event, describe_row_changes, lesson_text,
+    Actor, Pattern, Scenario, SimEvent, StopReason, Trace, TraceStep, describe_event,
+    describe_row_changes,
 };
+use idempotency_lab::view::Language;
+use idempotency_lab::view::{LessonText, lesson_text};
 
 /// The width descriptions are wrapped to.
 const WRAP_COLUMNS: usize = 88;

@@ -16,7 +16,8 @@ use idempotency_lab::check::{
     CheckOutcome, check, two_consumers_duplicate_and_crash,
     two_consumers_duplicate_and_crash_config, two_consumers_two_orders_duplicate_and_crash,
 };
-use idempotency_lab::sim::{FaultClass, PatternMode, Patterns};
+use idempotency_lab::faults::FaultClass;
+use idempotency_lab::sim::{PatternMode, Patterns};
 use idempotency_lab::testing::{
     FuzzConfig, RandomFaults, ScenarioShape, fuzz, fuzz_case, scenario,
 };

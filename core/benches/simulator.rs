@@ -13,10 +13,10 @@
 
 use divan::Bencher;
 use divan::counter::ItemsCount;
+use idempotency_lab::faults::FaultClass;
 use idempotency_lab::rng::DeterministicRng;
 use idempotency_lab::sim::{
-    CATALOGUE, FaultClass, PatternMode, Scenario, SimEvent, Simulation, StopReason, Trace,
-    catalogue_scenario,
+    CATALOGUE, PatternMode, Scenario, SimEvent, Simulation, StopReason, Trace, catalogue_scenario,
 };
 
 fn main() {

@@ -18,6 +18,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use crate::idempotency::IdempotencyEvent;
 use crate::ids::{ConsumerName, IdempotencyKey, MessageId, Tick};
 use crate::store::{FencingToken, RequestFingerprint};
 
@@ -55,6 +56,37 @@ pub enum ResponseOrigin {
 }
 
 impl ResponseOrigin {
+    /// How an answer stands after the P3 layer reports `event`, from how it stood before
+    /// (`self`): the one rule that decides a response's origin, for the simulator and the
+    /// tests' own shop. An answer starts `Completed` (the naive twin reports nothing but the
+    /// handler's end); a replayed response makes it `Replayed`; a refusal (a bad key header, a
+    /// key in progress, a lost reservation, a reused key, a stale completion) `Refused`; a
+    /// released key `Released`; the handler's end and a stored response make it `Completed`,
+    /// unless the layer refused it already. Reserving, taking over or forgetting a key changes
+    /// nothing.
+    pub fn after(self, event: &IdempotencyEvent) -> ResponseOrigin {
+        match event {
+            IdempotencyEvent::ResponseReplayed { .. } => ResponseOrigin::Replayed,
+            IdempotencyEvent::KeyHeaderRejected { .. }
+            | IdempotencyEvent::KeyInProgress { .. }
+            | IdempotencyEvent::ReservationLost { .. }
+            | IdempotencyEvent::FingerprintMismatch { .. }
+            | IdempotencyEvent::StaleCompletionRejected { .. } => ResponseOrigin::Refused,
+            IdempotencyEvent::KeyReleased { .. } => ResponseOrigin::Released,
+            IdempotencyEvent::ResponseStored { .. }
+            | IdempotencyEvent::HandlerCompleted { .. }
+            | IdempotencyEvent::HandlerFailed { .. } => match self {
+                ResponseOrigin::Refused => ResponseOrigin::Refused,
+                ResponseOrigin::Completed | ResponseOrigin::Replayed | ResponseOrigin::Released => {
+                    ResponseOrigin::Completed
+                }
+            },
+            IdempotencyEvent::KeyReserved { .. }
+            | IdempotencyEvent::KeyTakenOver { .. }
+            | IdempotencyEvent::KeyExpired { .. } => self,
+        }
+    }
+
     /// Whether the answer is the key's answer, which every completed request under the key
     /// must get (invariant I4): `Completed` and `Replayed`.
     pub fn is_answer_of_the_key(self) -> bool {
@@ -420,6 +452,47 @@ mod tests {
             message_id: MessageId(Uuid::from_u128(message)),
             published_at: Tick(tick),
         }
+    }
+
+    /// The layer's events in the order a request meets them, folded from `Completed`.
+    fn origin_of(events: &[IdempotencyEvent]) -> ResponseOrigin {
+        events.iter().fold(ResponseOrigin::Completed, |origin, event| origin.after(event))
+    }
+
+    #[test]
+    fn a_responses_origin_follows_the_layers_events() {
+        let token = FencingToken(1);
+        let reserved = IdempotencyEvent::KeyReserved {
+            key: key(),
+            fencing_token: token,
+            lease_expires_at: Tick(5),
+        };
+        let completed = IdempotencyEvent::HandlerCompleted { status: 201 };
+        let failed = IdempotencyEvent::HandlerFailed { status: 500, detail: "boom".to_owned() };
+        let stored =
+            IdempotencyEvent::ResponseStored { key: key(), fencing_token: token, status: 201 };
+        let released = IdempotencyEvent::KeyReleased { key: key(), fencing_token: token };
+        let replayed = IdempotencyEvent::ResponseReplayed { key: key(), status: 201 };
+        let in_progress = IdempotencyEvent::KeyInProgress { key: key(), lease_expires_at: Tick(5) };
+        let stale = IdempotencyEvent::StaleCompletionRejected {
+            key: key(),
+            fencing_token: token,
+            found: crate::idempotency::FoundKey::Absent,
+        };
+        // The naive twin: the handler's end alone.
+        assert_eq!(origin_of(std::slice::from_ref(&completed)), ResponseOrigin::Completed);
+        assert_eq!(origin_of(std::slice::from_ref(&failed)), ResponseOrigin::Completed);
+        // The layer: reserved, handler completed, response stored.
+        assert_eq!(
+            origin_of(&[reserved.clone(), completed.clone(), stored]),
+            ResponseOrigin::Completed
+        );
+        // HandlerCompleted does not undo a refusal, nor does it stand for the key's answer
+        // once the completion turned out stale.
+        assert_eq!(origin_of(&[in_progress, completed.clone()]), ResponseOrigin::Refused);
+        assert_eq!(origin_of(&[reserved.clone(), completed, stale]), ResponseOrigin::Refused);
+        assert_eq!(origin_of(&[reserved, failed, released]), ResponseOrigin::Released);
+        assert_eq!(origin_of(&[replayed]), ResponseOrigin::Replayed);
     }
 
     #[test]

@@ -58,6 +58,16 @@ pub struct ConsumerConfig {
     pub retention_ticks: u64,
 }
 
+impl ConsumerConfig {
+    /// The first tick at which the retention job deletes an inbox row processed at
+    /// `processed_at`: its `DELETE ... WHERE processed_at < now - retention_ticks` matches the
+    /// row from `processed_at + retention_ticks + 1` on. The one retention rule of the inbox,
+    /// for the simulator's deadlines and the page's clock as for the purge.
+    pub fn inbox_row_expires_at(&self, processed_at: Tick) -> Tick {
+        processed_at.plus(self.retention_ticks).plus(1)
+    }
+}
+
 /// A message as the broker delivers it: the id the broker carries (which a misbehaving
 /// producer may leave out) and what the message says.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

@@ -7,12 +7,12 @@
 #![forbid(unsafe_code)]
 
 pub mod check;
+pub mod faults;
 pub mod history;
 pub mod idempotency;
 pub mod ids;
 pub mod inbox;
 pub mod invariants;
-pub mod lang;
 pub mod order;
 pub mod outbox;
 pub mod rng;
@@ -24,3 +24,4 @@ pub mod stock;
 pub mod store;
 #[cfg(feature = "testing")]
 pub mod testing;
+pub mod view;

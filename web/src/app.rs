@@ -7,11 +7,9 @@
 use gloo::events::{EventListener, EventListenerOptions};
 use gloo::storage::{LocalStorage, Storage};
 use gloo::timers::callback::Interval;
-use idempotency_lab::lang::Language;
-use idempotency_lab::sim::{
-    CATALOGUE, CompareInput, Pattern, PatternMode, compare, lanes, lesson_text, pending,
-    trace_to_mermaid,
-};
+use idempotency_lab::sim::{CATALOGUE, Pattern, PatternMode};
+use idempotency_lab::view::Language;
+use idempotency_lab::view::{CompareInput, compare, lanes, lesson_text, pending, trace_to_mermaid};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 

@@ -17,7 +17,8 @@ use idempotency_lab::check::{
     two_consumers_duplicate_and_crash, two_consumers_duplicate_and_crash_config,
     two_consumers_two_orders_duplicate_and_crash,
 };
-use idempotency_lab::sim::{FaultClass, PatternMode, Patterns, Scenario, Trace};
+use idempotency_lab::faults::FaultClass;
+use idempotency_lab::sim::{PatternMode, Patterns, Scenario, Trace};
 use idempotency_lab::testing::{FuzzConfig, FuzzProgress, FuzzRun, lesson_cases};
 use yew::platform::spawn_local;
 use yew::platform::time::sleep;

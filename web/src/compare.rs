@@ -1,11 +1,11 @@
 //! The side-by-side view: one schedule (scenario, seed, the learner's choices) run with the
-//! lesson's focus patterns naive and idempotent (`sim::compare`), each side's invariants and
+//! lesson's focus patterns naive and idempotent (`view::compare`), each side's invariants and
 //! final tables, with what differs marked: invariants broken on one side only, and rows that
 //! differ between the two ends.
 
 use idempotency_lab::invariants::InvariantId;
-use idempotency_lab::sim::{ComparedRun, Comparison};
 use idempotency_lab::store::TableName;
+use idempotency_lab::view::{ComparedRun, Comparison};
 use yew::prelude::*;
 
 use crate::tables::TableView;

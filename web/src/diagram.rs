@@ -1,5 +1,5 @@
 //! The sequence diagram of the run, as SVG, drawn from the core's diagram model
-//! (`idempotency_lab::sim::diagram`): one lane per participant (Client, API, Store, Relay,
+//! (`idempotency_lab::view::diagram`): one lane per participant (Client, API, Store, Relay,
 //! Broker, Consumer A, Consumer B, ...), one band per step with a row per item, an arrow for
 //! each request, response, statement, commit, publish, delivery and ack, and a mark for
 //! crashes, lost answers, duplicates, timeouts and broken invariants. The current step is
@@ -10,15 +10,14 @@
 //! above them each time the learner scrolls to the top (or presses the button there), the view
 //! kept where it was. So a step of a 10,000-step run costs the same as a step of a lesson.
 //!
-//! Below the current step, the *pending* part shows what waits now (`sim::pending`): each
+//! Below the current step, the *pending* part shows what waits now (`view::pending`): each
 //! request, answer, message copy or delivery on its lane, with a button for each fault that
 //! applies to exactly it. The part is HTML aligned to the SVG's lanes (percentages of the same
 //! width), so the buttons are real, focusable `<button>`s. This file only maps the core's
 //! models to coordinates.
 
-use idempotency_lab::sim::{
-    Action, ArrowKind, DiagramItem, Lane, MarkKind, PendingItem, TraceStep, step_items,
-};
+use idempotency_lab::sim::{Action, TraceStep};
+use idempotency_lab::view::{ArrowKind, DiagramItem, Lane, MarkKind, PendingItem, step_items};
 use yew::prelude::*;
 
 use crate::faults::fault_button;
@@ -92,7 +91,7 @@ fn band_height(items: &[DiagramItem]) -> i32 {
 /// Props of [`SequenceDiagram`].
 #[derive(Properties, PartialEq)]
 pub struct SequenceDiagramProps {
-    /// The lanes, left to right (`sim::lanes` of the scenario).
+    /// The lanes, left to right (`view::lanes` of the scenario).
     pub lanes: Vec<Lane>,
     /// The steps drawn: the last of those up to the cursor (see [`first_drawn`]).
     pub steps: Vec<TraceStep>,

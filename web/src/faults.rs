@@ -1,6 +1,6 @@
 //! The fault buttons of the diagram's pending items: the wording of each button and the
 //! button itself. Which faults apply to which item is the core's decision
-//! (`sim::pending`); a click dispatches the same core `Action` the scheduler would take, as
+//! (`view::pending`); a click dispatches the same core `Action` the scheduler would take, as
 //! the learner's choice (`Simulation::step_with`), so the run replays and the link carries it.
 
 use idempotency_lab::sim::{Action, HoldRelease};

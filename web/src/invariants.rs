@@ -2,8 +2,8 @@
 //! sentence when they do not, and a button that jumps to the step that broke them.
 
 use idempotency_lab::invariants::{InvariantId, Violation};
-use idempotency_lab::lang::Language;
 use idempotency_lab::sim::TraceStep;
+use idempotency_lab::view::Language;
 use yew::prelude::*;
 
 /// Props of [`InvariantsPanel`].

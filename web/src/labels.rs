@@ -3,8 +3,8 @@
 //! an action does is the core's business, and the lessons' and invariants' texts are the
 //! core's.
 
-use idempotency_lab::lang::Language;
 use idempotency_lab::sim::{Action, HoldRelease, StopReason};
+use idempotency_lab::view::Language;
 
 /// The page's main labels in one language.
 #[derive(Debug, PartialEq, Eq)]

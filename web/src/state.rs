@@ -6,9 +6,10 @@
 use std::rc::Rc;
 
 use idempotency_lab::sim::{
-    self, CATALOGUE, Choice, Pattern, PatternMode, Patterns, Scenario, ShareLink, SharedScenario,
-    Simulation, Trace, TraceStep, UserChoice, World,
+    self, CATALOGUE, Choice, Pattern, PatternMode, Patterns, Scenario, Simulation, Trace,
+    TraceStep, World,
 };
+use idempotency_lab::view::{ShareError, ShareLink, SharedScenario, UserChoice};
 use yew::prelude::*;
 
 /// The catalogue entry the page opens with.
@@ -184,8 +185,7 @@ impl LabState {
     /// The state a share link names: its scenario, seed, patterns and the learner's choices,
     /// replayed up to the link's step.
     pub fn from_link(fragment: &str) -> Result<LabState, String> {
-        let explain =
-            |error: sim::ShareError| format!("This share link cannot be opened: {error}.");
+        let explain = |error: ShareError| format!("This share link cannot be opened: {error}.");
         let link = ShareLink::decode(fragment).map_err(explain)?;
         let opened = link.open().map_err(explain)?;
         let (id, base) = match &link.scenario {

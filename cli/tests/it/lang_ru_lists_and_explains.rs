@@ -4,8 +4,8 @@
 
 use crate::common::run_cli;
 use expect_test::expect;
-use idempotency_lab::lang::Language;
 use idempotency_lab::sim::CATALOGUE;
+use idempotency_lab::view::Language;
 
 #[test]
 fn list_in_russian_prints_each_lessons_russian_title() {

@@ -13,7 +13,8 @@
 //!
 //! ```
 //! use idempotency_lab::check::{CheckConfig, CheckOutcome, FaultBudget, check};
-//! use idempotency_lab::sim::{FaultClass, PatternMode, catalogue_scenario};
+//! use idempotency_lab::faults::FaultClass;
+//! use idempotency_lab::sim::{PatternMode, catalogue_scenario};
 //!
 //! let lesson = catalogue_scenario("f01-duplicate-delivery").unwrap();
 //! let config = CheckConfig {

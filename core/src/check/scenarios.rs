@@ -3,10 +3,11 @@
 //! benchmark all check the same one.
 
 use crate::check::world_model::{CheckConfig, ClockPolicy, FaultBudget, SymmetryReduction};
+use crate::faults::FaultClass;
 use crate::ids::Sku;
 use crate::invariants::InvariantId;
 use crate::sim::{
-    ClientConfig, ConsumerSetup, FaultClass, FaultRates, Limits, Operation, Patterns, RequestSpec,
+    ClientConfig, ConsumerSetup, FaultRates, Limits, Operation, Patterns, RequestSpec,
     RetentionJobConfig, SCENARIO_FORMAT_VERSION, Scenario, ScheduleConfig,
 };
 use crate::store::OrderLine;

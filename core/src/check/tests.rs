@@ -98,7 +98,7 @@ fn without_faults_the_naive_consumer_holds_and_bounds_are_typed_outcomes() {
 fn a_check_in_slices_ends_like_a_check_in_one_go_and_reports_progress() {
     let patterns = Patterns::all(PatternMode::Naive);
     let mut config = two_consumers_duplicate_and_crash_config();
-    config.faults = FaultBudget::of(&[(crate::sim::FaultClass::F1, 1)]);
+    config.faults = FaultBudget::of(&[(crate::faults::FaultClass::F1, 1)]);
     let whole = check_reference(patterns, config.clone());
     let mut checker = Checker::new(two_consumers_duplicate_and_crash(patterns), 0, config).unwrap();
     let mut calls = 0;

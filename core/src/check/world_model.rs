@@ -48,12 +48,13 @@ use crate::check::explorer::{
     BoundReason, ExploreBounds, ExploreOutcome, ExploreStats, ExploreStatus, Explorer, Model,
 };
 use crate::check::fingerprint::{Fingerprint, FnvHasher};
+use crate::faults::FaultClass;
 use crate::history::{ApiResponse, HandlerRun, History, MessageEvent};
 use crate::ids::{IdempotencyKey, MessageId};
 use crate::invariants::{InvariantId, Violation};
 use crate::sim::{
-    Action, ApiAttempt, ApplyError, Broker, EntryState, FaultClass, FaultRates, InstanceId,
-    Scenario, ScenarioError, Simulation, Trace, World,
+    Action, ApiAttempt, ApplyError, Broker, EntryState, FaultRates, InstanceId, Scenario,
+    ScenarioError, Simulation, Trace, World,
 };
 
 /// How many faults of each class one path may take. A class not listed is never taken.

@@ -77,6 +77,17 @@ impl Config {
         let retention_over = now.ticks_since(row.created_at) >= self.retention_ticks;
         retention_over && !lease_holds(row, now)
     }
+
+    /// The first tick at which `row` is forgotten ([`Config::is_forgotten`]): the end of its
+    /// retention window, or of its lease if that holds longer. The simulator's deadlines and
+    /// the page's clock name this tick.
+    pub fn forgotten_at(&self, row: &IdempotencyKeyRow) -> Tick {
+        let retention_over = row.created_at.plus(self.retention_ticks);
+        match row.state {
+            KeyState::InProgress { lease_expires_at, .. } => retention_over.max(lease_expires_at),
+            KeyState::Completed { .. } => retention_over,
+        }
+    }
 }
 
 /// Whether `row` is in progress and its lease has not ended at `now`.

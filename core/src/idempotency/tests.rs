@@ -1173,3 +1173,33 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_key_is_forgotten_from_its_forgotten_at_tick_on() {
+    let config = Config { retention_ticks: 30, ..Config::default() };
+    let row = |state: KeyState| IdempotencyKeyRow {
+        key: IdempotencyKey(Uuid::from_u128(7)),
+        fingerprint: crate::store::RequestFingerprint("f".to_owned()),
+        state,
+        created_at: Tick(10),
+    };
+    let completed = KeyState::Completed {
+        response: crate::store::StoredResponse {
+            status: 201,
+            headers: vec![],
+            body: String::new(),
+        },
+    };
+    let rows = [
+        row(completed),
+        row(KeyState::InProgress { lease_expires_at: Tick(15), fencing_token: FencingToken(1) }),
+        row(KeyState::InProgress { lease_expires_at: Tick(60), fencing_token: FencingToken(2) }),
+    ];
+    assert_eq!(rows.each_ref().map(|row| config.forgotten_at(row).0), [40, 40, 60]);
+    for row in &rows {
+        for now in 0..100 {
+            let forgotten = config.is_forgotten(row, Tick(now));
+            assert_eq!(forgotten, Tick(now) >= config.forgotten_at(row), "{row:?} at {now}");
+        }
+    }
+}

@@ -974,3 +974,22 @@ fn a_store_at_its_transaction_limit_fails_the_delivery_retryably_and_writes_noth
         deliver(&mut store, ConsumerImplementation::Idempotent, &message(1), Tick(2)).unwrap();
     assert!(outcome.applied_effect());
 }
+
+#[test]
+fn an_inbox_row_expires_exactly_when_the_purge_deletes_it() {
+    for retention_ticks in [0, 1, 5, 30] {
+        let config = ConsumerConfig {
+            consumer: ConsumerName::new("reserve-stock"),
+            implementation: ConsumerImplementation::Idempotent,
+            retention_ticks,
+        };
+        let purge = PurgeExpiredInboxRows::new(config.clone());
+        for processed_at in 0..40 {
+            for now in 0..80 {
+                let deleted = Tick(processed_at) < purge.processed_before(Tick(now));
+                let expired = Tick(now) >= config.inbox_row_expires_at(Tick(processed_at));
+                assert_eq!(deleted, expired, "{processed_at} {now} {retention_ticks}");
+            }
+        }
+    }
+}

@@ -24,60 +24,59 @@
 //! assert_eq!(Simulation::replay(&naive).unwrap(), naive);
 //! ```
 //!
-//! Files: `scenario` (the input and its JSON), `action` (actions and ids), `fault` (F1-F12,
-//! injections, rates), `client`, `api`, `broker`, `consumer` (the actors' state), `world` (the
-//! state and its transitions), `scheduler` (the simulation), `trace` (the output),
-//! `catalogue` (the built-in lessons); for the page: `share` (the link codec), `diagram` (the
-//! sequence diagram's model), `mermaid` (its Mermaid text), `compare` (one schedule in both
-//! modes).
+//! Files, by actor as TigerBeetle's simulator is laid out (each owns its state and its
+//! behaviour): `client` (requests, timeouts, retries; F6, F7, F11), `api` (sends through the P3
+//! layer; F8), `network` (answers in flight; F5), `relay` (the outbox relay; F12), `broker`
+//! (queue, deliveries, acks, dead letters; F1, F4, F9, F10), `consumer` (instances; F2, F3),
+//! `retention` (the retention job), `locks` (lock waits, deadlock breaking), `clock` (the one
+//! list of deadlines), `pending` (the one list of work still to do); `world` keeps the state,
+//! the order of the enabled actions and the dispatch of an action to its actor. Around them:
+//! `scenario` (the input and its JSON), `action` (actions and ids), `fault` (injections and
+//! rates), `scheduler` (the simulation), `trace` (the output), `catalogue` (the built-in
+//! lessons). What front ends derive from a run (diagram, pending items, compare, share links,
+//! wording) is [`crate::view`]'s.
 
 mod action;
 mod api;
 mod broker;
 mod catalogue;
 mod client;
-mod compare;
+mod clock;
 mod consumer;
-mod diagram;
 mod fault;
-mod mermaid;
+mod locks;
+mod network;
+mod pending;
+mod relay;
+mod retention;
 mod scenario;
 mod scheduler;
-mod share;
 mod trace;
 mod world;
 
 pub use action::{Action, Actor, AttemptId, EntryId, HoldRelease, InstanceId, RequestIndex};
-pub use api::{ApiAttempt, InFlightResponse};
+pub use api::ApiAttempt;
 pub use broker::{Broker, BrokerEntry, DeadLetter, EntryState};
-pub use catalogue::{
-    CATALOGUE, CatalogueEntry, CatalogueError, LessonText, LessonTextError, catalogue_scenario,
-    lesson_text,
-};
+pub use catalogue::{CATALOGUE, CatalogueEntry, CatalogueError, catalogue_scenario};
 pub use client::{ClientRequest, ClientState, PlannedOrder};
-pub use compare::{CompareInput, ComparedRun, Comparison, RowDifference, StepComparison, compare};
-pub use consumer::{ConsumerInstance, Delivery, RelayRun, RetentionRun, RetentionStage};
-pub use diagram::{
-    ArrowKind, Diagram, DiagramItem, DiagramStep, Lane, MarkKind, PendingItem, PendingTarget,
-    diagram, lanes, pending, step_items,
-};
-pub use fault::{ApiCrashPoint, FaultClass, FaultRates, Injection, MessageRef};
-pub use mermaid::{diagram_to_mermaid, trace_to_mermaid};
+pub use clock::{Deadline, DeadlineReason};
+pub use consumer::{ConsumerInstance, Delivery};
+pub use fault::{ApiCrashPoint, FaultRates, Injection, MessageRef};
+pub use network::InFlightResponse;
+pub use pending::PendingWork;
+pub use relay::RelayRun;
+pub use retention::{RetentionRun, RetentionStage};
 pub use scenario::{
     ClientConfig, ConsumerSetup, INSTANCES_MAX, INSTANCES_MIN, KeyOnRetry, Limits, Operation,
     Pattern, PatternMode, Patterns, RequestSpec, RetentionJobConfig, SCENARIO_FORMAT_VERSION,
     Scenario, ScenarioError, ScheduleConfig,
 };
 pub use scheduler::{ReplayError, RewindError, Simulation, Snapshot, trigger};
-pub use share::{
-    OpenedLink, SHARE_FORMAT_VERSION, ShareError, ShareLink, SharedScenario, UserChoice,
-    user_choices,
-};
 pub use trace::{
     Choice, SimEvent, StepRecord, StopReason, TRACE_FORMAT_VERSION, Trace, TraceError, TraceStep,
     TraceSummary, describe_event, describe_row_changes,
 };
-pub use world::{ApplyError, RESERVE_STOCK_CONSUMER, World, WorldConfig, diff_tables};
+pub use world::{ApplyError, RESERVE_STOCK_CONSUMER, Target, World, WorldConfig};
 
 #[cfg(test)]
 mod tests;

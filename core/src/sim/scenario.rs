@@ -12,6 +12,7 @@
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use crate::faults::FaultClass;
 use crate::history::HistoryConfig;
 use crate::idempotency::{Config as ApiConfig, Implementation};
 use crate::ids::PaymentId;
@@ -20,7 +21,7 @@ use crate::order::OrderImplementation;
 use crate::outbox::RelayConfig;
 use crate::shop::ShopConfig;
 use crate::sim::action::RequestIndex;
-use crate::sim::fault::{FaultClass, FaultRates, Injection};
+use crate::sim::fault::{FaultRates, Injection};
 use crate::stock::StockImplementation;
 use crate::store::OrderLine;
 
@@ -425,7 +426,8 @@ impl Scenario {
     /// the faults a lesson is about, which a check or a fuzz of it places itself.
     ///
     /// ```
-    /// use idempotency_lab::sim::{FaultClass, catalogue_scenario};
+    /// use idempotency_lab::faults::FaultClass;
+    /// use idempotency_lab::sim::catalogue_scenario;
     ///
     /// let lesson = catalogue_scenario("f01-duplicate-delivery").unwrap();
     /// assert_eq!(lesson.fault_classes(), vec![FaultClass::F1]);

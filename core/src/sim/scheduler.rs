@@ -18,13 +18,14 @@ use std::collections::BTreeMap;
 
 use thiserror::Error;
 
+use crate::faults::FaultClass;
 use crate::ids::MessageId;
 use crate::inbox::ConsumeState;
 use crate::invariants::{InvariantId, Violation};
 use crate::rng::DeterministicRng;
 use crate::sim::action::{Action, HoldRelease};
 use crate::sim::broker::EntryState;
-use crate::sim::fault::{FaultClass, Injection, MessageRef};
+use crate::sim::fault::{Injection, MessageRef};
 use crate::sim::scenario::{Scenario, ScenarioError};
 use crate::sim::trace::{Choice, StopReason, TRACE_FORMAT_VERSION, Trace, TraceStep, TraceSummary};
 use crate::sim::world::{ApplyError, World};

@@ -1,6 +1,7 @@
 //! Tests of the simulator: runs of small scenarios, with exact assertions on what happened.
 
 use super::*;
+use crate::faults::FaultClass;
 use crate::ids::{PaymentId, Sku};
 use crate::store::OrderLine;
 

@@ -12,6 +12,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use crate::faults::FaultClass;
 use crate::history::{HandlerRunId, InboxUse, RequestAttempt, ResponseOrigin};
 use crate::idempotency::IdempotencyEvent;
 use crate::ids::{IdempotencyKey, MessageId, Tick, TxId};
@@ -19,7 +20,6 @@ use crate::inbox::{ConsumeOutcome, ConsumerCrashed, InboxRowsPurged};
 use crate::invariants::{InvariantId, Violation};
 use crate::outbox::RelayCrashed;
 use crate::sim::action::{Action, Actor, AttemptId, EntryId, InstanceId, RequestIndex};
-use crate::sim::fault::FaultClass;
 use crate::sim::scenario::{Scenario, ScenarioError, json_error};
 use crate::stock::StockReservationEvent;
 use crate::store::{RowChange, RowLockWait};

@@ -21,7 +21,7 @@
 
 mod schema;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Debug;
 use std::hash::Hash;
 
@@ -82,6 +82,14 @@ macro_rules! tables {
                 match table {
                     $( TableName::$variant => self.$field.values().map(row_json).collect(), )*
                 }
+            }
+
+            /// The rows that differ from `self` to `after`, table by table in declaration
+            /// order, then in key order: what a step's commits changed.
+            pub fn diff(&self, after: &Tables) -> Vec<RowChange> {
+                let mut changes = Vec::new();
+                $( diff_table(TableName::$variant, &self.$field, &after.$field, &mut changes); )*
+                changes
             }
         }
 
@@ -154,6 +162,25 @@ tables! {
 fn row_json<R: Serialize>(row: &R) -> serde_json::Value {
     // Rows are plain data with string keys: serialization cannot fail.
     serde_json::to_value(row).unwrap_or(serde_json::Value::Null)
+}
+
+/// The rows of one table that differ between `before` and `after`, in key order.
+fn diff_table<K: Ord + Serialize, R: PartialEq + Serialize>(
+    table: TableName,
+    before: &BTreeMap<K, R>,
+    after: &BTreeMap<K, R>,
+    changes: &mut Vec<RowChange>,
+) {
+    if before == after {
+        return;
+    }
+    let keys: BTreeSet<&K> = before.keys().chain(after.keys()).collect();
+    for key in keys {
+        let (old, new) = (before.get(key), after.get(key));
+        if old != new {
+            changes.push(RowChange::new(table, key, old, new));
+        }
+    }
 }
 
 fn key_json<K: Serialize>(key: &K) -> serde_json::Value {

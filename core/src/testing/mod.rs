@@ -4,7 +4,8 @@
 //! ([`harness`], with the worked examples [`loyalty_points`] and [`wallet_top_up`]).
 //!
 //! ```
-//! use idempotency_lab::sim::{FaultClass, PatternMode, Patterns};
+//! use idempotency_lab::faults::FaultClass;
+//! use idempotency_lab::sim::{PatternMode, Patterns};
 //! use idempotency_lab::testing::{FuzzConfig, ScenarioShape, fuzz, fuzz_case, scenario};
 //!
 //! let shape = ScenarioShape::new(Patterns::all(PatternMode::Naive), &[FaultClass::F1]);

@@ -9,14 +9,15 @@
 
 use proptest::prelude::*;
 
+use crate::faults::FaultClass;
 use crate::idempotency::{Config as ApiConfig, FailurePolicy};
 use crate::ids::{PaymentId, Sku};
 use crate::outbox::RelayConfig;
 use crate::shop::{InitialStock, ShopConfig};
 use crate::sim::{
-    ApiCrashPoint, ClientConfig, ConsumerSetup, FaultClass, FaultRates, INSTANCES_MIN, Injection,
-    KeyOnRetry, Limits, MessageRef, Operation, Patterns, RequestIndex, RequestSpec,
-    RetentionJobConfig, SCENARIO_FORMAT_VERSION, Scenario, ScheduleConfig,
+    ApiCrashPoint, ClientConfig, ConsumerSetup, FaultRates, INSTANCES_MIN, Injection, KeyOnRetry,
+    Limits, MessageRef, Operation, Patterns, RequestIndex, RequestSpec, RetentionJobConfig,
+    SCENARIO_FORMAT_VERSION, Scenario, ScheduleConfig,
 };
 use crate::store::OrderLine;
 

@@ -9,7 +9,8 @@ use super::harness::{ConsumerUnderTest, HarnessConfig, HarnessModel};
 use super::loyalty_points::{InboxLoyaltyPoints, NaiveLoyaltyPoints};
 use super::*;
 use crate::check::Model;
-use crate::sim::{FaultClass, PatternMode, Patterns};
+use crate::faults::FaultClass;
+use crate::sim::{PatternMode, Patterns};
 
 fn every_class_shape(mode: PatternMode) -> ScenarioShape {
     ScenarioShape {

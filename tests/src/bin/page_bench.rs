@@ -13,8 +13,10 @@
 
 use std::time::{Duration, Instant};
 
+use idempotency_lab::faults::FaultClass;
 use idempotency_lab::rng::DeterministicRng;
-use idempotency_lab::sim::{FaultClass, Scenario, ShareLink, Simulation, StopReason};
+use idempotency_lab::sim::{Scenario, Simulation, StopReason};
+use idempotency_lab::view::ShareLink;
 use idempotency_lab_tests::browser::{LabPage, dist_dir};
 
 /// Fresh loads measured for the time to first render.

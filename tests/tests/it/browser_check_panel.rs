@@ -11,8 +11,9 @@ use idempotency_lab::check::{
     CheckConfig, CheckOutcome, CheckReport, Checker, FaultBudget, check,
     two_consumers_duplicate_and_crash_config, two_consumers_two_orders_duplicate_and_crash,
 };
+use idempotency_lab::faults::FaultClass;
 use idempotency_lab::invariants::InvariantId;
-use idempotency_lab::sim::{FaultClass, PatternMode, Patterns, Scenario, catalogue_scenario};
+use idempotency_lab::sim::{PatternMode, Patterns, Scenario, catalogue_scenario};
 use idempotency_lab::testing::{FuzzConfig, FuzzRun, lesson_cases};
 use idempotency_lab_tests::browser::LabPage;
 

@@ -2,7 +2,8 @@
 //! differs: the invariants only the naive twin breaks, and the rows that differ at the end, as
 //! the core's comparison says.
 
-use idempotency_lab::sim::{CompareInput, catalogue_scenario, compare};
+use idempotency_lab::sim::catalogue_scenario;
+use idempotency_lab::view::{CompareInput, compare};
 use idempotency_lab_tests::browser::LabPage;
 
 #[test]

@@ -10,9 +10,8 @@
 use std::path::Path;
 
 use idempotency_lab::invariants::InvariantId;
-use idempotency_lab::sim::{
-    PatternMode, Scenario, Simulation, Trace, catalogue_scenario, trace_to_mermaid,
-};
+use idempotency_lab::sim::{PatternMode, Scenario, Simulation, Trace, catalogue_scenario};
+use idempotency_lab::view::trace_to_mermaid;
 use idempotency_lab_tests::browser::{LabPage, scratch_dir};
 
 const LESSON: &str = "f01-duplicate-delivery";

@@ -7,9 +7,8 @@
 //! expected outcomes come from the core, driven the same way.
 
 use idempotency_lab::invariants::{InvariantId, Violation};
-use idempotency_lab::sim::{
-    Action, PatternMode, PendingTarget, Simulation, catalogue_scenario, pending,
-};
+use idempotency_lab::sim::{Action, PatternMode, Simulation, catalogue_scenario};
+use idempotency_lab::view::{PendingTarget, pending};
 use idempotency_lab_tests::browser::LabPage;
 
 const LESSON: &str = "f01-duplicate-delivery";

@@ -2,7 +2,7 @@
 //! (the first lesson), never a blank page; the link stays in the address for the learner to
 //! read until they act.
 
-use idempotency_lab::sim::ShareLink;
+use idempotency_lab::view::ShareLink;
 use idempotency_lab_tests::browser::LabPage;
 
 #[test]

@@ -3,8 +3,9 @@
 //! the choice survives a reload (local storage), and a click on EN turns it all back.
 
 use idempotency_lab::invariants::InvariantId;
-use idempotency_lab::lang::Language;
-use idempotency_lab::sim::{CATALOGUE, catalogue_scenario, lesson_text};
+use idempotency_lab::sim::{CATALOGUE, catalogue_scenario};
+use idempotency_lab::view::Language;
+use idempotency_lab::view::lesson_text;
 use idempotency_lab_tests::browser::LabPage;
 
 const LESSON: &str = "f01-duplicate-delivery";

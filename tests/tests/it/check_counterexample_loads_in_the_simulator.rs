@@ -6,8 +6,9 @@ use idempotency_lab::check::{
     CheckOutcome, FaultBudget, check, two_consumers_duplicate_and_crash,
     two_consumers_duplicate_and_crash_config,
 };
+use idempotency_lab::faults::FaultClass;
 use idempotency_lab::invariants::InvariantId;
-use idempotency_lab::sim::{Choice, FaultClass, PatternMode, Patterns, Simulation, Trace};
+use idempotency_lab::sim::{Choice, PatternMode, Patterns, Simulation, Trace};
 
 #[test]
 fn the_shortest_counterexample_round_trips_and_replays() {

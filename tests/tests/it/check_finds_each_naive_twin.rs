@@ -8,10 +8,11 @@ use idempotency_lab::check::{
     CheckConfig, CheckOutcome, FaultBudget, check, two_consumers_duplicate_and_crash,
     two_consumers_duplicate_and_crash_config,
 };
+use idempotency_lab::faults::FaultClass;
 use idempotency_lab::ids::PaymentId;
 use idempotency_lab::invariants::InvariantId;
 use idempotency_lab::sim::{
-    FaultClass, Operation, PatternMode, RequestIndex, RequestSpec, Scenario, catalogue_scenario,
+    Operation, PatternMode, RequestIndex, RequestSpec, Scenario, catalogue_scenario,
 };
 
 /// Checks the reference scenario (plus `extra` requests) in the naive mode of `lesson`'s

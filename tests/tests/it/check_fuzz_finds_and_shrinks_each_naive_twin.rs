@@ -3,8 +3,9 @@
 //! snapshot of the shrunk requests and injections guards what "minimal" looks like.
 
 use expect_test::{Expect, expect};
+use idempotency_lab::faults::FaultClass;
 use idempotency_lab::invariants::InvariantId::{self, I1, I2, I3, I4, I5, I6};
-use idempotency_lab::sim::{FaultClass, PatternMode, catalogue_scenario};
+use idempotency_lab::sim::{PatternMode, catalogue_scenario};
 use idempotency_lab::testing::{FuzzConfig, ScenarioShape, fuzz, fuzz_case, scenario};
 
 /// The faults a fuzzer may inject: those the patterns are built for, and the crashes and

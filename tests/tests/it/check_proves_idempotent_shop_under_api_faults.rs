@@ -7,7 +7,8 @@ use idempotency_lab::check::{
     CheckConfig, CheckOutcome, FaultBudget, check, two_consumers_duplicate_and_crash,
     two_consumers_duplicate_and_crash_config,
 };
-use idempotency_lab::sim::{FaultClass, PatternMode, Patterns};
+use idempotency_lab::faults::FaultClass;
+use idempotency_lab::sim::{PatternMode, Patterns};
 
 /// Checks the idempotent reference scenario with one fault of `class`; returns the unique
 /// states and the depth reached.

@@ -12,10 +12,11 @@ use idempotency_lab::check::{
     CheckConfig, CheckOutcome, FaultBudget, check, two_consumers_duplicate_and_crash_config,
     two_consumers_two_orders_duplicate_and_crash,
 };
+use idempotency_lab::faults::FaultClass;
 use idempotency_lab::ids::PaymentId;
 use idempotency_lab::invariants::InvariantId;
 use idempotency_lab::sim::{
-    Choice, FaultClass, Operation, PatternMode, RequestIndex, RequestSpec, Scenario, Simulation,
+    Choice, Operation, PatternMode, RequestIndex, RequestSpec, Scenario, Simulation,
     catalogue_scenario,
 };
 

@@ -20,14 +20,11 @@
 use serde::Serialize;
 
 use crate::invariants::InvariantId;
-use crate::sim::scenario::{PatternMode, Patterns, Scenario};
-use crate::sim::scheduler::{RewindError, Simulation};
-use crate::sim::share::{
+use crate::sim::{PatternMode, Patterns, RewindError, Scenario, Simulation, Trace};
+use crate::store::{TableName, Tables};
+use crate::view::share::{
     OnRefusedChoice, ReplayConfig, ShareError, UserChoice, replay_user_choices,
 };
-use crate::sim::trace::Trace;
-use crate::sim::world::diff_tables;
-use crate::store::{TableName, Tables};
 
 /// What to compare: one schedule, two sets of pattern switches.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -211,7 +208,8 @@ fn only_in(these: &[InvariantId], those: &[InvariantId]) -> Vec<InvariantId> {
 
 /// The rows that differ between two states, as (naive, idempotent) pairs.
 fn row_differences(naive: &Tables, idempotent: &Tables) -> Vec<RowDifference> {
-    diff_tables(naive, idempotent)
+    naive
+        .diff(idempotent)
         .into_iter()
         .map(|change| RowDifference {
             table: change.table,

@@ -13,8 +13,8 @@
 //! Characters Mermaid would read as syntax (`#`, `;`, `<`, `>`) are written as its numeric
 //! entities (`#35;`), and line breaks as spaces.
 
-use crate::sim::diagram::{ArrowKind, Diagram, DiagramItem, Lane, MarkKind, diagram};
-use crate::sim::trace::Trace;
+use crate::sim::Trace;
+use crate::view::diagram::{ArrowKind, Diagram, DiagramItem, Lane, MarkKind, diagram};
 
 /// The Mermaid `sequenceDiagram` of a trace (see the module's documentation).
 pub fn trace_to_mermaid(trace: &Trace) -> String {

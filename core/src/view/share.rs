@@ -33,12 +33,10 @@ use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::sim::action::Action;
-use crate::sim::catalogue::{CatalogueError, catalogue_scenario};
-use crate::sim::scenario::{PatternMode, Patterns, Scenario, ScenarioError};
-use crate::sim::scheduler::Simulation;
-use crate::sim::trace::{Choice, Trace};
-use crate::sim::world::ApplyError;
+use crate::sim::{
+    Action, ApplyError, CatalogueError, Choice, PatternMode, Patterns, Scenario, ScenarioError,
+    Simulation, Trace, catalogue_scenario,
+};
 
 /// The version of the link format this crate reads and writes.
 pub const SHARE_FORMAT_VERSION: u32 = 1;

@@ -1,7 +1,7 @@
 //! The languages the lab teaches in: English, the language of the code and the formats, and
 //! Russian, the language of the seed article. The core owns the learner-facing words it
 //! already owns in English: the lessons' titles and paragraphs (see
-//! [`crate::sim::lesson_text`]), the invariants' titles and descriptions, and the fault
+//! [`crate::view::lesson_text`]), the invariants' titles and descriptions, and the fault
 //! classes' descriptions.
 //!
 //! The per-violation sentences ([`crate::invariants::Violation::sentence`]) stay English: they
@@ -13,8 +13,8 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
+use crate::faults::FaultClass;
 use crate::invariants::InvariantId;
-use crate::sim::FaultClass;
 
 /// A language of the lab's texts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]

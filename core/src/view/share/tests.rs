@@ -4,8 +4,9 @@ use base64::Engine as _;
 use proptest::prelude::*;
 
 use super::*;
-use crate::sim::action::{AttemptId, EntryId, HoldRelease, InstanceId, RequestIndex};
-use crate::sim::{CATALOGUE, PatternMode};
+use crate::sim::{
+    AttemptId, CATALOGUE, EntryId, HoldRelease, InstanceId, PatternMode, RequestIndex,
+};
 
 fn b64(text: &str) -> String {
     BASE64URL.encode(text)

@@ -1,0 +1,30 @@
+//! The view side of the core: what front ends derive from the model ([`crate::sim`]) to show
+//! it, computed once here so that the page, the CLI and the tests show the same thing.
+//!
+//! `sim` is the model: the world, its transitions, the scheduler and the trace. This module
+//! reads it and never changes it: the sequence diagram's model (`diagram`) and its Mermaid
+//! text (`mermaid`), what waits at the cursor for display (`pending`), one schedule run in
+//! both modes side by side (`compare`), the link that carries a run (`share`), and the words
+//! (`lang`: the languages and the invariants' and faults' titles; `lesson`: the lessons'
+//! texts). Nothing in `sim` uses this module.
+
+mod compare;
+mod diagram;
+mod lang;
+mod lesson;
+mod mermaid;
+mod pending;
+mod share;
+
+pub use compare::{CompareInput, ComparedRun, Comparison, RowDifference, StepComparison, compare};
+pub use diagram::{
+    ArrowKind, Diagram, DiagramItem, DiagramStep, Lane, MarkKind, diagram, lanes, step_items,
+};
+pub use lang::{Language, UnknownLanguage};
+pub use lesson::{LessonText, LessonTextError, lesson_text};
+pub use mermaid::{diagram_to_mermaid, trace_to_mermaid};
+pub use pending::{PendingItem, PendingTarget, pending};
+pub use share::{
+    OpenedLink, SHARE_FORMAT_VERSION, ShareError, ShareLink, SharedScenario, UserChoice,
+    user_choices,
+};

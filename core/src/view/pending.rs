@@ -1,0 +1,536 @@
+//! What waits in a world, for display: each pending item on its diagram lane with the fault
+//! actions a learner can take on exactly it, and the clock with what falls due when time
+//! passes. What is pending and what is due is the model's ([`World::pending`] and
+//! [`World::deadlines`]); this module only words it and places it.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::ids::{Tick, TxId};
+use crate::sim::{
+    Action, AttemptId, ClientState, DeadlineReason, EntryId, EntryState, InstanceId, Operation,
+    PendingWork, RequestIndex, World,
+};
+use crate::view::diagram::{Lane, short};
+
+/// What waits at the cursor, and where a learner can hit it with a fault.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(tag = "target", rename_all = "snake_case")]
+pub enum PendingTarget {
+    /// A client's request with no final answer yet (not sent, waiting, or backing off).
+    Request {
+        /// The request.
+        request: RequestIndex,
+    },
+    /// A send of a request, running in the API.
+    Attempt {
+        /// The send.
+        attempt: AttemptId,
+    },
+    /// An answer of the API on the network, on its way to the client.
+    Answer {
+        /// The send it answers.
+        attempt: AttemptId,
+    },
+    /// The outbox relay: running, or with unpublished rows to publish.
+    Relay,
+    /// One copy of a message in the broker.
+    Message {
+        /// The copy.
+        entry: EntryId,
+    },
+    /// The delivery a consumer instance is processing.
+    Delivery {
+        /// The instance.
+        instance: InstanceId,
+    },
+    /// The retention job, running.
+    Retention,
+    /// The virtual clock, when something is due later and the learner may let time pass to
+    /// it (a timeout, a redelivery, a lease or a retention window that runs out).
+    Clock,
+}
+
+impl PendingTarget {
+    /// The lane the item waits on; `None` for the clock, which has no lane.
+    pub fn lane(self) -> Option<Lane> {
+        match self {
+            PendingTarget::Request { .. } => Some(Lane::Client),
+            PendingTarget::Attempt { .. } | PendingTarget::Answer { .. } => Some(Lane::Api),
+            PendingTarget::Relay => Some(Lane::Relay),
+            PendingTarget::Message { .. } => Some(Lane::Broker),
+            PendingTarget::Delivery { instance } => Some(Lane::Consumer { instance }),
+            PendingTarget::Retention => Some(Lane::Retention),
+            PendingTarget::Clock => None,
+        }
+    }
+
+    /// The item a learner's action (a fault, or letting time pass) is aimed at; `None` for the
+    /// other normal actions, which the scheduler takes.
+    pub fn of_action(action: &Action) -> Option<PendingTarget> {
+        Some(match action {
+            Action::DuplicateMessage { entry }
+            | Action::DeliverConcurrently { entry, .. }
+            | Action::HoldMessage { entry, .. }
+            | Action::DuplicateAfterRetention { entry } => PendingTarget::Message { entry: *entry },
+            Action::CrashConsumerAfterCommit { instance }
+            | Action::CrashConsumerBeforeCommit { instance } => {
+                PendingTarget::Delivery { instance: *instance }
+            }
+            Action::LoseResponse { attempt } => PendingTarget::Answer { attempt: *attempt },
+            Action::CrashApi { attempt } => PendingTarget::Attempt { attempt: *attempt },
+            Action::DoubleSubmit { request }
+            | Action::SendWithKeyOf { request, .. }
+            | Action::RetryWithNewKey { request } => PendingTarget::Request { request: *request },
+            Action::CrashRelay => PendingTarget::Relay,
+            Action::AdvanceClock { .. } => PendingTarget::Clock,
+            Action::ClientSend { .. }
+            | Action::ClientTimeout { .. }
+            | Action::ClientRetry { .. }
+            | Action::ApiStep { .. }
+            | Action::DeliverResponse { .. }
+            | Action::RelayStep
+            | Action::BrokerDeliver { .. }
+            | Action::ConsumerStep { .. }
+            | Action::PurgeStep => return None,
+        })
+    }
+}
+
+impl fmt::Display for PendingTarget {
+    /// A short stable id: `request-0`, `attempt-1`, `answer-1`, `relay`, `message-0`,
+    /// `delivery-0`, `retention`, `clock`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PendingTarget::Request { request } => write!(f, "request-{}", request.0),
+            PendingTarget::Attempt { attempt } => write!(f, "attempt-{}", attempt.0),
+            PendingTarget::Answer { attempt } => write!(f, "answer-{}", attempt.0),
+            PendingTarget::Relay => f.write_str("relay"),
+            PendingTarget::Message { entry } => write!(f, "message-{}", entry.0),
+            PendingTarget::Delivery { instance } => write!(f, "delivery-{}", instance.0),
+            PendingTarget::Retention => f.write_str("retention"),
+            PendingTarget::Clock => f.write_str("clock"),
+        }
+    }
+}
+
+/// One thing that waits at the cursor (a request, an answer, a message, a delivery, ...), with
+/// the actions a learner can take on exactly it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PendingItem {
+    /// What it is.
+    pub target: PendingTarget,
+    /// A short label (`request 0 POST /orders: awaiting its answer`).
+    pub label: String,
+    /// The full text, for a tooltip.
+    pub detail: String,
+    /// The fault actions enabled on it now, in [`World::enabled_fault_actions`] order; for the
+    /// clock, the one `AdvanceClock` to the next deadline.
+    pub actions: Vec<Action>,
+}
+
+impl PendingItem {
+    /// The lane it waits on (`None`: the clock).
+    pub fn lane(&self) -> Option<Lane> {
+        self.target.lane()
+    }
+}
+
+/// What waits in `world`, lane by lane (Client, API, Relay, Broker, consumers, retention, then
+/// the clock), each item with the fault actions that apply to exactly it. Every enabled fault
+/// action of the world is on exactly one item. The items are the world's own pending work
+/// ([`World::pending`]); the clock is an item only when time can pass while something else
+/// could still happen (otherwise a plain step moves it anyway).
+pub fn pending(world: &World) -> Vec<PendingItem> {
+    let mut items: Vec<PendingItem> = Vec::new();
+    for work in world.pending() {
+        let item = match work {
+            PendingWork::Request { request } => request_item(world, request),
+            PendingWork::Attempt { attempt, waiting_for } => {
+                attempt_item(world, attempt, waiting_for)
+            }
+            PendingWork::Answer { attempt } => answer_item(world, attempt),
+            PendingWork::RelayRun | PendingWork::UnpublishedOutbox => {
+                if items.iter().any(|item| item.target == PendingTarget::Relay) {
+                    continue;
+                }
+                Some(relay_item(world))
+            }
+            PendingWork::Message { entry } => message_item(world, entry),
+            PendingWork::Delivery { instance, .. } => delivery_item(world, instance),
+            PendingWork::RetentionRun => Some(item(
+                PendingTarget::Retention,
+                "retention job runs".to_owned(),
+                "the retention job purges expired inbox rows, then forgotten keys".to_owned(),
+            )),
+        };
+        items.extend(item);
+    }
+    let clock_actions = clock_item(world, &mut items);
+    place_actions(world, clock_actions, &mut items);
+    items.sort_by_key(|item| (item.lane().is_none(), item.lane()));
+    items
+}
+
+fn request_item(world: &World, request: RequestIndex) -> Option<PendingItem> {
+    let client = world.clients().get(request.0)?;
+    let what = operation_label(&client.spec.operation);
+    let state = match &client.state {
+        ClientState::NotSent => "not sent yet".to_owned(),
+        ClientState::Awaiting { deadline, .. } => {
+            format!("awaits its answer (timeout at tick {})", deadline.0)
+        }
+        ClientState::BackingOff { retry_at } => format!("retries at tick {}", retry_at.0),
+        ClientState::Answered { .. } | ClientState::GaveUp => return None,
+    };
+    Some(item(
+        PendingTarget::Request { request },
+        format!("request {} {what}: {state}", request.0),
+        format!(
+            "{request} ({what}), {} sends so far, Idempotency-Key {}",
+            client.sends, client.current_key
+        ),
+    ))
+}
+
+fn attempt_item(
+    world: &World,
+    attempt: AttemptId,
+    waiting_for: Option<TxId>,
+) -> Option<PendingItem> {
+    let running = world.attempts().get(&attempt)?;
+    let waiting = match waiting_for {
+        Some(holder) => format!(", waits for {holder}"),
+        None => String::new(),
+    };
+    Some(item(
+        PendingTarget::Attempt { attempt },
+        format!("{attempt} of request {} runs{waiting}", running.request.0),
+        format!(
+            "send {} of {}, Idempotency-Key {}, running in the API",
+            running.send_number, running.request, running.key
+        ),
+    ))
+}
+
+fn answer_item(world: &World, attempt: AttemptId) -> Option<PendingItem> {
+    let answer = world.responses().get(&attempt)?;
+    Some(item(
+        PendingTarget::Answer { attempt },
+        format!("answer {} to request {} on the network", answer.response.status, answer.request.0),
+        format!(
+            "the answer {} to {attempt} (send {} of {}) travels to the client",
+            answer.response.status, answer.send_number, answer.request
+        ),
+    ))
+}
+
+fn relay_item(world: &World) -> PendingItem {
+    let unpublished =
+        world.store().committed().outbox.values().filter(|row| !row.published).count();
+    let published = world.relay_published_not_marked();
+    let label = match (world.relay().is_some(), published.len()) {
+        (true, 0) => "relay runs".to_owned(),
+        (true, count) => format!("relay runs: {count} published, not marked"),
+        (false, _) => format!("outbox: {unpublished} unpublished"),
+    };
+    item(
+        PendingTarget::Relay,
+        label,
+        format!(
+            "{unpublished} outbox rows unpublished; published and not yet marked: {}",
+            published.iter().map(short).collect::<Vec<_>>().join(", ")
+        ),
+    )
+}
+
+fn message_item(world: &World, entry: EntryId) -> Option<PendingItem> {
+    let copy = world.broker().entries.get(&entry)?;
+    let state = match &copy.state {
+        EntryState::Ready { visible_at } if *visible_at > world.now() => {
+            format!("queued, visible at tick {}", visible_at.0)
+        }
+        EntryState::Ready { .. } => "queued".to_owned(),
+        EntryState::InFlight { instances, .. } => format!(
+            "in flight at {}",
+            instances.iter().map(|instance| instance.lane_name()).collect::<Vec<_>>().join(", ")
+        ),
+        EntryState::HeldUntilAnswered { request } => format!("held until {request} is answered"),
+        EntryState::HeldUntil { tick } => format!("held until tick {}", tick.0),
+        EntryState::AwaitingOriginalAck { .. } => "late copy, after the original's ack".to_owned(),
+    };
+    Some(item(
+        PendingTarget::Message { entry },
+        format!("message {} ({entry}): {state}", short(&copy.message_id)),
+        format!(
+            "{entry}, a copy of message {}, delivered {} times",
+            copy.message_id, copy.deliveries
+        ),
+    ))
+}
+
+fn delivery_item(world: &World, instance: InstanceId) -> Option<PendingItem> {
+    let delivery = world.consumers().get(instance.0)?.delivery.as_ref()?;
+    let waiting = match delivery.waiting_for {
+        Some(holder) => format!(", waits for {holder}"),
+        None => String::new(),
+    };
+    Some(item(
+        PendingTarget::Delivery { instance },
+        format!(
+            "delivery #{} of {}{waiting}",
+            delivery.delivery_number,
+            short(&delivery.message_id)
+        ),
+        format!(
+            "{instance} processes {} of message {} (delivery {})",
+            delivery.entry, delivery.message_id, delivery.delivery_number
+        ),
+    ))
+}
+
+/// The clock's item, if time can pass while something else could happen, with what falls
+/// due; returns the clock advance to place on it.
+fn clock_item(world: &World, items: &mut Vec<PendingItem>) -> Vec<Action> {
+    let normal = world.enabled_normal_actions();
+    let clock = normal.iter().find(|action| matches!(action, Action::AdvanceClock { .. }));
+    let others = normal.iter().any(|action| !matches!(action, Action::AdvanceClock { .. }));
+    let (Some(advance), true, Some(deadline)) = (clock, others, world.next_deadline()) else {
+        return Vec::new();
+    };
+    let due = due_at(world, deadline);
+    items.push(item(
+        PendingTarget::Clock,
+        format!("clock: tick {}, next deadline at tick {}", world.now().0, deadline.0),
+        if due.is_empty() {
+            format!("at tick {}, something is due", deadline.0)
+        } else {
+            format!("at tick {}: {}", deadline.0, due.join("; "))
+        },
+    ));
+    vec![advance.clone()]
+}
+
+/// Puts each enabled fault action (and the clock's advance) on the item it targets; an action
+/// whose target has no item gets an item of its own.
+fn place_actions(world: &World, clock_actions: Vec<Action>, items: &mut Vec<PendingItem>) {
+    let mut unplaced: Vec<PendingItem> = Vec::new();
+    for action in world.enabled_fault_actions().into_iter().chain(clock_actions) {
+        let Some(target) = PendingTarget::of_action(&action) else { continue };
+        match items.iter_mut().find(|item| item.target == target) {
+            Some(item) => item.actions.push(action),
+            None => match unplaced.iter_mut().find(|item| item.target == target) {
+                Some(item) => item.actions.push(action),
+                None => unplaced.push(PendingItem {
+                    target,
+                    label: target.to_string().replace('-', " "),
+                    detail: String::new(),
+                    actions: vec![action],
+                }),
+            },
+        }
+    }
+    items.extend(unplaced);
+}
+
+fn item(target: PendingTarget, label: String, detail: String) -> PendingItem {
+    PendingItem { target, label, detail, actions: Vec::new() }
+}
+
+/// `POST /orders`, `POST /orders/…/payments`, `POST /orders/…/cancel`.
+fn operation_label(operation: &Operation) -> &'static str {
+    match operation {
+        Operation::PlaceOrder { .. } => "POST /orders",
+        Operation::PayOrder { .. } => "POST /orders/…/payments",
+        Operation::CancelOrder { .. } => "POST /orders/…/cancel",
+    }
+}
+
+/// What falls due at `tick`, in words: the world's deadlines at that tick.
+fn due_at(world: &World, tick: Tick) -> Vec<String> {
+    world
+        .deadlines()
+        .into_iter()
+        .filter(|deadline| deadline.at == tick)
+        .map(|deadline| due_text(&deadline.reason))
+        .collect()
+}
+
+/// A deadline's reason, in words.
+fn due_text(reason: &DeadlineReason) -> String {
+    match reason {
+        DeadlineReason::RequestDue { request } => {
+            format!("request {} is due to be sent", request.0)
+        }
+        DeadlineReason::ClientTimeout { request } => {
+            format!("the timeout of request {} fires", request.0)
+        }
+        DeadlineReason::ClientRetry { request } => format!("request {} retries", request.0),
+        DeadlineReason::MessageVisible { entry } => format!("{entry} becomes visible"),
+        DeadlineReason::Redelivery { entry } => {
+            format!("the visibility timeout of {entry} ends: redelivery")
+        }
+        DeadlineReason::HoldEnds { entry } => format!("{entry} is released"),
+        DeadlineReason::InboxRowExpires { message_id } => format!(
+            "the retention window of the inbox row of message {} runs out",
+            short(message_id)
+        ),
+        DeadlineReason::KeyRetentionEnds { key } => {
+            format!("the retention window of key {} runs out", short(key))
+        }
+        DeadlineReason::KeyLeaseAndRetentionEnd { key } => {
+            format!("the lease and retention window of key {} run out", short(key))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use expect_test::expect;
+
+    use super::*;
+    use crate::sim::{PatternMode, Simulation, catalogue_scenario};
+    use crate::view::diagram::lanes;
+
+    fn render_pending(items: &[PendingItem]) -> String {
+        let mut text = String::new();
+        for item in items {
+            let lane = item.lane().map(Lane::name).unwrap_or_else(|| "-".to_owned());
+            text.push_str(&format!("[{lane}] {}: {}\n", item.target, item.label));
+            for action in &item.actions {
+                text.push_str(&format!("    {action:?}\n"));
+            }
+        }
+        text
+    }
+
+    /// Every catalogue lesson, both modes, every step: each enabled fault action is on exactly
+    /// one pending item, on the lane of its target, and a clock item carries one clock advance
+    /// with the reasons it is due.
+    #[test]
+    fn every_enabled_fault_is_on_exactly_one_pending_item() {
+        for entry in crate::sim::CATALOGUE {
+            for mode in [PatternMode::Naive, PatternMode::Idempotent] {
+                let scenario = catalogue_scenario(entry.id).unwrap().with_mode(mode);
+                let lanes = lanes(&scenario);
+                let mut simulation = Simulation::new(scenario, 0).unwrap();
+                loop {
+                    let world = simulation.world();
+                    let items = pending(world);
+                    let placed: Vec<&Action> =
+                        items.iter().flat_map(|item| &item.actions).collect();
+                    let faults = world.enabled_fault_actions();
+                    for fault in &faults {
+                        let on: Vec<&PendingItem> =
+                            items.iter().filter(|item| item.actions.contains(fault)).collect();
+                        assert_eq!(on.len(), 1, "{} {mode:?}: {fault:?}", entry.id);
+                        assert_eq!(Some(on[0].target), PendingTarget::of_action(fault));
+                        assert!(!on[0].detail.is_empty(), "{fault:?} has an unnamed item");
+                    }
+                    let clocks = placed
+                        .iter()
+                        .filter(|action| matches!(action, Action::AdvanceClock { .. }))
+                        .count();
+                    assert_eq!(placed.len(), faults.len() + clocks, "{} {mode:?}", entry.id);
+                    for item in &items {
+                        if let Some(lane) = item.lane() {
+                            assert!(lanes.contains(&lane), "{} {lane}", entry.id);
+                        } else {
+                            assert_eq!(item.actions.len(), 1);
+                            assert!(world.is_enabled(&item.actions[0]));
+                            assert!(
+                                !due_at(world, world.next_deadline().unwrap()).is_empty(),
+                                "{} {mode:?}: no reason for the deadline",
+                                entry.id
+                            );
+                        }
+                    }
+                    if simulation.step().is_none() {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_pending_items_of_the_duplicate_delivery_lesson() {
+        let scenario =
+            catalogue_scenario("f01-duplicate-delivery").unwrap().with_mode(PatternMode::Naive);
+        let mut simulation = Simulation::new(scenario, 0).unwrap();
+        let mut seen = String::new();
+        for step in [0, 1, 9, 12, 17, 21] {
+            while simulation.steps().len() < step {
+                simulation.step().unwrap();
+            }
+            seen.push_str(&format!("after step {step}:\n"));
+            seen.push_str(&render_pending(&pending(simulation.world())));
+        }
+        expect![[r#"
+            after step 0:
+            [Client] request-0: request 0 POST /orders: not sent yet
+                DoubleSubmit { request: RequestIndex(0) }
+            after step 1:
+            [Client] request-0: request 0 POST /orders: awaits its answer (timeout at tick 10)
+            [API] attempt-0: attempt 0 of request 0 runs
+                CrashApi { attempt: AttemptId(0) }
+            [-] clock: clock: tick 0, next deadline at tick 10
+                AdvanceClock { ticks: 10 }
+            after step 9:
+            [Client] request-0: request 0 POST /orders: awaits its answer (timeout at tick 10)
+            [API] attempt-0: attempt 0 of request 0 runs
+                CrashApi { attempt: AttemptId(0) }
+            [Relay] relay: relay runs: 1 published, not marked
+                CrashRelay
+            [Broker] message-0: message d051b29e (entry 0): queued
+                DuplicateMessage { entry: EntryId(0) }
+                HoldMessage { entry: EntryId(0), until: Ticks { ticks: 20 } }
+                DuplicateAfterRetention { entry: EntryId(0) }
+            [-] clock: clock: tick 0, next deadline at tick 10
+                AdvanceClock { ticks: 10 }
+            after step 12:
+            [Client] request-0: request 0 POST /orders: awaits its answer (timeout at tick 10)
+            [API] attempt-0: attempt 0 of request 0 runs
+                CrashApi { attempt: AttemptId(0) }
+            [Relay] relay: relay runs: 1 published, not marked
+                CrashRelay
+            [Broker] message-0: message d051b29e (entry 0): in flight at Consumer A
+                DuplicateMessage { entry: EntryId(0) }
+                DeliverConcurrently { entry: EntryId(0), instance: InstanceId(1) }
+                DuplicateAfterRetention { entry: EntryId(0) }
+            [Broker] message-1: message d051b29e (entry 1): queued
+                DuplicateMessage { entry: EntryId(1) }
+                HoldMessage { entry: EntryId(1), until: Ticks { ticks: 20 } }
+                DuplicateAfterRetention { entry: EntryId(1) }
+            [Consumer A] delivery-0: delivery #1 of d051b29e
+            [-] clock: clock: tick 0, next deadline at tick 10
+                AdvanceClock { ticks: 10 }
+            after step 17:
+            [Broker] message-0: message d051b29e (entry 0): in flight at Consumer A
+                DuplicateMessage { entry: EntryId(0) }
+                DuplicateAfterRetention { entry: EntryId(0) }
+            [Broker] message-1: message d051b29e (entry 1): in flight at Consumer B
+                DuplicateMessage { entry: EntryId(1) }
+                DuplicateAfterRetention { entry: EntryId(1) }
+            [Consumer A] delivery-0: delivery #1 of d051b29e
+            [Consumer B] delivery-1: delivery #2 of d051b29e
+            [-] clock: clock: tick 0, next deadline at tick 20
+                AdvanceClock { ticks: 20 }
+            after step 21:
+            [Broker] message-0: message d051b29e (entry 0): in flight at Consumer A
+                DuplicateMessage { entry: EntryId(0) }
+                DuplicateAfterRetention { entry: EntryId(0) }
+            [Broker] message-1: message d051b29e (entry 1): in flight at Consumer B
+                DuplicateMessage { entry: EntryId(1) }
+                DuplicateAfterRetention { entry: EntryId(1) }
+            [Consumer A] delivery-0: delivery #1 of d051b29e
+                CrashConsumerBeforeCommit { instance: InstanceId(0) }
+            [Consumer B] delivery-1: delivery #2 of d051b29e
+                CrashConsumerBeforeCommit { instance: InstanceId(1) }
+            [-] clock: clock: tick 0, next deadline at tick 20
+                AdvanceClock { ticks: 20 }
+        "#]]
+        .assert_eq(&seen);
+    }
+}
