@@ -1,21 +1,22 @@
 //! The single-file page, `dist/idempotency-lab.html`, as a trainer hands it out: opened from
 //! disk through a `file://` URL with no server, it loads nothing, runs a lesson, takes a
 //! fault from the diagram and turns the invariants it breaks red, exactly as the core says;
-//! its share link is the file's address plus the fragment and opens the same run in a fresh
-//! browser; the language choice survives a reload (Chromium gives `file://` local storage).
+//! its trace downloads as the core's file; its share link is the file's address plus the
+//! fragment and opens the same run in a fresh browser; the language choice survives a reload
+//! (Chromium gives `file://` local storage).
 //! Where the browser refuses local storage (reading `window.localStorage` throws), the page
 //! still mounts and keeps every choice the learner makes while it is open.
 
 use idempotency_lab::invariants::{InvariantId, Violation};
-use idempotency_lab::sim::{Action, EntryId, PatternMode, Simulation, catalogue_scenario};
+use idempotency_lab::sim::{Action, EntryId, PatternMode, Simulation, Trace, catalogue_scenario};
 use idempotency_lab::view::{PendingTarget, pending};
-use idempotency_lab_tests::browser::{LabPage, dist_file, file_url};
+use idempotency_lab_tests::browser::{LabPage, dist_file, file_url, scratch_dir};
 
 const LESSON: &str = "f01-duplicate-delivery";
 
 /// The core, driven as the page is below: `before` scheduled steps, the learner's duplicate of
-/// the first message copy, then to the end. Returns the violations at the end and the steps.
-fn core_run(before: usize) -> (Vec<Violation>, usize) {
+/// the first message copy, then to the end. Returns the violations at the end and the trace.
+fn core_run(before: usize) -> (Vec<Violation>, Trace) {
     let scenario = catalogue_scenario(LESSON).unwrap().with_all_patterns(PatternMode::Naive);
     let mut simulation = Simulation::new(scenario, 0).unwrap();
     for _ in 0..before {
@@ -32,7 +33,7 @@ fn core_run(before: usize) -> (Vec<Violation>, usize) {
         .expect("the core offers Duplicate on the waiting message");
     simulation.step_with(duplicate).unwrap();
     simulation.run_to_end();
-    (simulation.world().violations(), simulation.steps().len())
+    (simulation.world().violations(), simulation.trace())
 }
 
 /// Each invariant's badge: `broken` exactly for those violated, with the core's sentence.
@@ -87,13 +88,24 @@ fn the_file_from_disk_breaks_the_naive_shop_and_its_link_reopens_the_run() {
     page.click("[data-testid=pending-message-0] [data-fault=F1]");
     page.wait_for_text("[data-testid=position]", &format!("step {} /", before + 1));
 
-    let (violations, steps_total) = core_run(before);
+    let (violations, trace) = core_run(before);
+    let steps_total = trace.steps.len();
     assert!(!violations.is_empty(), "the naive shop breaks");
     page.click("[data-testid=run-to-end]");
     let position = format!("step {steps_total} / {steps_total}");
     page.wait_for_text("[data-testid=position]", &position);
     assert_invariants(&page, &violations);
     page.screenshot("single-file-broken");
+
+    // Downloads work from disk too: the trace is the core's file, byte for byte.
+    let downloads = scratch_dir("single-file-downloads");
+    page.save_downloads_to(&downloads);
+    page.click("[data-testid=export-json]");
+    let name = format!("{LESSON}-seed0-step{steps_total}.trace.json");
+    assert_eq!(
+        String::from_utf8(page.wait_for_download(&downloads, &name)).unwrap(),
+        trace.to_json()
+    );
 
     // The share link is the file's own address plus the run's fragment.
     let link = page.evaluate("document.querySelector('[data-testid=share-link]').value");
