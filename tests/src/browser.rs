@@ -14,6 +14,9 @@ use headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption;
 use headless_chrome::protocol::cdp::Runtime::ConsoleAPICalledEventTypeOption;
 use headless_chrome::protocol::cdp::types::Event;
 use headless_chrome::{Browser, LaunchOptions, Tab};
+use idempotency_lab::faults::FaultClass;
+use idempotency_lab::invariants::{InvariantId, Violation};
+use idempotency_lab::sim::{PatternMode, catalogue_scenario};
 use xtask::serve::RunningServer;
 
 /// How long a test waits for the page to mount or an element to appear.
@@ -424,5 +427,84 @@ impl LabPage {
             "JSON.stringify(Array.from(document.querySelectorAll({selector:?}), element => element.innerText.trim()))"
         ));
         serde_json::from_str(value.as_str().unwrap_or("[]")).unwrap_or_default()
+    }
+}
+
+/// Page verbs: what a learner does on the page, in the tests' words, each waiting for the
+/// state it leads to (never for a fixed time).
+impl LabPage {
+    /// Picks the built-in `lesson` in the scenario menu, switches every pattern to `mode` with
+    /// "All naive" or "All idempotent", and waits until the page shows it at step 0.
+    pub fn open_lesson(&self, lesson: &str, mode: PatternMode) {
+        let title = catalogue_scenario(lesson)
+            .unwrap_or_else(|error| panic!("no built-in lesson {lesson}: {error}"))
+            .title;
+        self.set_value("[data-testid=scenario]", lesson);
+        self.wait_for_text("[data-testid=scenario-title]", &title);
+        let (button, word) = match mode {
+            PatternMode::Naive => ("[data-testid=all-naive]", "naive"),
+            PatternMode::Idempotent => ("[data-testid=all-idempotent]", "idempotent"),
+        };
+        self.click(button);
+        self.wait_until(
+            &format!("P4 is {word}"),
+            &format!(
+                "document.querySelector('[data-testid=pattern-P4]')?.dataset.mode === {word:?}"
+            ),
+        );
+        self.wait_for_text("[data-testid=position]", "step 0 /");
+    }
+
+    /// The step the page shows (the first number of `step N / M`).
+    pub fn step_shown(&self) -> usize {
+        self.number("[data-testid=position]") as usize
+    }
+
+    /// Clicks Step until an element matches `selector`, waiting for each step to show, and
+    /// returns the step reached; panics if `steps_max` steps are not enough.
+    pub fn step_until(&self, selector: &str, steps_max: usize) -> usize {
+        let mut step = self.step_shown();
+        let first = step;
+        while !self.exists(selector) {
+            assert!(step - first < steps_max, "no {selector} within {steps_max} steps");
+            step += 1;
+            self.click("[data-testid=step]");
+            self.wait_for_text("[data-testid=position]", &format!("step {step} /"));
+        }
+        step
+    }
+
+    /// Presses the `fault` button of the pending item matching `item` (or the first `fault`
+    /// button anywhere, for `""`), and waits until the page shows the step it made.
+    pub fn inject_on(&self, item: &str, fault: FaultClass) {
+        let step = self.step_shown();
+        self.click(format!("{item} [data-fault={fault}]").trim());
+        self.wait_for_text("[data-testid=position]", &format!("step {} /", step + 1));
+    }
+
+    /// Clicks "Run to end" and waits until the page shows the end of a run of `steps_total`
+    /// steps.
+    pub fn run_to_end(&self, steps_total: usize) {
+        self.click("[data-testid=run-to-end]");
+        self.wait_for_text("[data-testid=current-step]", "run ended");
+        self.wait_for_text(
+            "[data-testid=position]",
+            &format!("step {steps_total} / {steps_total}"),
+        );
+    }
+
+    /// Expects each invariant's badge to be red exactly when `violations` name it, showing
+    /// each violation's sentence, and green otherwise.
+    pub fn expect_invariants(&self, violations: &[Violation]) {
+        for invariant in InvariantId::ALL {
+            let broken = violations.iter().any(|violation| violation.invariant == invariant);
+            let state =
+                self.attribute(&format!("[data-testid=invariant-{invariant}]"), "data-state");
+            assert_eq!(state.as_deref(), Some(if broken { "broken" } else { "ok" }), "{invariant}");
+        }
+        for violation in violations {
+            let text = self.text(&format!("[data-testid=invariant-{}]", violation.invariant));
+            assert!(text.contains(&violation.sentence), "{text:?} lacks {:?}", violation.sentence);
+        }
     }
 }

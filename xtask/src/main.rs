@@ -55,12 +55,24 @@ fn run(task: Task) -> Result<(), XtaskError> {
         }
         Task::Test => {
             let chromium = setup::ensure_chromium()?;
-            let build = page::build(&root)?;
+            let cargo_test = || {
+                let mut cargo = Command::new(setup::cargo());
+                cargo.current_dir(&root).args(["test", "--workspace", "--locked"]);
+                cargo
+            };
+            // The page's wasm (its own compiler, its own target directory) and the native test
+            // binaries share no artefact: they compile at once, each filling the cores the
+            // other leaves idle (the wasm build ends in one long single-threaded LTO step).
+            let build = std::thread::scope(|scope| {
+                let page = scope.spawn(|| page::build(&root));
+                let tests = command::run(cargo_test().arg("--no-run"));
+                let page = page.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                tests.and(page)
+            })?;
             report(&build);
             command::run(
-                Command::new(setup::cargo())
-                    .current_dir(&root)
-                    .args(["test", "--workspace", "--locked"])
+                cargo_test()
+                    .args(["--", "--test-threads", &test_threads().to_string()])
                     .env("LAB_DIST_DIR", &build.dist_dir)
                     .env("LAB_CHROMIUM", &chromium),
             )
@@ -76,6 +88,15 @@ fn run(task: Task) -> Result<(), XtaskError> {
             Ok(())
         }
     }
+}
+
+/// How many tests run at once: `RUST_TEST_THREADS` if set, else three per core. Most of a
+/// browser test's time is spent waiting on the browser's round trips, not computing, so they
+/// overlap well beyond the number of cores.
+fn test_threads() -> usize {
+    std::env::var("RUST_TEST_THREADS").ok().and_then(|threads| threads.parse().ok()).unwrap_or_else(
+        || 3 * std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
+    )
 }
 
 fn report(build: &PageBuild) {

@@ -1,8 +1,10 @@
 //! The workspace's integration, property and browser tests, one binary: each module is one
 //! scenario and opens with its purpose. `patterns` is the shared shop model of the
-//! cross-pattern property tests; `browser_*` drive the built page in headless Chromium through
+//! cross-pattern property tests; `fixtures` holds results several modules share, computed once;
+//! `browser_*` drive the built page in headless Chromium through
 //! `idempotency_lab_tests::browser`.
 
+mod fixtures;
 mod patterns;
 
 mod browser_check_panel;
