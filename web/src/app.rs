@@ -176,7 +176,7 @@ pub fn app() -> Html {
     let comparison = {
         let key = state
             .compare_open
-            .then(|| (state.sim.scenario().clone(), state.seed, state.user_choices()));
+            .then(|| (state.sim.scenario().clone(), state.seed, state.choices.clone()));
         use_memo(key, |key| match key {
             Some((scenario, seed, choices)) => {
                 compare(&CompareInput::focus(scenario.clone(), *seed, choices.clone()))
@@ -243,6 +243,12 @@ pub fn app() -> Html {
             if let Some(error) = &state.error {
                 <div class="error-banner" role="alert" data-testid="error">
                     <span>{ error.clone() }</span>
+                    <button class="dismiss" onclick={send(Action::DismissError)}>{ "dismiss" }</button>
+                </div>
+            }
+            if let Some(notice) = &state.notice {
+                <div class="notice-banner" role="status" data-testid="notice">
+                    <span>{ notice.clone() }</span>
                     <button class="dismiss" onclick={send(Action::DismissError)}>{ "dismiss" }</button>
                 </div>
             }
