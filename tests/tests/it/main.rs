@@ -34,6 +34,8 @@ mod harness_catches_raw_wallet_top_up;
 mod harness_passes_inbox_loyalty_points;
 mod harness_passes_keyed_wallet_top_up;
 mod harness_readme_snippets_match_the_examples;
+mod harness_sqlite_points;
+mod harness_sqlite_top_up;
 mod harness_wallet_top_up_behind_the_layer;
 mod idempotent_patterns_keep_every_invariant;
 mod inbox_shields_a_naive_ledger;
