@@ -9,7 +9,7 @@ use idempotency_lab::sim::{
     self, CATALOGUE, Choice, Pattern, PatternMode, Patterns, Scenario, Simulation, Trace,
     TraceStep, World,
 };
-use idempotency_lab::view::{ShareError, ShareLink, SharedScenario, UserChoice};
+use idempotency_lab::view::{self, ShareError, ShareLink, SharedScenario, UserChoice};
 use yew::prelude::*;
 
 /// The catalogue entry the page opens with.
@@ -206,12 +206,7 @@ impl LabState {
 
     /// The learner's choices in the run.
     pub fn user_choices(&self) -> Vec<UserChoice> {
-        self.sim
-            .steps()
-            .iter()
-            .filter(|step| step.chosen_by == Choice::User)
-            .map(|step| UserChoice { step: step.step, action: step.action.clone() })
-            .collect()
+        view::user_choices(self.sim.steps())
     }
 
     /// The share link of what the page shows: scenario, seed, patterns, choices, step.

@@ -35,7 +35,7 @@ use thiserror::Error;
 
 use crate::sim::{
     Action, ApplyError, CatalogueError, Choice, PatternMode, Patterns, Scenario, ScenarioError,
-    Simulation, Trace, catalogue_scenario,
+    Simulation, Trace, TraceStep, catalogue_scenario,
 };
 
 /// The version of the link format this crate reads and writes.
@@ -61,10 +61,10 @@ pub struct UserChoice {
     pub action: Action,
 }
 
-/// The user's choices recorded in a trace: its steps chosen by [`Choice::User`], in order.
-pub fn user_choices(trace: &Trace) -> Vec<UserChoice> {
-    trace
-        .steps
+/// The user's choices among the steps of a run (a trace's, or a simulation's so far): its
+/// steps chosen by [`Choice::User`], in order.
+pub fn user_choices(steps: &[TraceStep]) -> Vec<UserChoice> {
+    steps
         .iter()
         .filter(|step| step.chosen_by == Choice::User)
         .map(|step| UserChoice { step: step.step, action: step.action.clone() })
@@ -272,7 +272,7 @@ impl ShareLink {
 
     /// The link of a trace, showing `step`.
     pub fn of_trace(trace: &Trace, step: usize) -> ShareLink {
-        ShareLink::new(&trace.scenario, trace.seed, user_choices(trace), step)
+        ShareLink::new(&trace.scenario, trace.seed, user_choices(&trace.steps), step)
     }
 
     /// The link of a run in progress, showing the steps it has taken.

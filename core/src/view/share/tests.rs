@@ -74,7 +74,7 @@ fn an_edited_or_imported_scenario_travels_inline() {
 #[test]
 fn a_link_opens_the_same_run_at_its_step() {
     let trace = run_with_user_fault();
-    let choices = user_choices(&trace);
+    let choices = user_choices(&trace.steps);
     assert_eq!(choices.len(), 1);
     assert_eq!(choices[0].action, Action::DuplicateMessage { entry: EntryId(0) });
     assert!(trace.invariants_ever_violated().contains(&crate::invariants::InvariantId::I2));
