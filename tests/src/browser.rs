@@ -54,7 +54,8 @@ pub struct LabPage {
     pub url: String,
     console_errors: Arc<Mutex<Vec<String>>>,
     _browser: Browser,
-    _server: RunningServer,
+    /// The loopback server of `dist/`; `None` for a page opened from disk.
+    _server: Option<RunningServer>,
 }
 
 impl LabPage {
@@ -254,6 +255,21 @@ fn collect_console_errors(tab: &Arc<Tab>, errors: Arc<Mutex<Vec<String>>>) {
     tab.add_event_listener(listener).expect("listen to console events");
 }
 
+/// The `file://` URL of the absolute path `path`, every byte outside RFC 3986's unreserved
+/// characters and `/` percent-encoded.
+pub fn file_url(path: &Path) -> String {
+    let path = path.to_str().expect("a UTF-8 path");
+    let mut url = String::from("file://");
+    for byte in path.bytes() {
+        if byte.is_ascii_alphanumeric() || b"-._~/".contains(&byte) {
+            url.push(char::from(byte));
+        } else {
+            url.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    url
+}
+
 /// The directory of the page's built files, for tests that read them directly.
 pub fn dist_file(name: &str) -> PathBuf {
     Path::new(&dist_dir()).join(name)
@@ -337,12 +353,31 @@ impl LabPage {
         let dist = dist_dir();
         assert!(dist.join("index.html").exists(), "no built page in {}", dist.display());
         let server = xtask::serve::start(&dist, "127.0.0.1:0").expect("serve dist/ on loopback");
+        let url = format!("{}/", server.url);
+        LabPage::open_url(url, fragment, timeout, Some(server))
+    }
+
+    /// Opens the single-file page (`dist/idempotency-lab.html`) from disk, through its
+    /// `file://` URL, at `fragment`, with no server: as a learner double-clicking the file.
+    pub fn open_file(fragment: &str) -> LabPage {
+        let path = dist_file(xtask::page::SINGLE_FILE);
+        assert!(path.exists(), "no single-file page at {}", path.display());
+        LabPage::open_url(file_url(&path), fragment, WAIT_TIMEOUT, None)
+    }
+
+    /// Opens `url` + `fragment` in a fresh browser and waits up to `timeout` for the app to
+    /// mount.
+    fn open_url(
+        url: String,
+        fragment: &str,
+        timeout: Duration,
+        server: Option<RunningServer>,
+    ) -> LabPage {
         let browser = launch_chromium();
         let tab = browser.new_tab().expect("open a tab");
         tab.set_default_timeout(timeout);
         let console_errors = Arc::new(Mutex::new(Vec::new()));
         collect_console_errors(&tab, Arc::clone(&console_errors));
-        let url = format!("{}/", server.url);
         tab.navigate_to(&format!("{url}{fragment}")).expect("navigate to the page");
         tab.wait_until_navigated().expect("page load");
         tab.wait_for_element("[data-testid=app]").expect("the app mounts within the timeout");

@@ -4,7 +4,7 @@ use std::process::{Command, ExitCode};
 
 use clap::{Parser, Subcommand};
 use xtask::page::{self, PageBuild};
-use xtask::{XtaskError, command, serve, setup, workspace_root};
+use xtask::{XtaskError, command, install, serve, setup, workspace_root};
 
 #[derive(Parser)]
 #[command(name = "cargo xtask", about = "Idempotency Lab's build, serve and test tooling")]
@@ -26,6 +26,9 @@ enum Task {
     /// Run every test: native unit, integration and property tests, and the browser tests
     /// against a freshly built page (installing Chromium if it is missing).
     Test,
+    /// Install the CLI as the README says (`cargo install --path cli`) into a temporary root
+    /// and run its `list` from there (a release build: minutes; not part of `test`).
+    InstallCheck,
 }
 
 fn main() -> ExitCode {
@@ -73,6 +76,16 @@ fn run(task: Task) -> Result<(), XtaskError> {
                     .env("LAB_DIST_DIR", &build.dist_dir)
                     .env("LAB_CHROMIUM", &chromium),
             )
+        }
+        Task::InstallCheck => {
+            let check = install::install_check(&root)?;
+            eprintln!(
+                "xtask: `cargo install --path cli` took {:.1} s; `{} list` printed:",
+                check.install_time.as_secs_f64(),
+                install::CLI_BINARY
+            );
+            eprint!("{}", check.list_output);
+            Ok(())
         }
     }
 }

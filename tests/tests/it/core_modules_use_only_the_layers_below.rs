@@ -27,8 +27,20 @@ const MAY_USE: &[(&str, &[&str])] = &[
     (
         "sim",
         &[
-            "faults", "history", "idempotency", "ids", "inbox", "invariants", "order", "outbox",
-            "rng", "shop", "shop_api", "step", "stock", "store",
+            "faults",
+            "history",
+            "idempotency",
+            "ids",
+            "inbox",
+            "invariants",
+            "order",
+            "outbox",
+            "rng",
+            "shop",
+            "shop_api",
+            "step",
+            "stock",
+            "store",
         ],
     ),
     ("check", &["faults", "history", "ids", "invariants", "sim", "store"]),
@@ -36,8 +48,18 @@ const MAY_USE: &[(&str, &[&str])] = &[
     (
         "testing",
         &[
-            "check", "faults", "idempotency", "ids", "inbox", "invariants", "outbox", "rng", "shop",
-            "sim", "step", "store",
+            "check",
+            "faults",
+            "idempotency",
+            "ids",
+            "inbox",
+            "invariants",
+            "outbox",
+            "rng",
+            "shop",
+            "sim",
+            "step",
+            "store",
         ],
     ),
 ];
@@ -62,7 +84,8 @@ fn named_modules(line: &str) -> Vec<&str> {
     line.match_indices("crate::")
         .map(|(at, _)| {
             let rest = &line[at + "crate::".len()..];
-            let end = rest.find(|c: char| !(c.is_ascii_lowercase() || c == '_')).unwrap_or(rest.len());
+            let end =
+                rest.find(|c: char| !(c.is_ascii_lowercase() || c == '_')).unwrap_or(rest.len());
             &rest[..end]
         })
         .filter(|module| !module.is_empty())
@@ -101,7 +124,11 @@ fn each_core_module_uses_only_the_modules_its_row_allows() {
             }
             for used in named_modules(line) {
                 if used != module && !allowed.contains(&used) {
-                    breaches.push(format!("{}:{}: {module} uses {used}", relative.display(), number + 1));
+                    breaches.push(format!(
+                        "{}:{}: {module} uses {used}",
+                        relative.display(),
+                        number + 1
+                    ));
                 }
             }
         }
@@ -114,6 +141,9 @@ fn each_core_module_uses_only_the_modules_its_row_allows() {
 #[test]
 fn a_use_of_a_higher_layer_is_noticed() {
     assert_eq!(named_modules("use crate::sim::{World, Action};"), ["sim"]);
-    assert_eq!(named_modules("let x = crate::view::pending(w); crate::ids::Tick(0)"), ["view", "ids"]);
+    assert_eq!(
+        named_modules("let x = crate::view::pending(w); crate::ids::Tick(0)"),
+        ["view", "ids"]
+    );
     assert_eq!(named_modules("use crate::{self};"), Vec::<&str>::new());
 }

@@ -19,6 +19,7 @@ mod browser_page_mounts;
 mod browser_play;
 mod browser_rewind_with_the_slider;
 mod browser_share_link_round_trip;
+mod browser_single_file_from_disk;
 mod check_counterexample_loads_in_the_simulator;
 mod check_finds_each_naive_twin;
 mod check_fuzz_finds_and_shrinks_each_naive_twin;
