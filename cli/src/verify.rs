@@ -50,17 +50,6 @@ pub enum CheckVerdict {
     Bounded(String),
 }
 
-/// The fault budget of a check of `scenario`: one fault of each class its injections and fault
-/// rates name (the checker drops the scenario's own injections and places the faults itself,
-/// anywhere they can happen); the reference budget (one F1, one F2) when it names none.
-pub fn fault_budget(scenario: &Scenario) -> FaultBudget {
-    let classes = scenario.fault_classes();
-    if classes.is_empty() {
-        return two_consumers_duplicate_and_crash_config().faults;
-    }
-    FaultBudget(classes.into_iter().map(|class| (class, 1)).collect())
-}
-
 /// Checks `scenario` exhaustively within `bounds`, reporting progress to stderr.
 pub fn check(
     source_name: &str,
@@ -72,7 +61,7 @@ pub fn check(
     let config = CheckConfig {
         depth_max: bounds.depth_max,
         states_max: bounds.states_max,
-        faults: fault_budget(&scenario),
+        faults: FaultBudget::for_scenario(&scenario),
         progress_every_states: CHECK_SLICE_STATES,
         ..two_consumers_duplicate_and_crash_config()
     };

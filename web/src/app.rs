@@ -8,7 +8,9 @@ use gloo::events::{EventListener, EventListenerOptions};
 use gloo::timers::callback::Interval;
 use idempotency_lab::sim::{CATALOGUE, Pattern, PatternMode};
 use idempotency_lab::view::Language;
-use idempotency_lab::view::{CompareInput, compare, lanes, lesson_text, pending, trace_to_mermaid};
+use idempotency_lab::view::{
+    CompareInput, breaking_steps, compare, lanes, lesson_text, pending, trace_to_mermaid,
+};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
@@ -330,32 +332,12 @@ pub fn app() -> Html {
                 <SequenceDiagram lanes={lanes(state.sim.scenario())} steps={shown.get(first..).unwrap_or_default().to_vec()}
                     hidden={first} {on_reveal} on_select={on_seek.clone()} pending={pending(&state.world)} {on_inject} />
                 <aside class="side">
-                    <InvariantsPanel violations={violations} steps={breaking_candidates(shown)} on_jump={on_seek} language={*language} />
+                    <InvariantsPanel violations={violations} breaks={breaking_steps(shown)} on_jump={on_seek} language={*language} />
                 </aside>
             </div>
             <StoreTables tables={state.world.store().committed().clone()} {changes} />
         </main>
     }
-}
-
-/// The steps among `steps` that `invariants::breaking_step` can name: those with new
-/// violations, and the first step that shows each violated invariant. Handing the panel these
-/// alone, not a copy of a long run, gives it the same answers.
-fn breaking_candidates(
-    steps: &[idempotency_lab::sim::TraceStep],
-) -> Vec<idempotency_lab::sim::TraceStep> {
-    let mut seen = Vec::new();
-    steps
-        .iter()
-        .filter(|step| {
-            let first = step.violated.iter().any(|invariant| !seen.contains(invariant));
-            seen.extend(step.violated.iter().copied());
-            seen.sort();
-            seen.dedup();
-            first || !step.new_violations.is_empty()
-        })
-        .cloned()
-        .collect()
 }
 
 /// The address's fragment, `#` included (empty if none).

@@ -20,6 +20,7 @@ use idempotency_lab::check::{
 use idempotency_lab::faults::FaultClass;
 use idempotency_lab::sim::{PatternMode, Patterns, Scenario, Trace};
 use idempotency_lab::testing::{FuzzConfig, FuzzProgress, FuzzRun, lesson_cases};
+use idempotency_lab::view::first_break;
 use yew::platform::spawn_local;
 use yew::platform::time::sleep;
 use yew::prelude::*;
@@ -93,14 +94,7 @@ impl BudgetPreset {
     /// The budget for a check of `scenario`.
     pub fn budget(self, scenario: &Scenario) -> FaultBudget {
         match self {
-            BudgetPreset::Lesson => {
-                let classes = scenario.fault_classes();
-                if classes.is_empty() {
-                    two_consumers_duplicate_and_crash_config().faults
-                } else {
-                    FaultBudget(classes.into_iter().map(|class| (class, 1)).collect())
-                }
-            }
+            BudgetPreset::Lesson => FaultBudget::for_scenario(scenario),
             BudgetPreset::OneDuplicate => FaultBudget::of(&[(FaultClass::F1, 1)]),
             BudgetPreset::DuplicateAndCrash => {
                 FaultBudget::of(&[(FaultClass::F1, 1), (FaultClass::F2, 1)])
@@ -408,11 +402,7 @@ fn fuzz_finding(report: idempotency_lab::testing::FuzzReport) -> Finding {
         .collect();
     let trace = failure.trace;
     // The first step at which a violated invariant broke: where the diagram opens.
-    let broke_at = trace
-        .steps
-        .iter()
-        .find(|step| step.new_violations.iter().any(|v| failure.violated.contains(&v.invariant)))
-        .map_or(trace.steps.len(), |step| step.step);
+    let broke_at = first_break(&trace.steps, &failure.violated).unwrap_or(trace.steps.len());
     Finding {
         kind: "violated",
         summary: format!(

@@ -1,8 +1,9 @@
 //! The invariants I1-I7 after the current step: green when they hold, red with the core's
 //! sentence when they do not, and a button that jumps to the step that broke them.
 
+use std::collections::BTreeMap;
+
 use idempotency_lab::invariants::{InvariantId, Violation};
-use idempotency_lab::sim::TraceStep;
 use idempotency_lab::view::Language;
 use yew::prelude::*;
 
@@ -11,24 +12,14 @@ use yew::prelude::*;
 pub struct InvariantsPanelProps {
     /// The violations of the world at the cursor.
     pub violations: Vec<Violation>,
-    /// The steps up to the cursor, to find where each broken invariant broke.
-    pub steps: Vec<TraceStep>,
+    /// Where each invariant broke, among the steps up to the cursor
+    /// ([`idempotency_lab::view::breaking_steps`]).
+    pub breaks: BTreeMap<InvariantId, usize>,
     /// Jumps to a step.
     pub on_jump: Callback<usize>,
     /// The language of the titles and descriptions (the sentences are the core's, English).
     #[prop_or_default]
     pub language: Language,
-}
-
-/// The step at which `invariant` broke last, among `steps`: the last step whose new violations
-/// name it (or, failing that, the first step at which it was violated).
-pub fn breaking_step(steps: &[TraceStep], invariant: InvariantId) -> Option<usize> {
-    steps
-        .iter()
-        .rev()
-        .find(|step| step.new_violations.iter().any(|violation| violation.invariant == invariant))
-        .or_else(|| steps.iter().find(|step| step.violated.contains(&invariant)))
-        .map(|step| step.step)
 }
 
 /// One badge per invariant.
@@ -43,7 +34,7 @@ pub fn invariants_panel(props: &InvariantsPanelProps) -> Html {
                     props.violations.iter().filter(|violation| violation.invariant == invariant).collect();
                 let ok = broken.is_empty();
                 let id = invariant.to_string();
-                let jump = (!ok).then(|| breaking_step(&props.steps, invariant)).flatten();
+                let jump = (!ok).then(|| props.breaks.get(&invariant).copied()).flatten();
                 html! {
                     <li class={classes!("invariant", if ok { "ok" } else { "broken" })}
                         data-testid={format!("invariant-{id}")} data-state={if ok { "ok" } else { "broken" }}

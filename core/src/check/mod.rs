@@ -27,15 +27,18 @@
 //! assert_eq!(idempotent.unwrap().outcome, CheckOutcome::Proved);
 //! ```
 //!
-//! Files: `explorer` (the generic breadth-first engine over a [`Model`]), `fingerprint` (the
+//! Files: `budget` ([`FaultBudget`], and the one rule that derives a check's budget from a
+//! scenario), `explorer` (the generic breadth-first engine over a [`Model`]), `fingerprint` (the
 //! platform-independent state hash), `world_model` (the simulator's world as a model, the
 //! [`Checker`]).
 
+mod budget;
 mod explorer;
 pub mod fingerprint;
 mod scenarios;
 mod world_model;
 
+pub use budget::FaultBudget;
 pub use explorer::{
     BoundReason, ExploreBounds, ExploreOutcome, ExploreStats, ExploreStatus, Explorer,
     FingerprintHashBuilder, FingerprintHasher, Model,
@@ -46,8 +49,7 @@ pub use scenarios::{
 };
 pub use world_model::{
     CheckConfig, CheckError, CheckOutcome, CheckProgress, CheckReport, CheckState, CheckStatus,
-    Checker, ClockPolicy, Counterexample, FaultBudget, SymmetryReduction, WorldModel, check,
-    path_to_trace,
+    Checker, ClockPolicy, Counterexample, SymmetryReduction, WorldModel, check, path_to_trace,
 };
 
 #[cfg(test)]

@@ -2,7 +2,8 @@
 //! test, rich enough to break the naive consumer. The CLI, the page, the tests and the
 //! benchmark all check the same one.
 
-use crate::check::world_model::{CheckConfig, ClockPolicy, FaultBudget, SymmetryReduction};
+use crate::check::FaultBudget;
+use crate::check::world_model::{CheckConfig, ClockPolicy, SymmetryReduction};
 use crate::faults::FaultClass;
 use crate::ids::Sku;
 use crate::invariants::InvariantId;

@@ -44,6 +44,7 @@ use std::hash::{Hash, Hasher};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use crate::check::budget::FaultBudget;
 use crate::check::explorer::{
     BoundReason, ExploreBounds, ExploreOutcome, ExploreStats, ExploreStatus, Explorer, Model,
 };
@@ -56,28 +57,6 @@ use crate::sim::{
     Action, ApiAttempt, ApplyError, Broker, EntryState, FaultRates, InstanceId, Scenario,
     ScenarioError, Simulation, Trace, World,
 };
-
-/// How many faults of each class one path may take. A class not listed is never taken.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct FaultBudget(pub BTreeMap<FaultClass, u32>);
-
-impl FaultBudget {
-    /// No faults at all: only the normal interleavings.
-    pub fn none() -> FaultBudget {
-        FaultBudget(BTreeMap::new())
-    }
-
-    /// `count` faults of each class in `classes`.
-    pub fn of(classes: &[(FaultClass, u32)]) -> FaultBudget {
-        FaultBudget(classes.iter().copied().collect())
-    }
-
-    /// How many faults of `class` a path may take.
-    pub fn allowed(&self, class: FaultClass) -> u32 {
-        self.0.get(&class).copied().unwrap_or(0)
-    }
-}
 
 /// When the checker lets virtual time move.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -4,10 +4,11 @@
 //! `sim` is the model: the world, its transitions, the scheduler and the trace. This module
 //! reads it and never changes it: the sequence diagram's model (`diagram`) and its Mermaid
 //! text (`mermaid`), what waits at the cursor for display (`pending`), one schedule run in
-//! both modes side by side (`compare`), the link that carries a run (`share`), and the words
+//! both modes side by side (`compare`), where each invariant broke (`breaks`), the link that carries a run (`share`), and the words
 //! (`lang`: the languages and the invariants' and faults' titles; `lesson`: the lessons'
 //! texts). Nothing in `sim` uses this module.
 
+mod breaks;
 mod compare;
 mod diagram;
 mod lang;
@@ -16,6 +17,7 @@ mod mermaid;
 mod pending;
 mod share;
 
+pub use breaks::{breaking_steps, first_break};
 pub use compare::{
     ChoiceComparison, CompareInput, ComparedRun, Comparison, RowDifference, StepComparison, compare,
 };

@@ -17,6 +17,7 @@ use idempotency_lab::faults::FaultClass;
 use idempotency_lab::invariants::InvariantId;
 use idempotency_lab::sim::{PatternMode, Scenario, catalogue_scenario};
 use idempotency_lab::testing::{FuzzConfig, FuzzRun, lesson_cases};
+use idempotency_lab::view::first_break;
 use idempotency_lab_tests::browser::LabPage;
 
 use crate::fixtures;
@@ -311,13 +312,7 @@ fn the_fuzzer_finds_and_shrinks_the_naive_failure() {
         FuzzRun::new(lesson_cases(lesson(PatternMode::Naive)), config).run_for(256, &mut |_| {});
     let failure = report.failure.expect("the naive lesson fails under its duplicate");
     assert!(failure.violated.contains(&InvariantId::I2), "{:?}", failure.violated);
-    let broke_at = failure
-        .trace
-        .steps
-        .iter()
-        .find(|step| step.new_violations.iter().any(|v| failure.violated.contains(&v.invariant)))
-        .unwrap()
-        .step;
+    let broke_at = first_break(&failure.trace.steps, &failure.violated).unwrap();
     let names: Vec<String> = failure
         .violated
         .iter()

@@ -6,6 +6,7 @@
 use idempotency_lab::faults::FaultClass;
 use idempotency_lab::invariants::InvariantId;
 use idempotency_lab::sim::{Action, PatternMode, Simulation, catalogue_scenario};
+use idempotency_lab::view::breaking_steps;
 use idempotency_lab_tests::browser::LabPage;
 
 const LESSON: &str = "f03-crash-before-commit";
@@ -54,15 +55,7 @@ fn a_duplicate_injected_by_hand_breaks_the_naive_shop() {
     page.screenshot("naive-duplicate-broken");
 
     // The jump goes to the step where I2 broke: green just before it, red at it.
-    let broke_at = simulation
-        .steps()
-        .iter()
-        .rev()
-        .find(|step| {
-            step.new_violations.iter().any(|violation| violation.invariant == InvariantId::I2)
-        })
-        .unwrap()
-        .step;
+    let broke_at = breaking_steps(simulation.steps())[&InvariantId::I2];
     page.wait_for_text("[data-testid=jump-I2]", &format!("step {broke_at}"));
     page.click("[data-testid=jump-I2]");
     page.wait_for_text("[data-testid=position]", &format!("step {broke_at} / {steps_total}"));

@@ -27,6 +27,7 @@ mod check_fuzz_idempotent_shop_keeps_every_invariant;
 mod check_proves_idempotent_shop_under_api_faults;
 mod check_two_orders_finds_each_naive_twin;
 mod check_two_orders_proves_idempotent_shop;
+mod core_modules_use_only_the_layers_below;
 mod every_idempotent_configuration_keeps_every_invariant;
 mod generated_runs_reach_every_fault;
 mod harness_catches_naive_loyalty_points;
