@@ -52,6 +52,7 @@ fn run(task: Task) -> Result<(), XtaskError> {
         }
         Task::Test => {
             let chromium = setup::ensure_chromium()?;
+            let postgresql = setup::ensure_postgresql()?;
             let build = page::build(&root)?;
             report(&build);
             command::run(
@@ -59,7 +60,8 @@ fn run(task: Task) -> Result<(), XtaskError> {
                     .current_dir(&root)
                     .args(["test", "--workspace", "--locked"])
                     .env("LAB_DIST_DIR", &build.dist_dir)
-                    .env("LAB_CHROMIUM", &chromium),
+                    .env("LAB_CHROMIUM", &chromium)
+                    .env("LAB_PG_BIN", &postgresql),
             )
         }
     }
