@@ -3,8 +3,8 @@
 //! behind the inbox passes the fuzzer and the exhaustive check.
 //!
 //! Run with `cargo run -p idempotency-lab --features testing --example harness_loyalty_points`.
-//! README's "Fuzz your own consumer or HTTP handler" quotes its heart; a test keeps the two
-//! the same.
+//! README's "Fuzz a consumer or HTTP handler written as steps" quotes its heart; a test
+//! keeps the two the same.
 
 use idempotency_lab::check::ExploreOutcome;
 use idempotency_lab::testing::harness::{HarnessConfig, check_consumer, fuzz_consumer};

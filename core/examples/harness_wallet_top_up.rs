@@ -6,8 +6,8 @@
 //! It prints the fuzzer's cases per second on the fixed handler.
 //!
 //! Run with `cargo run -p idempotency-lab --features testing --example harness_wallet_top_up`.
-//! README's "Fuzz your own consumer or HTTP handler" quotes its heart; a test keeps the two
-//! the same.
+//! README's "Fuzz a consumer or HTTP handler written as steps" quotes its heart; a test
+//! keeps the two the same.
 
 use std::time::Instant;
 

@@ -3,14 +3,21 @@
 //! that no other invariant fires), with their rows and sentences snapshot-tested. A property
 //! test shows that `check_all` never panics on arbitrary small tables and histories.
 
+use std::collections::BTreeMap;
+
 use expect_test::{Expect, expect};
 use proptest::prelude::*;
 use uuid::Uuid;
 
 use super::*;
-use crate::history::{HandlerRunEnd, KeyLease};
-use crate::ids::{ChargeId, PaymentId};
-use crate::store::{FencingToken, InboxRow, OrderLine, RequestFingerprint, StockRow};
+use crate::history::{
+    ApiResponse, HandlerRunEnd, InboxUse, KeyLease, MessageEvent, RequestAttempt, ResponseOrigin,
+};
+use crate::ids::{ChargeId, IdempotencyKey, MessageId, OrderId, PaymentId, Sku, Tick};
+use crate::store::{
+    ChargeRow, FencingToken, InboxRow, MessagePayload, OrderLine, OrderRow, OrderStatus, OutboxRow,
+    RequestFingerprint, ReservationRow, StockRow,
+};
 
 fn order_id(n: u128) -> OrderId {
     OrderId(Uuid::from_u128(n))

@@ -40,6 +40,7 @@ mod action;
 mod api;
 mod broker;
 mod catalogue;
+mod choice;
 mod client;
 mod clock;
 mod consumer;
@@ -49,6 +50,7 @@ mod network;
 mod pending;
 mod relay;
 mod retention;
+mod run;
 mod scenario;
 mod scheduler;
 mod trace;
@@ -58,6 +60,9 @@ pub use action::{Action, Actor, AttemptId, EntryId, HoldRelease, InstanceId, Req
 pub use api::ApiAttempt;
 pub use broker::{Broker, BrokerEntry, DeadLetter, EntryState};
 pub use catalogue::{CATALOGUE, CatalogueEntry, CatalogueError, catalogue_scenario};
+pub use choice::{
+    AnchoredAction, CopyRef, DeliveryRef, MessageAnchor, SendRef, UserChoice, anchor,
+};
 pub use client::{ClientRequest, ClientState, PlannedOrder};
 pub use clock::{Deadline, DeadlineReason};
 pub use consumer::{ConsumerInstance, Delivery};
@@ -66,6 +71,7 @@ pub use network::InFlightResponse;
 pub use pending::PendingWork;
 pub use relay::RelayRun;
 pub use retention::{RetentionRun, RetentionStage};
+pub use run::{ChoiceOutcome, Played, Run, RunError, RunPlayer};
 pub use scenario::{
     ClientConfig, ConsumerSetup, INSTANCES_MAX, INSTANCES_MIN, KeyOnRetry, Limits, Operation,
     Pattern, PatternMode, Patterns, RequestSpec, RetentionJobConfig, SCENARIO_FORMAT_VERSION,

@@ -1,7 +1,9 @@
 //! The harness for users' own code: a consumer ([`consumer`]) or an HTTP handler ([`http`])
 //! written as a [`crate::step::Steps`] machine over the lab's store is run in a small world
 //! with the faults that apply to it, and what it leaves is compared with exactly-once
-//! processing. Any difference is a counterexample: the code is not idempotent.
+//! processing. Any difference is a counterexample: the code is not idempotent. A consumer or
+//! handler over the user's own store (their database, their tables, their transactions) is
+//! fuzzed by [`system`] instead, against the user's exactly-once oracle.
 //!
 //! Both worlds are [`Model`]s, and both are driven the same two ways by the code of this
 //! file:
@@ -17,6 +19,7 @@
 
 pub mod consumer;
 pub mod http;
+pub mod system;
 
 use std::fmt::Debug;
 use std::hash::{Hash, Hasher};
