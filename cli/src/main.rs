@@ -84,6 +84,21 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Print a run as psql scripts: the schema and starting rows, then one script per
+    /// session (an API attempt, a consumer instance, the relay), every statement tagged with
+    /// its step, and a mark where a statement waits for another session's lock. Run the
+    /// sessions in separate psql terminals, the steps in number order, to replay the lesson on
+    /// a real PostgreSQL.
+    Sql {
+        /// A built-in id (see `list`) or a scenario file.
+        scenario: String,
+        /// The seed: the same scenario and seed give the same run.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Which twin of the lesson's patterns runs.
+        #[arg(long, value_enum, default_value_t = ModeArg::AsWritten)]
+        mode: ModeArg,
+    },
     /// Re-run a trace saved by `run --json` and check that it reproduces byte for byte.
     Replay {
         /// The trace file.
@@ -169,6 +184,7 @@ fn main() -> ExitCode {
         Command::List { lang } => list(lang),
         Command::Explain { scenario, lang } => explain(&scenario, lang),
         Command::Run { scenario, seed, mode, json } => run(&scenario, seed, mode, json),
+        Command::Sql { scenario, seed, mode } => sql(&scenario, seed, mode),
         Command::Replay { trace } => replay(&trace),
         Command::Check { scenario, seed, mode, depth_max, states_max } => {
             check(&scenario, seed, mode, verify::CheckBounds { depth_max, states_max })
@@ -270,6 +286,23 @@ fn run(name: &str, seed: u64, mode: ModeArg, json: bool) -> Result<Outcome, Inpu
     let exit_code =
         if trace.invariants_ever_violated().is_empty() { EXIT_HELD } else { EXIT_VIOLATED };
     Ok(Outcome { stdout, exit_code })
+}
+
+fn sql(name: &str, seed: u64, mode: ModeArg) -> Result<Outcome, InputError> {
+    let named = load_scenario(name)?;
+    let scenario = scenario_in_mode(&named.scenario, mode);
+    let simulation = Simulation::new(scenario, seed).map_err(|error| InputError::Invalid {
+        what: "scenario",
+        source_name: named.source_name.clone(),
+        message: error.to_string(),
+    })?;
+    let stdout = format!(
+        "-- Idempotency Lab: {}, mode {}, seed {seed}\n{}",
+        named.source_name,
+        mode.name(),
+        idempotency_lab::sql::psql_scripts(simulation)
+    );
+    Ok(Outcome { stdout, exit_code: EXIT_HELD })
 }
 
 fn simulate(

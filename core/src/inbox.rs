@@ -31,6 +31,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::ids::{ConsumerName, MessageId, Tick, TxId};
+use crate::sql::statements::{self, OnConflict};
 use crate::step::{EffectSteps, RunError, Step, Steps, run_to_completion};
 use crate::store::{InboxRow, MessagePayload, Store, StoreError};
 
@@ -290,7 +291,7 @@ impl<E: EffectSteps> Steps for ConsumeMessage<E> {
     type Output = ConsumeOutcome<E::Output>;
     type Error = InboxError<E::Error>;
 
-    fn next_statement(&self) -> Option<String> {
+    fn next_statement(&self, now: Tick) -> Option<String> {
         let consumer = &self.config.consumer;
         match &self.state {
             ConsumeState::Begin => match (self.config.implementation, self.envelope.message_id) {
@@ -299,10 +300,15 @@ impl<E: EffectSteps> Steps for ConsumeMessage<E> {
                 }
                 _ => Some("BEGIN".to_owned()),
             },
-            ConsumeState::InsertInboxRow { message_id, .. } => Some(format!(
-                "INSERT INTO inbox (message_id, consumer) VALUES ('{message_id}', '{consumer}')"
+            ConsumeState::InsertInboxRow { message_id, .. } => Some(statements::insert(
+                &InboxRow {
+                    message_id: *message_id,
+                    consumer: consumer.clone(),
+                    processed_at: now,
+                },
+                OnConflict::Fail,
             )),
-            ConsumeState::Effect { .. } => self.effect.next_statement(),
+            ConsumeState::Effect { .. } => self.effect.next_statement(now),
             ConsumeState::Commit { .. } => Some("COMMIT".to_owned()),
             ConsumeState::Acknowledge => Some(match self.envelope.message_id {
                 Some(message_id) => format!("ACK {message_id}"),
@@ -499,13 +505,12 @@ impl Steps for PurgeExpiredInboxRows {
     type Output = InboxRowsPurged;
     type Error = PurgeError;
 
-    fn next_statement(&self) -> Option<String> {
+    fn next_statement(&self, now: Tick) -> Option<String> {
         match &self.state {
             PurgeState::Begin => Some("BEGIN".to_owned()),
-            PurgeState::Delete { .. } => Some(format!(
-                "DELETE FROM inbox WHERE consumer = '{}' AND processed_at < now - {}",
-                self.config.consumer, self.config.retention_ticks
-            )),
+            PurgeState::Delete { .. } => {
+                Some(statements::purge_inbox(&self.config.consumer, self.processed_before(now)))
+            }
             PurgeState::Commit { .. } => Some("COMMIT".to_owned()),
             PurgeState::Ended => None,
         }
@@ -529,8 +534,11 @@ impl Steps for PurgeExpiredInboxRows {
                             // One statement that waits on a locked row keeps the rows it has
                             // already deleted, as PostgreSQL's DELETE does; the retry deletes
                             // them again, which changes nothing.
-                            store.delete::<InboxRow>(tx, &(row.message_id, row.consumer))?;
-                            message_ids.push(row.message_id);
+                            let key = (row.message_id, row.consumer);
+                            let expired = |row: &InboxRow| row.processed_at < processed_before;
+                            if store.delete_where::<InboxRow>(tx, &key, expired)?.is_some() {
+                                message_ids.push(row.message_id);
+                            }
                         }
                     }
                     Ok(message_ids)

@@ -19,6 +19,7 @@ pub mod rng;
 pub mod shop;
 pub mod shop_api;
 pub mod sim;
+pub mod sql;
 pub mod step;
 pub mod stock;
 pub mod store;

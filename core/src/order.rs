@@ -29,6 +29,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::ids::{ChargeId, MessageId, OrderId, PaymentId, Sku, Tick, TxId};
+use crate::sql::statements::{self, OnConflict};
 use crate::step::{EffectSteps, InTransaction, RunError, Step, run_to_completion};
 use crate::stock::{
     OrderLinesError, ReleaseStock, ReleaseStockEffect, StockError, StockImplementation,
@@ -189,6 +190,30 @@ pub fn naive_transition(
     }
 }
 
+/// The rules of one implementation: [`transition`] or [`naive_transition`].
+pub type Rules = fn(&OrderStatus, &OrderCommand) -> Result<StatusChange, TransitionError>;
+
+/// The statuses from which `rules` change an order for `command`: the guard of the
+/// `UPDATE orders ... AND status IN (...)` that runs the transition. Whether a status changes
+/// depends on its name only, which `order/tests.rs` checks for every pair.
+pub fn changed_from(rules: Rules, command: &OrderCommand) -> Vec<&'static str> {
+    let payment_id = match command {
+        OrderCommand::MarkPaid { payment_id } => payment_id.clone(),
+        OrderCommand::Ship | OrderCommand::Cancel => PaymentId::new("any"),
+    };
+    let statuses = [
+        OrderStatus::Placed,
+        OrderStatus::Paid { payment_id: payment_id.clone() },
+        OrderStatus::Shipped { payment_id },
+        OrderStatus::Cancelled { payment_id: None },
+    ];
+    statuses
+        .iter()
+        .filter(|status| matches!(rules(status, command), Ok(StatusChange::Changed { .. })))
+        .map(OrderStatus::name)
+        .collect()
+}
+
 /// What can go wrong when a command is applied to an order. On any error the caller rolls its
 /// transaction back: nothing is charged, nothing is released.
 #[derive(Clone, Debug, PartialEq, Eq, Error, Serialize, Deserialize)]
@@ -274,8 +299,12 @@ pub enum OrderEvent {
 /// The next statement of an [`OrderCommandEffect`].
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum OrderCommandPosition {
-    /// `UPDATE orders SET status = ... WHERE id = $1`, the transition applied to the latest row.
+    /// `UPDATE orders SET status = ... WHERE id = $1 AND status IN (...)`: the transition,
+    /// guarded by the statuses it changes (the naive `MarkPaid` and `Cancel` are unguarded).
     UpdateOrder,
+    /// `SELECT status, payment_id FROM orders WHERE id = $1`, after the guarded update changed
+    /// nothing: a repeat (a no-op) or a command the order's status refuses (an error).
+    SelectStatus,
     /// `INSERT INTO charges`: the transition to `Paid` charges the payment.
     InsertCharge {
         /// The payment to charge.
@@ -336,6 +365,20 @@ impl OrderCommandEffect {
         &self.position
     }
 
+    fn rules(&self) -> Rules {
+        match self.implementation {
+            OrderImplementation::Naive => naive_transition,
+            OrderImplementation::Idempotent => transition,
+        }
+    }
+
+    /// Whether the `UPDATE` carries a guard on the status: every command but the naive
+    /// `MarkPaid` and `Cancel`, which change any order.
+    fn guarded(&self) -> bool {
+        self.implementation == OrderImplementation::Idempotent
+            || matches!(self.command, OrderCommand::Ship)
+    }
+
     fn update_order(
         &mut self,
         store: &mut Store,
@@ -343,41 +386,42 @@ impl OrderCommandEffect {
     ) -> Result<Step<OrderEvent>, OrderError> {
         let order_id = self.order_id;
         let command = self.command.clone();
-        let rules = match self.implementation {
-            OrderImplementation::Naive => naive_transition,
-            OrderImplementation::Idempotent => transition,
+        let rules = self.rules();
+        let changes = |row: &OrderRow| match rules(&row.status, &command) {
+            Ok(StatusChange::Changed { to }) => Some(to),
+            _ => None,
         };
-        let mut decision = None;
-        let updated = store.update::<OrderRow>(tx, &order_id, |row| {
-            let change = rules(&row.status, &command);
-            if let Ok(StatusChange::Changed { to }) = &change {
-                row.status = to.clone();
-            }
-            decision = Some(change);
-        });
+        let updated = store.update_where::<OrderRow>(
+            tx,
+            &order_id,
+            |row| changes(row).is_some(),
+            |row| {
+                if let Some(to) = changes(row) {
+                    row.status = to;
+                }
+            },
+        );
         let order = match updated {
             Err(StoreError::Blocked(wait)) => return Ok(Step::Blocked(wait)),
             Err(error) => return Err(error.into()),
+            Ok(None) if self.guarded() => {
+                self.position = OrderCommandPosition::SelectStatus;
+                return Ok(Step::Continue);
+            }
             Ok(None) => return Err(OrderError::OrderNotFound { order_id }),
             Ok(Some(order)) => order,
         };
-        let change = match decision {
-            Some(change) => change,
-            // The update found the row, so it ran the closure; unreachable, reported as a value.
-            None => return Err(OrderError::OrderNotFound { order_id }),
-        }
-        .map_err(|error| OrderError::Transition { order_id, error })?;
-        match (change, &self.command) {
-            (StatusChange::Changed { .. }, OrderCommand::MarkPaid { payment_id }) => {
+        match &self.command {
+            OrderCommand::MarkPaid { payment_id } => {
                 self.position =
                     OrderCommandPosition::InsertCharge { payment_id: payment_id.clone() };
                 Ok(Step::Continue)
             }
-            (StatusChange::Changed { .. }, OrderCommand::Ship) => {
+            OrderCommand::Ship => {
                 self.position = OrderCommandPosition::Done;
                 Ok(Step::Done(OrderEvent::OrderShipped { order_id }))
             }
-            (StatusChange::Changed { .. }, OrderCommand::Cancel) => {
+            OrderCommand::Cancel => {
                 let release = ReleaseStock { order_id, lines: order.lines };
                 self.position = OrderCommandPosition::ReleaseStock(ReleaseStockEffect::new(
                     release,
@@ -385,22 +429,57 @@ impl OrderCommandEffect {
                 ));
                 Ok(Step::Continue)
             }
+        }
+    }
+
+    /// The guarded update changed nothing: the order's status says whether the command was a
+    /// repeat or is refused.
+    fn select_status(
+        &mut self,
+        store: &mut Store,
+        tx: TxId,
+    ) -> Result<Step<OrderEvent>, OrderError> {
+        let order_id = self.order_id;
+        let Some(order) = store.get::<OrderRow>(tx, &order_id)? else {
+            return Err(OrderError::OrderNotFound { order_id });
+        };
+        let change = (self.rules())(&order.status, &self.command)
+            .map_err(|error| OrderError::Transition { order_id, error })?;
+        self.position = OrderCommandPosition::Done;
+        match (change, &self.command) {
+            // The update did not see the order (placed by a transaction that had not
+            // committed yet) and the read does: to this command, it was not there.
+            (StatusChange::Changed { .. }, _) => Err(OrderError::OrderNotFound { order_id }),
             (StatusChange::Unchanged, OrderCommand::MarkPaid { payment_id }) => {
-                self.position = OrderCommandPosition::Done;
                 Ok(Step::Done(OrderEvent::PaymentAlreadyRecorded {
                     order_id,
                     payment_id: payment_id.clone(),
                 }))
             }
             (StatusChange::Unchanged, OrderCommand::Ship) => {
-                self.position = OrderCommandPosition::Done;
                 Ok(Step::Done(OrderEvent::ShipmentAlreadyRecorded { order_id }))
             }
             (StatusChange::Unchanged, OrderCommand::Cancel) => {
-                self.position = OrderCommandPosition::Done;
                 Ok(Step::Done(OrderEvent::CancellationAlreadyRecorded { order_id }))
             }
         }
+    }
+
+    /// The `UPDATE orders` this effect runs first.
+    fn update_statement(&self) -> String {
+        let (to, payment_id) = match &self.command {
+            OrderCommand::MarkPaid { payment_id } => ("Paid", Some(payment_id)),
+            OrderCommand::Ship => ("Shipped", None),
+            OrderCommand::Cancel => ("Cancelled", None),
+        };
+        let from = self.guarded().then(|| changed_from(self.rules(), &self.command));
+        statements::set_order_status(
+            self.order_id,
+            to,
+            payment_id,
+            from.as_deref(),
+            matches!(self.command, OrderCommand::Cancel),
+        )
     }
 
     fn insert_charge(
@@ -413,6 +492,7 @@ impl OrderCommandEffect {
         // A fresh id from the store's sequence: the insert can neither wait nor conflict.
         let charge_id = store.next_charge_id();
         store.insert(tx, ChargeRow { id: charge_id, order_id, payment_id: payment_id.clone() })?;
+        // `nextval('charges_id_seq')`: the store's sequence is the same counter.
         self.position = OrderCommandPosition::Done;
         Ok(Step::Done(OrderEvent::OrderPaid { order_id, payment_id, charge_id }))
     }
@@ -449,36 +529,15 @@ impl EffectSteps for OrderCommandEffect {
     type Output = OrderEvent;
     type Error = OrderError;
 
-    fn next_statement(&self) -> Option<String> {
+    fn next_statement(&self, now: Tick) -> Option<String> {
         let order_id = self.order_id;
         match &self.position {
-            OrderCommandPosition::UpdateOrder => Some(match (self.implementation, &self.command) {
-                (OrderImplementation::Naive, OrderCommand::MarkPaid { payment_id }) => format!(
-                    "UPDATE orders SET status = 'Paid', payment_id = '{payment_id}' \
-                     WHERE id = '{order_id}'"
-                ),
-                (OrderImplementation::Naive, OrderCommand::Cancel) => {
-                    format!("UPDATE orders SET status = 'Cancelled' WHERE id = '{order_id}'")
-                }
-                (_, OrderCommand::MarkPaid { payment_id }) => format!(
-                    "UPDATE orders SET status = 'Paid', payment_id = '{payment_id}' \
-                     WHERE id = '{order_id}' AND status = 'Placed' \
-                     -- the same payment on a paid order is a no-op, anything else an error"
-                ),
-                (_, OrderCommand::Ship) => format!(
-                    "UPDATE orders SET status = 'Shipped' WHERE id = '{order_id}' \
-                     AND status = 'Paid' -- a shipped order is a no-op, anything else an error"
-                ),
-                (_, OrderCommand::Cancel) => format!(
-                    "UPDATE orders SET status = 'Cancelled' WHERE id = '{order_id}' \
-                     AND status IN ('Placed', 'Paid') -- a cancelled order is a no-op"
-                ),
-            }),
-            OrderCommandPosition::InsertCharge { payment_id } => Some(format!(
-                "INSERT INTO charges (id, order_id, payment_id) \
-                 VALUES (nextval('charges'), '{order_id}', '{payment_id}')"
-            )),
-            OrderCommandPosition::ReleaseStock(release) => release.next_statement(),
+            OrderCommandPosition::UpdateOrder => Some(self.update_statement()),
+            OrderCommandPosition::SelectStatus => Some(statements::select_order_status(order_id)),
+            OrderCommandPosition::InsertCharge { payment_id } => {
+                Some(statements::insert_charge(order_id, payment_id))
+            }
+            OrderCommandPosition::ReleaseStock(release) => release.next_statement(now),
             OrderCommandPosition::Done => None,
         }
     }
@@ -491,6 +550,7 @@ impl EffectSteps for OrderCommandEffect {
     ) -> Result<Step<OrderEvent>, OrderError> {
         match self.position.clone() {
             OrderCommandPosition::UpdateOrder => self.update_order(store, tx),
+            OrderCommandPosition::SelectStatus => self.select_status(store, tx),
             OrderCommandPosition::InsertCharge { payment_id } => {
                 self.insert_charge(store, tx, payment_id)
             }
@@ -656,27 +716,37 @@ impl PlaceOrderEffect {
     pub fn position(&self) -> PlaceOrderPosition {
         self.position
     }
+
+    /// The order's `OrderPlaced` message as its outbox row, written at `now`.
+    fn outbox_row(&self, now: Tick) -> OutboxRow {
+        let PlaceOrder { order_id, message_id, lines } = &self.command;
+        OutboxRow {
+            message_id: *message_id,
+            payload: MessagePayload::OrderPlaced { order_id: *order_id, lines: lines.clone() },
+            published: false,
+            created_at: now,
+        }
+    }
 }
 
 impl EffectSteps for PlaceOrderEffect {
     type Output = OrderPlaced;
     type Error = PlaceOrderError;
 
-    fn next_statement(&self) -> Option<String> {
-        let PlaceOrder { order_id, message_id, lines } = &self.command;
+    fn next_statement(&self, now: Tick) -> Option<String> {
+        let PlaceOrder { order_id, lines, .. } = &self.command;
         match self.position {
             PlaceOrderPosition::SelectSkus => {
-                let skus: Vec<String> =
-                    lines.iter().map(|line| format!("'{}'", line.sku)).collect();
-                Some(format!("SELECT sku FROM stock WHERE sku IN ({})", skus.join(", ")))
+                let skus: Vec<&Sku> = lines.iter().map(|line| &line.sku).collect();
+                Some(statements::select_skus(&skus))
             }
-            PlaceOrderPosition::InsertOrder => {
-                Some(format!("INSERT INTO orders (id, status) VALUES ('{order_id}', 'Placed')"))
-            }
-            PlaceOrderPosition::InsertOutboxMessage => Some(format!(
-                "INSERT INTO outbox (message_id, payload, published) \
-                 VALUES ('{message_id}', OrderPlaced('{order_id}'), false)"
+            PlaceOrderPosition::InsertOrder => Some(statements::insert(
+                &OrderRow { id: *order_id, lines: lines.clone(), status: OrderStatus::Placed },
+                OnConflict::Fail,
             )),
+            PlaceOrderPosition::InsertOutboxMessage => {
+                Some(statements::insert(&self.outbox_row(now), OnConflict::Fail))
+            }
             PlaceOrderPosition::Done => None,
         }
     }
@@ -719,12 +789,7 @@ impl EffectSteps for PlaceOrderEffect {
                 }
             }
             PlaceOrderPosition::InsertOutboxMessage => {
-                let row = OutboxRow {
-                    message_id,
-                    payload: MessagePayload::OrderPlaced { order_id, lines: lines.clone() },
-                    published: false,
-                    created_at: now,
-                };
+                let row = self.outbox_row(now);
                 match store.insert(tx, row) {
                     Err(StoreError::Blocked(wait)) => Ok(Step::Blocked(wait)),
                     Err(StoreError::UniqueViolation { .. }) => {

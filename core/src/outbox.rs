@@ -16,6 +16,7 @@ use thiserror::Error;
 
 use crate::ids::{MessageId, Tick, TxId};
 use crate::inbox::Envelope;
+use crate::sql::statements;
 use crate::step::{RunError, Step, Steps, run_to_completion};
 use crate::store::{OutboxRow, Store, StoreError};
 
@@ -151,23 +152,17 @@ impl Steps for RelayOutbox {
     type Output = OutboxRelayed;
     type Error = RelayError;
 
-    fn next_statement(&self) -> Option<String> {
+    fn next_statement(&self, _now: Tick) -> Option<String> {
         match &self.state {
-            RelayState::SelectUnpublished => Some(format!(
-                "SELECT message_id, payload FROM outbox WHERE NOT published \
-                 ORDER BY created_at, message_id LIMIT {}",
-                self.config.batch_size_max
-            )),
+            RelayState::SelectUnpublished => {
+                Some(statements::select_unpublished(self.config.batch_size_max))
+            }
             RelayState::Publish { batch, published_count } => {
                 batch.get(*published_count).map(|row| format!("PUBLISH {}", row.message_id))
             }
             RelayState::Begin { .. } => Some("BEGIN".to_owned()),
             RelayState::MarkPublished { published, .. } => {
-                let ids: Vec<String> = published.iter().map(|id| format!("'{id}'")).collect();
-                Some(format!(
-                    "UPDATE outbox SET published = true WHERE message_id IN ({})",
-                    ids.join(", ")
-                ))
+                Some(statements::mark_published(published))
             }
             RelayState::Commit { .. } => Some("COMMIT".to_owned()),
             RelayState::Ended => None,

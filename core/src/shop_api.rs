@@ -297,14 +297,14 @@ impl Steps for ShopHandler {
     type Output = HttpResponse;
     type Error = ShopHandlerError;
 
-    fn next_statement(&self) -> Option<String> {
+    fn next_statement(&self, now: Tick) -> Option<String> {
         match &self.state {
             ShopHandlerState::ParseRequest => Some(format!(
                 "-- route {} {} and read its body",
                 self.request.method, self.request.path
             )),
-            ShopHandlerState::PlaceOrder(machine) => machine.next_statement(),
-            ShopHandlerState::OrderCommand(machine) => machine.next_statement(),
+            ShopHandlerState::PlaceOrder(machine) => machine.next_statement(now),
+            ShopHandlerState::OrderCommand(machine) => machine.next_statement(now),
             ShopHandlerState::Respond(response) => {
                 Some(format!("-- answer {} to the client", response.status))
             }
@@ -435,9 +435,9 @@ impl EffectSteps for ReserveStockForMessage {
     type Output = StockReservationEvent;
     type Error = ReserveStockConsumerError;
 
-    fn next_statement(&self) -> Option<String> {
+    fn next_statement(&self, now: Tick) -> Option<String> {
         match self {
-            ReserveStockForMessage::Reserve(effect) => effect.next_statement(),
+            ReserveStockForMessage::Reserve(effect) => effect.next_statement(now),
             ReserveStockForMessage::Reject { detail } => Some(format!("-- reject: {detail}")),
         }
     }

@@ -34,7 +34,7 @@ pub trait Steps {
 
     /// The statement the next step will run, as a trace line (`INSERT INTO inbox ...`), or
     /// `None` if the handler is done.
-    fn next_statement(&self) -> Option<String>;
+    fn next_statement(&self, now: Tick) -> Option<String>;
 
     /// Runs the next statement at virtual time `now`.
     fn step(&mut self, store: &mut Store, now: Tick) -> Result<Step<Self::Output>, Self::Error>;
@@ -106,7 +106,7 @@ pub trait EffectSteps {
     type Error: From<StoreError>;
 
     /// The statement the next step will run, or `None` if the effect is done.
-    fn next_statement(&self) -> Option<String>;
+    fn next_statement(&self, now: Tick) -> Option<String>;
 
     /// Runs the next statement inside `tx`. [`Step::Done`] means the effect's statements are
     /// done; the transaction is still open, and committing it is the caller's job.
@@ -161,10 +161,10 @@ impl<E: EffectSteps> Steps for InTransaction<E> {
     type Output = E::Output;
     type Error = E::Error;
 
-    fn next_statement(&self) -> Option<String> {
+    fn next_statement(&self, now: Tick) -> Option<String> {
         match &self.state {
             InTransactionState::Begin => Some("BEGIN".to_owned()),
-            InTransactionState::Effect(_) => self.effect.next_statement(),
+            InTransactionState::Effect(_) => self.effect.next_statement(now),
             InTransactionState::Commit(_) => Some("COMMIT".to_owned()),
             InTransactionState::Ended => None,
         }

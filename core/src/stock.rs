@@ -24,6 +24,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::ids::{OrderId, Sku, Tick, TxId};
+use crate::sql::statements::{self, OnConflict};
 use crate::step::{EffectSteps, InTransaction, RunError, Step, run_to_completion};
 use crate::store::{Inserted, OrderLine, ReservationRow, StockRow, Store, StoreError};
 
@@ -329,22 +330,12 @@ impl ReserveStockEffect {
     fn upsert_reservation(&mut self, store: &mut Store, tx: TxId, line_index: usize) -> StepResult {
         let line = self.line(line_index)?.clone();
         let key = (self.order_id, line.sku.clone());
-        let added = match store.update::<ReservationRow>(tx, &key, |row| {
+        let (order_id, sku) = key;
+        let row = ReservationRow { order_id, sku, qty: qty_i64(line.qty) };
+        if let Err(error) = store.insert_on_conflict_do_update(tx, row, |row| {
             row.qty = row.qty.saturating_add(qty_i64(line.qty));
         }) {
-            Err(error) => return blocked_or_error(error),
-            Ok(updated) => updated.is_some(),
-        };
-        if !added {
-            // The update above took the row's lock, so this insert cannot wait or conflict.
-            let row = ReservationRow {
-                order_id: self.order_id,
-                sku: line.sku.clone(),
-                qty: qty_i64(line.qty),
-            };
-            if let Err(error) = store.insert_on_conflict_do_nothing(tx, row) {
-                return blocked_or_error(error);
-            }
+            return blocked_or_error(error);
         }
         self.reserved_lines.push(line);
         Ok(self.next_line(line_index))
@@ -381,24 +372,25 @@ impl ReserveStockEffect {
     ) -> StepResult {
         let line = self.line(line_index)?.clone();
         let requested = qty_i64(line.qty);
-        let mut available_before = None;
-        match store.update::<StockRow>(tx, &line.sku, |row| {
-            available_before = Some(row.available_qty);
-            if row.available_qty >= requested {
-                row.available_qty -= requested;
-            }
-        }) {
+        match store.update_where::<StockRow>(
+            tx,
+            &line.sku,
+            |row| row.available_qty >= requested,
+            |row| row.available_qty -= requested,
+        ) {
             Err(error) => blocked_or_error(error),
-            Ok(None) => Err(StockError::UnknownSku { sku: line.sku }),
-            Ok(Some(_)) => match available_before {
-                Some(available) if available >= requested => {
-                    self.reserved_lines.push(line);
-                    Ok(self.next_line(line_index))
-                }
-                other => Err(StockError::InsufficientStock {
+            Ok(Some(_)) => {
+                self.reserved_lines.push(line);
+                Ok(self.next_line(line_index))
+            }
+            // Zero rows: the error names what the row held, as a handler would read it before
+            // reporting (the read takes no lock and changes nothing; the caller rolls back).
+            Ok(None) => match store.get::<StockRow>(tx, &line.sku)? {
+                None => Err(StockError::UnknownSku { sku: line.sku }),
+                Some(row) => Err(StockError::InsufficientStock {
                     sku: line.sku,
                     requested: line.qty,
-                    available: other.unwrap_or(0),
+                    available: row.available_qty,
                 }),
             },
         }
@@ -411,47 +403,35 @@ impl EffectSteps for ReserveStockEffect {
     type Output = StockReservationEvent;
     type Error = StockError;
 
-    fn next_statement(&self) -> Option<String> {
-        let order_id = self.order_id;
-        let statement = |line_index: usize, render: &dyn Fn(&OrderLine) -> String| {
-            self.lines.get(line_index).map(render)
+    fn next_statement(&self, _now: Tick) -> Option<String> {
+        let line = match self.position {
+            ReserveStockPosition::TakeStock { line_index }
+            | ReserveStockPosition::UpsertReservation { line_index }
+            | ReserveStockPosition::InsertReservation { line_index }
+            | ReserveStockPosition::TakeStockIfAvailable { line_index } => {
+                self.lines.get(line_index)?
+            }
+            ReserveStockPosition::Done => return None,
         };
-        match self.position {
-            ReserveStockPosition::TakeStock { line_index } => statement(line_index, &|line| {
-                format!(
-                    "UPDATE stock SET available_qty = available_qty - {} WHERE sku = '{}'",
-                    line.qty, line.sku
-                )
-            }),
-            ReserveStockPosition::UpsertReservation { line_index } => {
-                statement(line_index, &|line| {
-                    format!(
-                        "INSERT INTO reservations (order_id, sku, qty) VALUES ('{order_id}', '{}', {}) \
-                         ON CONFLICT (order_id, sku) DO UPDATE SET qty = reservations.qty + {}",
-                        line.sku, line.qty, line.qty
-                    )
-                })
+        let reservation = ReservationRow {
+            order_id: self.order_id,
+            sku: line.sku.clone(),
+            qty: qty_i64(line.qty),
+        };
+        Some(match self.position {
+            ReserveStockPosition::TakeStock { .. } => statements::take_stock(&line.sku, line.qty),
+            ReserveStockPosition::UpsertReservation { .. } => statements::insert(
+                &reservation,
+                OnConflict::DoUpdate(statements::ADD_TO_RESERVATION.to_owned()),
+            ),
+            ReserveStockPosition::InsertReservation { .. } => {
+                statements::insert(&reservation, OnConflict::DoNothing)
             }
-            ReserveStockPosition::InsertReservation { line_index } => {
-                statement(line_index, &|line| {
-                    format!(
-                        "INSERT INTO reservations (order_id, sku, qty) VALUES ('{order_id}', '{}', {}) \
-                         ON CONFLICT (order_id, sku) DO NOTHING",
-                        line.sku, line.qty
-                    )
-                })
+            ReserveStockPosition::TakeStockIfAvailable { .. } => {
+                statements::take_stock_if_available(&line.sku, line.qty)
             }
-            ReserveStockPosition::TakeStockIfAvailable { line_index } => {
-                statement(line_index, &|line| {
-                    format!(
-                        "UPDATE stock SET available_qty = available_qty - {} \
-                         WHERE sku = '{}' AND available_qty >= {}",
-                        line.qty, line.sku, line.qty
-                    )
-                })
-            }
-            ReserveStockPosition::Done => None,
-        }
+            ReserveStockPosition::Done => return None,
+        })
     }
 
     fn step(&mut self, store: &mut Store, tx: TxId, _now: Tick) -> StepResult {
@@ -672,12 +652,9 @@ impl ReleaseStockEffect {
     ) -> Result<Step<StockReleaseEvent>, StockError> {
         let sku = self.target_sku(index)?;
         let key = (self.order_id, sku);
-        // Read and delete run in one step, with nothing in between: if the delete is not
-        // blocked, no other transaction holds the row, so the read is its latest value.
-        let row = store.get::<ReservationRow>(tx, &key)?;
-        let deleted = match store.delete::<ReservationRow>(tx, &key) {
+        let row = match store.delete_where::<ReservationRow>(tx, &key, |_| true) {
             Err(error) => return blocked_or_error(error),
-            Ok(deleted) => deleted,
+            Ok(row) => row,
         };
         match self.implementation {
             StockImplementation::Naive => {
@@ -686,13 +663,13 @@ impl ReleaseStockEffect {
                 Ok(Step::Continue)
             }
             StockImplementation::Idempotent => match row {
-                Some(row) if deleted => {
+                Some(row) => {
                     self.position = ReleaseStockPosition::GiveStockBack { index, qty: row.qty };
                     Ok(Step::Continue)
                 }
                 // Another release deleted it and committed while this one waited: its stock is
                 // back already.
-                _ => Ok(self.next_target(index)),
+                None => Ok(self.next_target(index)),
             },
         }
     }
@@ -723,25 +700,20 @@ impl EffectSteps for ReleaseStockEffect {
     type Output = StockReleaseEvent;
     type Error = StockError;
 
-    fn next_statement(&self) -> Option<String> {
+    fn next_statement(&self, _now: Tick) -> Option<String> {
         let order_id = self.order_id;
         let sku = |index: usize| self.targets.get(index).map(|(sku, _)| sku.clone());
         match &self.position {
             ReleaseStockPosition::SelectReservations => {
-                Some(format!("SELECT sku, qty FROM reservations WHERE order_id = '{order_id}'"))
+                Some(statements::select_reservations(order_id))
             }
             ReleaseStockPosition::DeleteReservation { index } => Some(match sku(*index) {
-                Some(sku) => format!(
-                    "DELETE FROM reservations WHERE order_id = '{order_id}' AND sku = '{sku}' \
-                     RETURNING qty"
-                ),
+                Some(sku) => statements::delete_reservation(order_id, &sku),
                 None => "-- no order lines to release".to_owned(),
             }),
-            ReleaseStockPosition::GiveStockBack { index, qty } => sku(*index).map(|sku| {
-                format!(
-                    "UPDATE stock SET available_qty = available_qty + {qty} WHERE sku = '{sku}'"
-                )
-            }),
+            ReleaseStockPosition::GiveStockBack { index, qty } => {
+                sku(*index).map(|sku| statements::give_stock_back(&sku, *qty))
+            }
             ReleaseStockPosition::Done => None,
         }
     }

@@ -1,3 +1,4 @@
 //! Shared helpers of the integration, property and browser tests.
 
 pub mod browser;
+pub mod postgres;

@@ -55,6 +55,7 @@ fn run(task: Task) -> Result<(), XtaskError> {
         }
         Task::Test => {
             let chromium = setup::ensure_chromium()?;
+            let postgresql = setup::ensure_postgresql()?;
             let cargo_test = || {
                 let mut cargo = Command::new(setup::cargo());
                 cargo.current_dir(&root).args(["test", "--workspace", "--locked"]);
@@ -74,7 +75,8 @@ fn run(task: Task) -> Result<(), XtaskError> {
                 cargo_test()
                     .args(["--", "--test-threads", &test_threads().to_string()])
                     .env("LAB_DIST_DIR", &build.dist_dir)
-                    .env("LAB_CHROMIUM", &chromium),
+                    .env("LAB_CHROMIUM", &chromium)
+                    .env("LAB_PG_BIN", &postgresql),
             )
         }
         Task::InstallCheck => {

@@ -1,5 +1,5 @@
 //! Installing what the build and the tests need, when it is missing: Debian's packages (the
-//! wasm toolchain fallback, Chromium), the wasm-bindgen CLI at the exact version of
+//! wasm toolchain fallback, Chromium, PostgreSQL), the wasm-bindgen CLI at the exact version of
 //! `Cargo.lock`, and a wasm-opt that can read the output.
 //!
 //! Each `ensure_*` first looks for a working tool and installs only if there is none, so a
@@ -59,6 +59,34 @@ pub fn find_chromium() -> Option<PathBuf> {
         .into_iter()
         .chain(["/usr/bin/chromium", "/usr/bin/chromium-browser"].map(PathBuf::from));
     candidates.into_iter().find(|path| path.exists() && probe(path, &["--version"]).is_some())
+}
+
+/// The directory of PostgreSQL's server programs (`initdb`, `pg_ctl`), installing Debian's
+/// `postgresql` if there is none: the differential test starts a private server with them.
+/// `LAB_PG_BIN` overrides the search.
+pub fn ensure_postgresql() -> Result<PathBuf, XtaskError> {
+    if let Some(bin) = find_postgresql() {
+        return Ok(bin);
+    }
+    apt_install(&["postgresql"])?;
+    find_postgresql().ok_or_else(|| XtaskError::MissingTool {
+        tool: "postgresql",
+        hint: "apt-get install postgresql did not provide /usr/lib/postgresql/<version>/bin".into(),
+    })
+}
+
+/// PostgreSQL's server programs, newest version first, without installing anything.
+pub fn find_postgresql() -> Option<PathBuf> {
+    if let Some(bin) = std::env::var_os("LAB_PG_BIN").map(PathBuf::from) {
+        return bin.join("initdb").exists().then_some(bin);
+    }
+    let mut bins: Vec<PathBuf> = std::fs::read_dir("/usr/lib/postgresql")
+        .ok()?
+        .filter_map(|entry| entry.ok().map(|entry| entry.path().join("bin")))
+        .filter(|bin| bin.join("initdb").exists() && bin.join("pg_ctl").exists())
+        .collect();
+    bins.sort();
+    bins.pop()
 }
 
 /// The wasm-bindgen version that `Cargo.lock` pins: the CLI must match it exactly.

@@ -17,3 +17,4 @@ mod replay_round_trips;
 mod run_idempotent_lesson_holds;
 mod run_json_is_the_trace;
 mod run_naive_lesson_violates_i2;
+mod sql_prints_psql_sessions;

@@ -20,8 +20,8 @@ fn naive_duplicate_delivery_breaks_i2_and_exits_1() {
            2  t0     API #0        -- route POST /orders and read its body => handler_run_started run=0
            3  t0     API #0        BEGIN
            4  t0     API #0        SELECT sku FROM stock WHERE sku IN ('apple')
-           5  t0     API #0        INSERT INTO orders (id, status) VALUES ('73128e1c-fa54-4a40-a579-c0096c3c237c', 'Placed')
-           6  t0     API #0        INSERT INTO outbox (message_id, payload, published) VALUES ('d051b29e-45c8-4853-a592-75602f463cea', OrderPlaced('73128e1c-fa54-4a40-a579-c0096c3c237c'), false)
+           5  t0     API #0        INSERT INTO orders (id, lines, status, payment_id) VALUES ('73128e1c-fa54-4a40-a579-c0096c3c237c', '[{"qty":3,"sku":"apple"}]', 'Placed', NULL)
+           6  t0     API #0        INSERT INTO outbox (message_id, payload, published, created_at) VALUES ('d051b29e-45c8-4853-a592-75602f463cea', '{"lines":[{"qty":3,"sku":"apple"}],"order_id":"73128e1c-fa54-4a40-a579-c0096c3c237c","type":"OrderPlaced"}', false, 0)
            7  t0     API #0        COMMIT  [orders +1, outbox +1]
            8  t0     Relay         SELECT message_id, payload FROM outbox WHERE NOT published ORDER BY created_at, message_id LIMIT 16
            9  t0     Relay         PUBLISH d051b29e-45c8-4853-a592-75602f463cea => published entry=0 message_id="d051b29e-45c8-4853-a592-75602f463cea"
@@ -36,10 +36,10 @@ fn naive_duplicate_delivery_breaks_i2_and_exits_1() {
           18  t0     Consumer A    BEGIN
           19  t0     Consumer B    BEGIN
           20  t0     Consumer A    UPDATE stock SET available_qty = available_qty - 3 WHERE sku = 'apple'
-          21  t0     Consumer A    INSERT INTO reservations (order_id, sku, qty) VALUES ('73128e1c-fa54-4a40-a579-c0096c3c237c', 'apple', 3) ON CONFLICT (order_id, sku) DO UPDATE SET qty = reservations.qty + 3
+          21  t0     Consumer A    INSERT INTO reservations (order_id, sku, qty) VALUES ('73128e1c-fa54-4a40-a579-c0096c3c237c', 'apple', 3) ON CONFLICT (order_id, sku) DO UPDATE SET qty = reservations.qty + EXCLUDED.qty
           22  t0     Consumer A    COMMIT => effect_committed inbox="without_inbox" instance=0 message_id="d051b29e-45c8-4853-a592-75602f463cea"  [reservations +1, stock ~1]
           23  t0     Consumer B    UPDATE stock SET available_qty = available_qty - 3 WHERE sku = 'apple'
-          24  t0     Consumer B    INSERT INTO reservations (order_id, sku, qty) VALUES ('73128e1c-fa54-4a40-a579-c0096c3c237c', 'apple', 3) ON CONFLICT (order_id, sku) DO UPDATE SET qty = reservations.qty + 3
+          24  t0     Consumer B    INSERT INTO reservations (order_id, sku, qty) VALUES ('73128e1c-fa54-4a40-a579-c0096c3c237c', 'apple', 3) ON CONFLICT (order_id, sku) DO UPDATE SET qty = reservations.qty + EXCLUDED.qty
           25  t0     Consumer A    ACK d051b29e-45c8-4853-a592-75602f463cea => message_consumed instance=0 outcome={"MessageProcessed":{"effect_output":{"event":"StockReserved","lines":[{"qty":3,"sku":"apple"}],"order_id":"73128e1c-fa54-4a40-a579-c0096c3c237c"},"message_id":"d051b29e-45c8-4853-a592-75602f463cea","tx":4}}
           26  t0     Consumer B    COMMIT => effect_committed inbox="without_inbox" instance=1 message_id="d051b29e-45c8-4853-a592-75602f463cea"  [reservations ~1, stock ~1]  !! I2
           27  t0     Consumer B    ACK d051b29e-45c8-4853-a592-75602f463cea => message_consumed instance=1 outcome={"MessageProcessed":{"effect_output":{"event":"StockReserved","lines":[{"qty":3,"sku":"apple"}],"order_id":"73128e1c-fa54-4a40-a579-c0096c3c237c"},"message_id":"d051b29e-45c8-4853-a592-75602f463cea","tx":5}}  !! I6

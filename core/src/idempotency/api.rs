@@ -85,10 +85,10 @@ where
     type Output = HttpResponse;
     type Error = IdempotencyError;
 
-    fn next_statement(&self) -> Option<String> {
+    fn next_statement(&self, now: Tick) -> Option<String> {
         match self {
-            ApiLayer::Naive(layer) => layer.next_statement(),
-            ApiLayer::Idempotent(layer) => layer.next_statement(),
+            ApiLayer::Naive(layer) => layer.next_statement(now),
+            ApiLayer::Idempotent(layer) => layer.next_statement(now),
         }
     }
 

@@ -171,7 +171,7 @@ impl Steps for CreateCharge {
     type Output = HttpResponse;
     type Error = CreateChargeError;
 
-    fn next_statement(&self) -> Option<String> {
+    fn next_statement(&self, _now: Tick) -> Option<String> {
         match &self.state {
             CreateChargeState::ParseBody => Some("-- parse the request body".to_owned()),
             CreateChargeState::Begin { .. } => Some("BEGIN".to_owned()),

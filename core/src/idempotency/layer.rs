@@ -35,6 +35,7 @@ use crate::idempotency::key::{KeyHeaderError, parse_idempotency_key};
 use crate::idempotency::problem::{ProblemType, problem_response};
 use crate::idempotency::request::{HttpRequest, HttpResponse};
 use crate::ids::{IdempotencyKey, Tick, TxId};
+use crate::sql::statements::{self, OnConflict};
 use crate::step::{Step, Steps};
 use crate::store::{
     FencingToken, IdempotencyKeyRow, Inserted, KeyState, RequestFingerprint, RowLockWait, Store,
@@ -121,6 +122,16 @@ pub enum LayerState {
         tx: TxId,
         /// What it writes.
         completion: Completion,
+    },
+    /// The completion's fenced write changed nothing: the key is read next, to say what holds
+    /// it now.
+    ReadStaleKey {
+        /// The key.
+        key: IdempotencyKey,
+        /// The token this request held the key with.
+        fencing_token: FencingToken,
+        /// The completion transaction.
+        tx: TxId,
     },
     /// The completion transaction commits next, then the request answers.
     CommitCompletion {
@@ -254,30 +265,26 @@ where
                 Ok(Step::Continue)
             }
             LayerState::DeleteExpiredKey { key, tx, expired } => {
-                let row = match select_for_update(store, tx, key)? {
-                    Err(wait) => return Ok(Step::Blocked(wait)),
-                    Ok(row) => row,
-                };
+                let config = self.config;
+                let forgotten = |row: &IdempotencyKeyRow| config.is_forgotten(row, now);
+                if let Err(wait) =
+                    split_blocked(store.delete_where::<IdempotencyKeyRow>(tx, &key, forgotten))?
+                {
+                    return Ok(Step::Blocked(wait));
+                }
+                // Deleted, or purged meanwhile, or taken by another request: the insert that
+                // follows finds out, as the seed's reservation does.
                 let replaced_fencing_token = fencing_token_of(&expired);
-                self.state = match row {
-                    // Purged meanwhile: absent, which is what the delete wanted.
-                    None => LayerState::InsertKey { key, tx, replaced_fencing_token },
-                    Some(row) if row == expired && self.config.is_forgotten(&row, now) => {
-                        store.delete::<IdempotencyKeyRow>(tx, &key)?;
-                        LayerState::InsertKey { key, tx, replaced_fencing_token }
-                    }
-                    Some(_) => self.reservation_lost(key, tx),
-                };
+                self.state = LayerState::InsertKey { key, tx, replaced_fencing_token };
                 Ok(Step::Continue)
             }
             LayerState::InsertKey { key, tx, replaced_fencing_token } => {
-                let fencing_token = next_fencing_token(replaced_fencing_token, now);
-                let lease_expires_at = self.config.lease_expires_at(now);
-                let row = IdempotencyKeyRow {
-                    key,
-                    fingerprint: self.fingerprint.clone(),
-                    state: KeyState::InProgress { lease_expires_at, fencing_token },
-                    created_at: now,
+                let row = self.reservation_row(key, replaced_fencing_token, now);
+                let (fencing_token, lease_expires_at) = match row.state {
+                    KeyState::InProgress { fencing_token, lease_expires_at } => {
+                        (fencing_token, lease_expires_at)
+                    }
+                    KeyState::Completed { .. } => return Err(IdempotencyError::AlreadyDone),
                 };
                 let inserted = match split_blocked(store.insert_on_conflict_do_nothing(tx, row))? {
                     Err(wait) => return Ok(Step::Blocked(wait)),
@@ -298,22 +305,24 @@ where
                 Ok(Step::Continue)
             }
             LayerState::TakeOverKey { key, tx, previous_fencing_token } => {
-                let row = match select_for_update(store, tx, key)? {
-                    Err(wait) => return Ok(Step::Blocked(wait)),
-                    Ok(row) => row,
-                };
-                let still_ours_to_take = row.as_ref().is_some_and(|row| {
-                    row.fingerprint == self.fingerprint
+                let state = self.take_over_state(previous_fencing_token, now);
+                let (config, fingerprint) = (self.config, &self.fingerprint);
+                let still_ours_to_take = |row: &IdempotencyKeyRow| {
+                    row.fingerprint == *fingerprint
                         && !lease_holds(row, now)
-                        && !self.config.is_forgotten(row, now)
+                        && !config.is_forgotten(row, now)
                         && fencing_token_of(row) == Some(previous_fencing_token)
-                });
-                self.state = match row {
-                    Some(row) if still_ours_to_take => {
-                        let fencing_token = next_fencing_token(Some(previous_fencing_token), now);
-                        let lease_expires_at = self.config.lease_expires_at(now);
-                        let state = KeyState::InProgress { lease_expires_at, fencing_token };
-                        store.put(tx, IdempotencyKeyRow { state, ..row })?;
+                };
+                let taken =
+                    store.update_where::<IdempotencyKeyRow>(tx, &key, still_ours_to_take, |row| {
+                        row.state = state.clone()
+                    });
+                let taken = match split_blocked(taken)? {
+                    Err(wait) => return Ok(Step::Blocked(wait)),
+                    Ok(taken) => taken,
+                };
+                self.state = match (taken, state) {
+                    (Some(_), KeyState::InProgress { lease_expires_at, fencing_token }) => {
                         self.events.push(IdempotencyEvent::KeyTakenOver {
                             key,
                             previous_fencing_token,
@@ -356,20 +365,35 @@ where
                 Ok(Step::Continue)
             }
             LayerState::WriteCompletion { key, fencing_token, tx, completion } => {
-                let row = match select_for_update(store, tx, key)? {
-                    Err(wait) => return Ok(Step::Blocked(wait)),
-                    Ok(row) => row,
-                };
-                let holds_key = row.as_ref().is_some_and(|row| {
+                let holds_key = |row: &IdempotencyKeyRow| {
                     matches!(
                         row.state,
                         KeyState::InProgress { fencing_token: token, .. } if token == fencing_token
                     )
-                });
-                let response = match (row, completion) {
-                    (Some(row), Completion::StoreResponse(response)) if holds_key => {
+                };
+                let written = match &completion {
+                    Completion::StoreResponse(response) => {
                         let state = KeyState::Completed { response: response.clone().into() };
-                        store.put(tx, IdempotencyKeyRow { state, ..row })?;
+                        store
+                            .update_where::<IdempotencyKeyRow>(tx, &key, holds_key, |row| {
+                                row.state = state
+                            })
+                            .map(|row| row.is_some())
+                    }
+                    Completion::ReleaseKey(_) => store
+                        .delete_where::<IdempotencyKeyRow>(tx, &key, holds_key)
+                        .map(|row| row.is_some()),
+                };
+                let written = match split_blocked(written)? {
+                    Err(wait) => return Ok(Step::Blocked(wait)),
+                    Ok(written) => written,
+                };
+                if !written {
+                    self.state = LayerState::ReadStaleKey { key, fencing_token, tx };
+                    return Ok(Step::Continue);
+                }
+                let response = match completion {
+                    Completion::StoreResponse(response) => {
                         self.events.push(IdempotencyEvent::ResponseStored {
                             key,
                             fencing_token,
@@ -377,22 +401,24 @@ where
                         });
                         response
                     }
-                    (Some(_), Completion::ReleaseKey(response)) if holds_key => {
-                        store.delete::<IdempotencyKeyRow>(tx, &key)?;
+                    Completion::ReleaseKey(response) => {
                         self.events.push(IdempotencyEvent::KeyReleased { key, fencing_token });
                         response
                     }
-                    (row, _) => {
-                        let found = found_key(row.as_ref());
-                        let detail = stale_detail(key, fencing_token, &found);
-                        self.events.push(IdempotencyEvent::StaleCompletionRejected {
-                            key,
-                            fencing_token,
-                            found,
-                        });
-                        problem_response(ProblemType::IdempotencyKeyTakenOver, detail)
-                    }
                 };
+                self.state = LayerState::CommitCompletion { tx, response };
+                Ok(Step::Continue)
+            }
+            LayerState::ReadStaleKey { key, fencing_token, tx } => {
+                let row = store.get::<IdempotencyKeyRow>(tx, &key)?;
+                let found = found_key(row.as_ref());
+                let detail = stale_detail(key, fencing_token, &found);
+                self.events.push(IdempotencyEvent::StaleCompletionRejected {
+                    key,
+                    fencing_token,
+                    found,
+                });
+                let response = problem_response(ProblemType::IdempotencyKeyTakenOver, detail);
                 self.state = LayerState::CommitCompletion { tx, response };
                 Ok(Step::Continue)
             }
@@ -487,6 +513,32 @@ where
         }
     }
 
+    /// The row the reservation inserts at `now`: in progress, with a new lease and token.
+    fn reservation_row(
+        &self,
+        key: IdempotencyKey,
+        replaced_fencing_token: Option<FencingToken>,
+        now: Tick,
+    ) -> IdempotencyKeyRow {
+        IdempotencyKeyRow {
+            key,
+            fingerprint: self.fingerprint.clone(),
+            state: KeyState::InProgress {
+                lease_expires_at: self.config.lease_expires_at(now),
+                fencing_token: next_fencing_token(replaced_fencing_token, now),
+            },
+            created_at: now,
+        }
+    }
+
+    /// The state a takeover at `now` writes: a new lease and a token above the old one.
+    fn take_over_state(&self, previous_fencing_token: FencingToken, now: Tick) -> KeyState {
+        KeyState::InProgress {
+            lease_expires_at: self.config.lease_expires_at(now),
+            fencing_token: next_fencing_token(Some(previous_fencing_token), now),
+        }
+    }
+
     fn reservation_lost(&mut self, key: IdempotencyKey, tx: TxId) -> LayerState {
         self.events.push(IdempotencyEvent::ReservationLost { key });
         let detail = format!(
@@ -525,64 +577,49 @@ where
     type Output = HttpResponse;
     type Error = IdempotencyError;
 
-    fn next_statement(&self) -> Option<String> {
-        let lease_ticks = self.config.lease_ticks_effective();
+    fn next_statement(&self, now: Tick) -> Option<String> {
+        let retention_ticks = self.config.retention_ticks;
         Some(match &self.state {
             LayerState::ParseKeyHeader => "-- parse header Idempotency-Key".to_owned(),
             LayerState::BeginReservation { .. } | LayerState::BeginCompletion { .. } => {
                 "BEGIN".to_owned()
             }
-            LayerState::SelectKey { key, .. } => {
-                format!("SELECT * FROM idempotency_keys WHERE key = '{key}'")
+            LayerState::SelectKey { key, .. } | LayerState::ReadStaleKey { key, .. } => {
+                statements::select_key(*key)
             }
-            LayerState::DeleteExpiredKey { key, .. } => format!(
-                "DELETE FROM idempotency_keys WHERE key = '{key}' AND created_at <= now - {} \
-                 AND (state = 'completed' OR lease_expires_at <= now)",
-                self.config.retention_ticks
+            LayerState::DeleteExpiredKey { key, .. } => {
+                statements::delete_forgotten_key(*key, now, retention_ticks)
+            }
+            LayerState::InsertKey { key, replaced_fencing_token, .. } => statements::insert(
+                &self.reservation_row(*key, *replaced_fencing_token, now),
+                OnConflict::DoNothing,
             ),
-            LayerState::InsertKey { key, replaced_fencing_token, .. } => format!(
-                "INSERT INTO idempotency_keys (key, fingerprint, state, lease_expires_at, \
-                 fencing_token, created_at) VALUES ('{key}', '{}', 'in_progress', \
-                 now + {lease_ticks}, {}, now) ON CONFLICT DO NOTHING",
-                short_fingerprint(&self.fingerprint),
-                match replaced_fencing_token {
-                    Some(FencingToken(token)) => {
-                        format!("GREATEST(now + 1, {})", token.saturating_add(1))
-                    }
-                    None => "now + 1".to_owned(),
-                },
-            ),
-            LayerState::TakeOverKey {
-                key, previous_fencing_token: FencingToken(token), ..
-            } => {
-                format!(
-                    "UPDATE idempotency_keys SET lease_expires_at = now + {lease_ticks}, \
-                     fencing_token = GREATEST(now + 1, {}) WHERE key = '{key}' AND \
-                     fencing_token = {token} AND lease_expires_at <= now",
-                    token.saturating_add(1)
+            LayerState::TakeOverKey { key, previous_fencing_token, .. } => {
+                statements::take_over_key(
+                    *key,
+                    &self.fingerprint.0,
+                    *previous_fencing_token,
+                    &self.take_over_state(*previous_fencing_token, now),
+                    now,
+                    retention_ticks,
                 )
             }
             LayerState::CommitReservation { .. } | LayerState::CommitCompletion { .. } => {
                 "COMMIT".to_owned()
             }
             LayerState::RunHandler { .. } => {
-                self.handler.next_statement().unwrap_or_else(|| "-- handler".to_owned())
+                self.handler.next_statement(now).unwrap_or_else(|| "-- handler".to_owned())
             }
-            LayerState::WriteCompletion {
-                key,
-                fencing_token: FencingToken(token),
-                completion,
-                ..
-            } => match completion {
-                Completion::StoreResponse(response) => format!(
-                    "UPDATE idempotency_keys SET state = 'completed', response = {} WHERE \
-                     key = '{key}' AND fencing_token = {token}",
-                    describe_response(response)
-                ),
-                Completion::ReleaseKey(_) => format!(
-                    "DELETE FROM idempotency_keys WHERE key = '{key}' AND fencing_token = {token}"
-                ),
-            },
+            LayerState::WriteCompletion { key, fencing_token, completion, .. } => {
+                match completion {
+                    Completion::StoreResponse(response) => statements::complete_key(
+                        *key,
+                        *fencing_token,
+                        &KeyState::Completed { response: response.clone().into() },
+                    ),
+                    Completion::ReleaseKey(_) => statements::release_key(*key, *fencing_token),
+                }
+            }
             LayerState::Done => return None,
         })
     }
@@ -607,6 +644,7 @@ where
             | LayerState::TakeOverKey { tx, .. }
             | LayerState::CommitReservation { tx, .. }
             | LayerState::WriteCompletion { tx, .. }
+            | LayerState::ReadStaleKey { tx, .. }
             | LayerState::CommitCompletion { tx, .. } => Some(*tx),
             LayerState::RunHandler { .. } => self.handler.open_transaction(),
             LayerState::ParseKeyHeader
@@ -615,17 +653,6 @@ where
             | LayerState::Done => None,
         }
     }
-}
-
-/// `SELECT ... FOR UPDATE` of one key: takes the row lock (or reports whom to wait for) and
-/// reads the row as the transaction sees it. The lock is taken with an unchanged write, which
-/// a commit does not report as a change.
-fn select_for_update(
-    store: &mut Store,
-    tx: TxId,
-    key: IdempotencyKey,
-) -> Result<Result<Option<IdempotencyKeyRow>, RowLockWait>, StoreError> {
-    split_blocked(store.update::<IdempotencyKeyRow>(tx, &key, |_| {}))
 }
 
 /// Separates a row-lock wait, which is a step outcome, from a real failure.

@@ -67,11 +67,11 @@ where
     type Output = HttpResponse;
     type Error = IdempotencyError;
 
-    fn next_statement(&self) -> Option<String> {
+    fn next_statement(&self, now: Tick) -> Option<String> {
         if self.done {
             return None;
         }
-        Some(self.handler.next_statement().unwrap_or_else(|| "-- handler".to_owned()))
+        Some(self.handler.next_statement(now).unwrap_or_else(|| "-- handler".to_owned()))
     }
 
     fn step(&mut self, store: &mut Store, now: Tick) -> Result<Step<HttpResponse>, Self::Error> {

@@ -12,6 +12,7 @@
 use crate::idempotency::config::Config;
 use crate::idempotency::error::IdempotencyError;
 use crate::ids::{IdempotencyKey, Tick, TxId};
+use crate::sql::statements;
 use crate::step::{Step, Steps};
 use crate::store::{IdempotencyKeyRow, Store, StoreError};
 
@@ -30,10 +31,16 @@ pub fn purge_forgotten_keys(
         .filter(|row| config.is_forgotten(row, now))
         .map(|row| row.key)
         .collect();
-    for key in &forgotten {
-        store.delete::<IdempotencyKeyRow>(tx, key)?;
+    let mut purged = Vec::new();
+    for key in forgotten {
+        if store
+            .delete_where::<IdempotencyKeyRow>(tx, &key, |row| config.is_forgotten(row, now))?
+            .is_some()
+        {
+            purged.push(key);
+        }
     }
-    Ok(forgotten)
+    Ok(purged)
 }
 
 /// Where a [`PurgeForgottenKeys`] is.
@@ -109,14 +116,12 @@ impl Steps for PurgeForgottenKeys {
     type Output = Vec<IdempotencyKey>;
     type Error = IdempotencyError;
 
-    fn next_statement(&self) -> Option<String> {
+    fn next_statement(&self, now: Tick) -> Option<String> {
         match &self.state {
             PurgeState::Begin => Some("BEGIN".to_owned()),
-            PurgeState::Delete { .. } => Some(format!(
-                "DELETE FROM idempotency_keys WHERE created_at <= now - {} AND \
-                 (state = 'completed' OR lease_expires_at <= now)",
-                self.config.retention_ticks
-            )),
+            PurgeState::Delete { .. } => {
+                Some(statements::purge_keys(now, self.config.retention_ticks))
+            }
             PurgeState::Commit { .. } => Some("COMMIT".to_owned()),
             PurgeState::Done => None,
         }

@@ -90,7 +90,7 @@ where
     S: Steps<Output = HttpResponse>,
     S::Error: std::fmt::Debug,
 {
-    let statement = machine.next_statement().unwrap_or_default();
+    let statement = machine.next_statement(Tick(now)).unwrap_or_default();
     let step = machine.step(store, Tick(now)).unwrap();
     let outcome = match &step {
         Step::Continue => "ok".to_owned(),
@@ -113,7 +113,8 @@ fn step_until_statement<S>(
     S::Error: std::fmt::Debug,
 {
     for _ in 0..100 {
-        if machine.next_statement().is_some_and(|statement| statement.starts_with(prefix)) {
+        if machine.next_statement(Tick(now)).is_some_and(|statement| statement.starts_with(prefix))
+        {
             return;
         }
         let step = step_logged(name, machine, store, now, log);
@@ -313,17 +314,17 @@ fn concurrent_same_key_loses_the_insert_and_gets_409() {
         B t0: -- parse header Idempotency-Key -> ok
         B t0: BEGIN -> ok
         B t0: SELECT * FROM idempotency_keys WHERE key = '00000000-0000-0000-0000-000000000001' -> ok
-        A t0: INSERT INTO idempotency_keys (key, fingerprint, state, lease_expires_at, fencing_token, created_at) VALUES ('00000000-0000-0000-0000-000000000001', 'sha256:6fdc201a4ef0…', 'in_progress', now + 10, now + 1, now) ON CONFLICT DO NOTHING -> ok
-        B t0: INSERT INTO idempotency_keys (key, fingerprint, state, lease_expires_at, fencing_token, created_at) VALUES ('00000000-0000-0000-0000-000000000001', 'sha256:6fdc201a4ef0…', 'in_progress', now + 10, now + 1, now) ON CONFLICT DO NOTHING -> blocked by tx1
+        A t0: INSERT INTO idempotency_keys (key, fingerprint, state, lease_expires_at, fencing_token, response_status, response_headers, response_body, created_at) VALUES ('00000000-0000-0000-0000-000000000001', 'sha256:6fdc201a4ef06f88a6042c1cba49f074a618d29962b86e9dabd01012951c67b6', 'in_progress', 10, 1, NULL, NULL, NULL, 0) ON CONFLICT (key) DO NOTHING -> ok
+        B t0: INSERT INTO idempotency_keys (key, fingerprint, state, lease_expires_at, fencing_token, response_status, response_headers, response_body, created_at) VALUES ('00000000-0000-0000-0000-000000000001', 'sha256:6fdc201a4ef06f88a6042c1cba49f074a618d29962b86e9dabd01012951c67b6', 'in_progress', 10, 1, NULL, NULL, NULL, 0) ON CONFLICT (key) DO NOTHING -> blocked by tx1
         A t0: COMMIT -> ok
-        B t0: INSERT INTO idempotency_keys (key, fingerprint, state, lease_expires_at, fencing_token, created_at) VALUES ('00000000-0000-0000-0000-000000000001', 'sha256:6fdc201a4ef0…', 'in_progress', now + 10, now + 1, now) ON CONFLICT DO NOTHING -> ok
+        B t0: INSERT INTO idempotency_keys (key, fingerprint, state, lease_expires_at, fencing_token, response_status, response_headers, response_body, created_at) VALUES ('00000000-0000-0000-0000-000000000001', 'sha256:6fdc201a4ef06f88a6042c1cba49f074a618d29962b86e9dabd01012951c67b6', 'in_progress', 10, 1, NULL, NULL, NULL, 0) ON CONFLICT (key) DO NOTHING -> ok
         B t0: COMMIT -> answers 409
         A t0: -- parse the request body -> ok
         A t0: BEGIN -> ok
         A t0: INSERT INTO charges (id, order_id, payment_id) VALUES (nextval('charges_id_seq'), '00000000-0000-0000-0000-00000000a001', 'pay-1') -> ok
         A t0: COMMIT -> ok
         A t0: BEGIN -> ok
-        A t0: UPDATE idempotency_keys SET state = 'completed', response = (201, 2 headers, 86-byte body) WHERE key = '00000000-0000-0000-0000-000000000001' AND fencing_token = 1 -> ok
+        A t0: UPDATE idempotency_keys SET state = 'completed', lease_expires_at = NULL, fencing_token = NULL, response_status = 201, response_headers = '[["content-type","application/json"],["location","/charges/1"]]', response_body = '{"charge_id":1,"order_id":"00000000-0000-0000-0000-00000000a001","payment_id":"pay-1"}' WHERE key = '00000000-0000-0000-0000-000000000001' AND state = 'in_progress' AND fencing_token = 1 -> ok
         A t0: COMMIT -> answers 201
     "#]]
     .assert_eq(&(log.join("\n") + "\n"));
@@ -399,14 +400,14 @@ fn crash_mid_request_leaves_key_in_progress_until_its_lease_ends_then_a_retry_ta
         B t12: -- parse header Idempotency-Key -> ok
         B t12: BEGIN -> ok
         B t12: SELECT * FROM idempotency_keys WHERE key = '00000000-0000-0000-0000-000000000001' -> ok
-        B t12: UPDATE idempotency_keys SET lease_expires_at = now + 10, fencing_token = GREATEST(now + 1, 4) WHERE key = '00000000-0000-0000-0000-000000000001' AND fencing_token = 3 AND lease_expires_at <= now -> ok
+        B t12: UPDATE idempotency_keys SET state = 'in_progress', lease_expires_at = 22, fencing_token = 13, response_status = NULL, response_headers = NULL, response_body = NULL WHERE key = '00000000-0000-0000-0000-000000000001' AND fingerprint = 'sha256:6fdc201a4ef06f88a6042c1cba49f074a618d29962b86e9dabd01012951c67b6' AND state = 'in_progress' AND fencing_token = 3 AND lease_expires_at <= 12 AND created_at > -88 -> ok
         B t12: COMMIT -> ok
         B t12: -- parse the request body -> ok
         B t12: BEGIN -> ok
         B t12: INSERT INTO charges (id, order_id, payment_id) VALUES (nextval('charges_id_seq'), '00000000-0000-0000-0000-00000000a001', 'pay-1') -> ok
         B t12: COMMIT -> ok
         B t12: BEGIN -> ok
-        B t12: UPDATE idempotency_keys SET state = 'completed', response = (201, 2 headers, 86-byte body) WHERE key = '00000000-0000-0000-0000-000000000001' AND fencing_token = 13 -> ok
+        B t12: UPDATE idempotency_keys SET state = 'completed', lease_expires_at = NULL, fencing_token = NULL, response_status = 201, response_headers = '[["content-type","application/json"],["location","/charges/2"]]', response_body = '{"charge_id":2,"order_id":"00000000-0000-0000-0000-00000000a001","payment_id":"pay-1"}' WHERE key = '00000000-0000-0000-0000-000000000001' AND state = 'in_progress' AND fencing_token = 13 -> ok
         B t12: COMMIT -> answers 201
     "#]]
     .assert_eq(&(log.join("\n") + "\n"));
@@ -595,7 +596,7 @@ impl Steps for FailingHandler {
     type Output = HttpResponse;
     type Error = FailingHandlerError;
 
-    fn next_statement(&self) -> Option<String> {
+    fn next_statement(&self, _now: Tick) -> Option<String> {
         Some(match (self.tx, self.inserted) {
             (None, _) => "BEGIN".to_owned(),
             (Some(_), false) => "INSERT INTO charges ...".to_owned(),
@@ -771,7 +772,7 @@ fn purge_deletes_exactly_the_forgotten_keys() {
     send(&mut store, config(), charge(Some(key(1)), 1, "pay-1"), 0);
     send(&mut store, config(), charge(Some(key(2)), 2, "pay-2"), 50);
     let mut purge = PurgeForgottenKeys::new(config());
-    assert_eq!(purge.next_statement().as_deref(), Some("BEGIN"));
+    assert_eq!(purge.next_statement(Tick(0)).as_deref(), Some("BEGIN"));
     let purged = crate::step::run_to_completion(&mut purge, &mut store, Tick(120)).unwrap();
     assert_eq!(purged, vec![key(1)]);
     assert_eq!(
@@ -861,7 +862,7 @@ fn stepping_after_the_answer_is_a_typed_error() {
     let mut store = Store::default();
     let mut layer = layer(config(), charge(None, 1, "pay-1"));
     assert!(matches!(layer.step(&mut store, Tick(0)), Ok(Step::Done(_))));
-    assert_eq!(layer.next_statement(), None);
+    assert_eq!(layer.next_statement(Tick(0)), None);
     assert_eq!(layer.step(&mut store, Tick(0)), Err(IdempotencyError::AlreadyDone));
 }
 

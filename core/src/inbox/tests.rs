@@ -112,7 +112,7 @@ impl EffectSteps for ChargeForMessage {
     type Output = ChargeId;
     type Error = ChargeError;
 
-    fn next_statement(&self) -> Option<String> {
+    fn next_statement(&self, _now: Tick) -> Option<String> {
         match self.state {
             ChargeState::InsertCharge => {
                 Some("INSERT INTO charges (order_id, payment_id)".to_owned())
@@ -273,7 +273,7 @@ where
     S::Output: std::fmt::Debug,
     S::Error: std::fmt::Display,
 {
-    let statement = handler.next_statement().unwrap_or_else(|| "(nothing)".to_owned());
+    let statement = handler.next_statement(now).unwrap_or_else(|| "(nothing)".to_owned());
     let open_before = handler.open_transaction();
     let result = handler.step(store, now);
     let ended_without_commit = statement != "COMMIT" && handler.open_transaction().is_none();
@@ -385,7 +385,7 @@ fn a_message_without_an_id_is_a_typed_error_and_writes_nothing() {
     let envelope = Envelope { message_id: None, payload: payment_captured(1) };
     let mut consumer = consumer(ConsumerImplementation::Idempotent, &envelope);
     assert_eq!(
-        consumer.next_statement().as_deref(),
+        consumer.next_statement(Tick(0)).as_deref(),
         Some("throw InvalidOperationException(\"no MessageId\")")
     );
 
@@ -401,7 +401,7 @@ fn a_message_without_an_id_is_a_typed_error_and_writes_nothing() {
     assert_eq!(store, before, "nothing written, no transaction begun");
     assert_eq!(consumer.state(), &ConsumeState::Ended);
     assert_eq!(consumer.open_transaction(), None);
-    assert_eq!(consumer.next_statement(), None);
+    assert_eq!(consumer.next_statement(Tick(0)), None);
 }
 
 #[test]
@@ -463,7 +463,7 @@ fn the_statements_of_one_delivery() {
             ConsumerImplementation::Idempotent,
             expect![[r#"
                 A: BEGIN -> ok
-                A: INSERT INTO inbox (message_id, consumer) VALUES ('m1', 'charge-payment') -> ok
+                A: INSERT INTO inbox (message_id, consumer, processed_at) VALUES ('m1', 'charge-payment', 1) -> ok
                 A: INSERT INTO charges (order_id, payment_id) -> ok
                 A: UPDATE stock SET available_qty = available_qty - 1 -> ok
                 A: COMMIT -> ok
@@ -482,7 +482,7 @@ fn the_statements_of_one_delivery() {
         let mut store = store_with_apples();
         let mut trace = Vec::new();
         let mut a = consumer(implementation, &message(1));
-        while a.next_statement().is_some() {
+        while a.next_statement(Tick(0)).is_some() {
             step_traced(&mut trace, "A", &mut a, &mut store, Tick(1)).unwrap();
         }
         expect.assert_eq(&shorten_ids(&trace.join("\n")));
@@ -590,7 +590,7 @@ fn race(
     let mut outcomes = Vec::new();
     for name in schedule.chars() {
         let handler = if name == 'A' { &mut a } else { &mut b };
-        if handler.next_statement().is_none() {
+        if handler.next_statement(Tick(0)).is_none() {
             continue;
         }
         if let Step::Done(outcome) =
@@ -609,15 +609,15 @@ fn two_idempotent_instances_interleaved_on_one_message_apply_it_once() {
     expect![[r#"
         A: BEGIN -> ok
         B: BEGIN -> ok
-        A: INSERT INTO inbox (message_id, consumer) VALUES ('m1', 'charge-payment') -> ok
-        B: INSERT INTO inbox (message_id, consumer) VALUES ('m1', 'charge-payment') -> blocked: tx2 waits for tx1
-        B: INSERT INTO inbox (message_id, consumer) VALUES ('m1', 'charge-payment') -> blocked: tx2 waits for tx1
+        A: INSERT INTO inbox (message_id, consumer, processed_at) VALUES ('m1', 'charge-payment', 1) -> ok
+        B: INSERT INTO inbox (message_id, consumer, processed_at) VALUES ('m1', 'charge-payment', 1) -> blocked: tx2 waits for tx1
+        B: INSERT INTO inbox (message_id, consumer, processed_at) VALUES ('m1', 'charge-payment', 1) -> blocked: tx2 waits for tx1
         A: INSERT INTO charges (order_id, payment_id) -> ok
         A: UPDATE stock SET available_qty = available_qty - 1 -> ok
         A: COMMIT -> ok
         A: ACK m1 -> done
         A: MessageProcessed m1 in tx1: charge-1
-        B: INSERT INTO inbox (message_id, consumer) VALUES ('m1', 'charge-payment') -> unique violation, tx2 rolled back
+        B: INSERT INTO inbox (message_id, consumer, processed_at) VALUES ('m1', 'charge-payment', 1) -> unique violation, tx2 rolled back
         B: ACK m1 -> done
         B: DuplicateIgnored m1 (rolled back tx2)"#]]
     .assert_eq(&trace);
@@ -752,16 +752,16 @@ fn a_delivery_racing_a_purge_waits_for_it_then_processes_the_message_again() {
     step_traced(&mut trace, "A", &mut a, &mut store, now).unwrap();
     step_traced(&mut trace, "A", &mut a, &mut store, now).unwrap();
     step_traced(&mut trace, "purge", &mut purge, &mut store, now).unwrap();
-    while a.next_statement().is_some() {
+    while a.next_statement(now).is_some() {
         step_traced(&mut trace, "A", &mut a, &mut store, now).unwrap();
     }
     expect![[r#"
         purge: BEGIN -> ok
-        purge: DELETE FROM inbox WHERE consumer = 'charge-payment' AND processed_at < now - 100 -> ok
+        purge: DELETE FROM inbox WHERE consumer = 'charge-payment' AND processed_at < 100 -> ok
         A: BEGIN -> ok
-        A: INSERT INTO inbox (message_id, consumer) VALUES ('m1', 'charge-payment') -> blocked: tx3 waits for tx2
+        A: INSERT INTO inbox (message_id, consumer, processed_at) VALUES ('m1', 'charge-payment', 200) -> blocked: tx3 waits for tx2
         purge: COMMIT -> done
-        A: INSERT INTO inbox (message_id, consumer) VALUES ('m1', 'charge-payment') -> ok
+        A: INSERT INTO inbox (message_id, consumer, processed_at) VALUES ('m1', 'charge-payment', 200) -> ok
         A: INSERT INTO charges (order_id, payment_id) -> ok
         A: UPDATE stock SET available_qty = available_qty - 1 -> ok
         A: COMMIT -> ok

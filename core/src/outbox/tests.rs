@@ -50,7 +50,7 @@ fn check(rows: &[OutboxRow], config: RelayConfig, expect: Expect) {
     let mut store = store_with_outbox(rows);
     let mut relay = RelayOutbox::new(config);
     let mut lines = Vec::new();
-    while let Some(statement) = relay.next_statement() {
+    while let Some(statement) = relay.next_statement(Tick(0)) {
         let result = relay.step(&mut store, Tick(1000)).unwrap();
         let shortened = statement.replace("00000000-0000-0000-0000-00000000000", "m");
         let said = match result {

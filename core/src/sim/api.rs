@@ -99,6 +99,7 @@ impl ApiAttempt {
                         layer.state(),
                         LayerState::BeginCompletion { .. }
                             | LayerState::WriteCompletion { .. }
+                            | LayerState::ReadStaleKey { .. }
                             | LayerState::CommitCompletion { .. }
                     )
             }
@@ -203,7 +204,7 @@ impl World {
         out.request = Some(attempt.request);
         out.attempt = Some(id);
         out.key = Some(attempt.key);
-        out.statement = attempt.layer.next_statement();
+        out.statement = attempt.layer.next_statement(now);
         if !attempt.started {
             attempt.started = true;
             if matches!(attempt.layer, ApiLayer::Naive(_)) {

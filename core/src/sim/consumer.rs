@@ -128,7 +128,7 @@ impl World {
             .ok_or_else(|| missing(Target::Instance(instance)))?;
         let delivery =
             consumer.delivery.as_mut().ok_or_else(|| missing(Target::Delivery(instance)))?;
-        out.statement = delivery.machine.next_statement();
+        out.statement = delivery.machine.next_statement(now);
         out.message_id = Some(delivery.message_id);
         let message_id = delivery.message_id;
         let was_committing = matches!(delivery.machine.state(), ConsumeState::Commit { .. });

@@ -70,7 +70,7 @@ impl World {
             machine: RelayOutbox::new(relay_config),
             waiting_for: None,
         });
-        out.statement = run.machine.next_statement();
+        out.statement = run.machine.next_statement(now);
         let result = run.machine.step(&mut self.store, now);
         let published = run.machine.take_published();
         match result {

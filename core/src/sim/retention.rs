@@ -104,7 +104,7 @@ impl World {
         });
         match &mut run.stage {
             RetentionStage::Inbox(machine) => {
-                out.statement = machine.next_statement();
+                out.statement = machine.next_statement(now);
                 match machine.step(&mut self.store, now) {
                     Ok(Step::Continue) => run.waiting_for = None,
                     Ok(Step::Blocked(wait)) => {
@@ -130,7 +130,7 @@ impl World {
                 }
             }
             RetentionStage::Keys(machine) => {
-                out.statement = machine.next_statement();
+                out.statement = machine.next_statement(now);
                 match machine.step(&mut self.store, now) {
                     Ok(Step::Continue) => run.waiting_for = None,
                     Ok(Step::Blocked(wait)) => {

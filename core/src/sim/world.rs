@@ -388,6 +388,9 @@ impl World {
             return Err(ApplyError::NotEnabled { action: action.clone() });
         }
         let before = self.store.committed().clone();
+        // The store logs this step's operations, for a caller that replays the step's
+        // statement elsewhere (the differential test against PostgreSQL).
+        self.store.start_statement_log();
         let mut out = StepOut::default();
         self.perform(action, &mut out)?;
         let row_changes = before.diff(self.store.committed());
@@ -415,6 +418,7 @@ impl World {
     /// on its hot path. Use [`World::apply`], the checked form, for any action that does not
     /// come from the enabled lists of this state.
     pub(crate) fn apply_enabled(&mut self, action: &Action) -> Result<Vec<Violation>, ApplyError> {
+        self.store.stop_statement_log();
         let mut out = StepOut::default();
         self.perform(action, &mut out)?;
         Ok(check_all(self.store.committed(), &self.history, &self.quiescence()))

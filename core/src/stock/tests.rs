@@ -355,7 +355,7 @@ fn a_duplicate_after_the_release_reserves_again_which_only_the_inbox_can_stop() 
 /// The statements a handler runs, one per step, until it is done.
 fn statements_of<S: Steps<Error: std::fmt::Display>>(handler: &mut S, store: &mut Store) -> String {
     let mut text = String::new();
-    while let Some(statement) = handler.next_statement() {
+    while let Some(statement) = handler.next_statement(Tick(0)) {
         let statement = statement.replace(&Uuid::from_u128(1).to_string(), "order-1");
         match handler.step(store, Tick(0)) {
             Ok(Step::Continue) => {
@@ -386,9 +386,9 @@ fn each_step_runs_one_statement_in_sku_order() {
     expect![[r#"
         BEGIN
         UPDATE stock SET available_qty = available_qty - 3 WHERE sku = 'apple'
-        INSERT INTO reservations (order_id, sku, qty) VALUES ('order-1', 'apple', 3) ON CONFLICT (order_id, sku) DO UPDATE SET qty = reservations.qty + 3
+        INSERT INTO reservations (order_id, sku, qty) VALUES ('order-1', 'apple', 3) ON CONFLICT (order_id, sku) DO UPDATE SET qty = reservations.qty + EXCLUDED.qty
         UPDATE stock SET available_qty = available_qty - 2 WHERE sku = 'pear'
-        INSERT INTO reservations (order_id, sku, qty) VALUES ('order-1', 'pear', 2) ON CONFLICT (order_id, sku) DO UPDATE SET qty = reservations.qty + 2
+        INSERT INTO reservations (order_id, sku, qty) VALUES ('order-1', 'pear', 2) ON CONFLICT (order_id, sku) DO UPDATE SET qty = reservations.qty + EXCLUDED.qty
         COMMIT  => done
     "#]]
     .assert_eq(&statements_of(&mut naive, &mut store));
@@ -424,7 +424,7 @@ fn each_step_runs_one_statement_in_sku_order() {
     );
     expect![[r#"
         BEGIN
-        SELECT sku, qty FROM reservations WHERE order_id = 'order-1'
+        SELECT sku, qty FROM reservations WHERE order_id = 'order-1' ORDER BY sku
         DELETE FROM reservations WHERE order_id = 'order-1' AND sku = 'apple' RETURNING qty
         UPDATE stock SET available_qty = available_qty + 3 WHERE sku = 'apple'
         DELETE FROM reservations WHERE order_id = 'order-1' AND sku = 'pear' RETURNING qty
@@ -457,7 +457,7 @@ fn the_effect_leaves_the_callers_transaction_open_and_its_rollback_undoes_everyt
         })
     );
     assert!(store.is_open(tx));
-    assert_eq!(effect.next_statement(), None);
+    assert_eq!(effect.next_statement(Tick(0)), None);
     assert_eq!(effect.step(&mut store, tx, Tick(0)), Err(StockError::EffectAlreadyDone));
     // Inside the transaction the effect is visible; outside it is not, and a rollback (a crash
     // of the consumer before commit) leaves no trace.
@@ -493,7 +493,7 @@ fn a_statement_on_a_stock_row_held_by_another_transaction_is_blocked_and_changes
 
         let store_before = store.clone();
         let handler_before = handler.clone();
-        let statement = handler.next_statement().unwrap();
+        let statement = handler.next_statement(Tick(0)).unwrap();
         assert!(statement.starts_with("UPDATE stock"), "{statement}");
         let Step::Blocked(wait) = handler.step(&mut store, Tick(0)).unwrap() else {
             panic!("expected the stock update to wait for {holder}");

@@ -7,6 +7,16 @@
 //! - a write takes a row lock on its key: a write by another open transaction to the same key
 //!   gets [`StoreError::Blocked`] (PostgreSQL would wait; the simulator retries the step once
 //!   the holder has ended, so a race interleaves exactly as it would);
+//! - an `UPDATE` or `DELETE` ([`Store::update_where`], [`Store::delete_where`]) first finds its
+//!   row in the statement's snapshot and evaluates its `WHERE` there, as PostgreSQL does: a row
+//!   that another open transaction inserted is not in the snapshot, so the statement affects
+//!   zero rows at once instead of waiting; a row whose `WHERE` is false is skipped without
+//!   waiting even if another transaction holds it; only a matching row that another open
+//!   transaction has written makes it wait, and the retry re-evaluates the `WHERE` on the row's
+//!   newest version (PostgreSQL's re-check after a wait). An `INSERT` (plain or `ON CONFLICT`)
+//!   waits for any open transaction that has written the key, whether it inserted, updated or
+//!   deleted it. The differential test (`tests/`) runs the lab's interleavings on PostgreSQL 15
+//!   and holds these rules to it;
 //! - the primary key of each table is its unique constraint: [`Store::insert`] of a taken key is
 //!   a typed [`StoreError::UniqueViolation`], and [`Store::insert_on_conflict_do_nothing`]
 //!   reports [`Inserted::AlreadyPresent`] instead (the seed's `ON CONFLICT DO NOTHING`);
@@ -308,6 +318,74 @@ pub struct Store {
     open: BTreeMap<TxId, WriteSet>,
     next_tx_id: u64,
     next_charge_id: u64,
+    log: StatementLog,
+}
+
+/// One operation of the store as the statement log records it: which transaction ran what,
+/// and with what outcome. A step runs one statement, and the log of the step is what a
+/// differential test compares with a real server.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum StoreOp {
+    /// A transaction began.
+    Begin {
+        /// The transaction.
+        tx: TxId,
+    },
+    /// A transaction committed.
+    Commit {
+        /// The transaction.
+        tx: TxId,
+    },
+    /// A transaction rolled back (or was rolled back by a crash or a deadlock).
+    Rollback {
+        /// The transaction.
+        tx: TxId,
+    },
+    /// A statement of a transaction wrote one row (inserted, updated or deleted it).
+    Wrote {
+        /// The transaction.
+        tx: TxId,
+        /// The table.
+        table: TableName,
+        /// The row's key, as JSON text.
+        key: String,
+    },
+    /// A statement of a transaction matched nothing it could write (zero rows, or `ON CONFLICT
+    /// DO NOTHING` found the key taken).
+    Skipped {
+        /// The transaction.
+        tx: TxId,
+    },
+    /// A statement must wait for another transaction's row lock.
+    Blocked(RowLockWait),
+    /// An insert hit the unique constraint.
+    UniqueViolation {
+        /// The transaction.
+        tx: TxId,
+        /// The table.
+        table: TableName,
+    },
+}
+
+/// The store's statement log: off unless a caller turns it on, and no part of the store's
+/// state (two stores that differ only in their logs are equal and hash alike), so the
+/// checker's fingerprints never see it.
+#[derive(Clone, Debug, Default)]
+struct StatementLog {
+    on: bool,
+    ops: Vec<StoreOp>,
+}
+
+impl PartialEq for StatementLog {
+    fn eq(&self, _: &StatementLog) -> bool {
+        true
+    }
+}
+
+impl Eq for StatementLog {}
+
+impl Hash for StatementLog {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
 }
 
 impl Default for Store {
@@ -325,7 +403,51 @@ impl Store {
             open: BTreeMap::new(),
             next_tx_id: 1,
             next_charge_id: 1,
+            log: StatementLog::default(),
         }
+    }
+
+    /// Clears the statement log and starts recording: every operation from now on is logged
+    /// until [`Store::stop_statement_log`].
+    pub fn start_statement_log(&mut self) {
+        self.log.on = true;
+        self.log.ops.clear();
+    }
+
+    /// Stops recording and clears the log.
+    pub fn stop_statement_log(&mut self) {
+        self.log.on = false;
+        self.log.ops.clear();
+    }
+
+    /// What was logged since [`Store::start_statement_log`], oldest first.
+    pub fn statement_log(&self) -> &[StoreOp] {
+        &self.log.ops
+    }
+
+    fn record(&mut self, op: impl FnOnce() -> StoreOp) {
+        if self.log.on {
+            self.log.ops.push(op());
+        }
+    }
+
+    fn record_result<T>(&mut self, result: &Result<T, StoreError>, tx: TxId, table: TableName) {
+        if let Err(error) = result {
+            match error {
+                StoreError::Blocked(wait) => {
+                    let wait = wait.clone();
+                    self.record(|| StoreOp::Blocked(wait));
+                }
+                StoreError::UniqueViolation { .. } => {
+                    self.record(|| StoreOp::UniqueViolation { tx, table });
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn record_write<K: Serialize>(&mut self, tx: TxId, table: TableName, key: &K) {
+        self.record(|| StoreOp::Wrote { tx, table, key: key_json(key).to_string() });
     }
 
     /// A store whose `stock` table holds these quantities, on hand and available.
@@ -371,6 +493,7 @@ impl Store {
         let tx = TxId(self.next_tx_id);
         self.next_tx_id += 1;
         self.open.insert(tx, WriteSet::default());
+        self.record(|| StoreOp::Begin { tx });
         Ok(tx)
     }
 
@@ -382,7 +505,8 @@ impl Store {
         id
     }
 
-    /// Reads one row as `tx` sees it: its own write if it made one, else the committed row.
+    /// Reads one row as `tx` sees it: its own write if it made one, else the committed row
+    /// (read committed: each statement sees what has committed when it starts).
     pub fn get<R: Row>(&self, tx: TxId, key: &R::Key) -> Result<Option<R>, StoreError> {
         let writes = self.writes(tx)?;
         Ok(match R::writes(writes).get(key) {
@@ -406,12 +530,18 @@ impl Store {
 
     /// Inserts a row; a taken key is a [`StoreError::UniqueViolation`].
     pub fn insert<R: Row>(&mut self, tx: TxId, row: R) -> Result<(), StoreError> {
-        match self.insert_on_conflict_do_nothing(tx, row.clone())? {
+        let key = row.key();
+        let result = self.try_insert(tx, row).and_then(|inserted| match inserted {
             Inserted::Inserted => Ok(()),
             Inserted::AlreadyPresent => {
-                Err(StoreError::UniqueViolation { table: R::TABLE, key: key_json(&row.key()) })
+                Err(StoreError::UniqueViolation { table: R::TABLE, key: key_json(&key) })
             }
+        });
+        match &result {
+            Ok(()) => self.record_write(tx, R::TABLE, &key),
+            Err(_) => self.record_result(&result, tx, R::TABLE),
         }
+        result
     }
 
     /// Inserts a row unless its key is taken: `INSERT ... ON CONFLICT DO NOTHING`.
@@ -421,6 +551,20 @@ impl Store {
         row: R,
     ) -> Result<Inserted, StoreError> {
         let key = row.key();
+        let result = self.try_insert(tx, row);
+        match &result {
+            Ok(Inserted::Inserted) => self.record_write(tx, R::TABLE, &key),
+            Ok(Inserted::AlreadyPresent) => self.record(|| StoreOp::Skipped { tx }),
+            Err(_) => self.record_result(&result, tx, R::TABLE),
+        }
+        result
+    }
+
+    /// The insert of both forms: waits for any open transaction that has written the key
+    /// (PostgreSQL's unique check waits for an in-progress inserter, updater or deleter of a
+    /// conflicting row), then inserts unless the key is taken.
+    fn try_insert<R: Row>(&mut self, tx: TxId, row: R) -> Result<Inserted, StoreError> {
+        let key = row.key();
         self.lock::<R>(tx, &key)?;
         if self.get::<R>(tx, &key)?.is_some() {
             return Ok(Inserted::AlreadyPresent);
@@ -429,25 +573,99 @@ impl Store {
         Ok(Inserted::Inserted)
     }
 
-    /// Writes a row whether or not its key exists (an upsert).
-    pub fn put<R: Row>(&mut self, tx: TxId, row: R) -> Result<(), StoreError> {
+    /// `INSERT ... ON CONFLICT DO UPDATE`: inserts `row`, or if its key is taken, applies
+    /// `change` to the row there. Waits like an insert. Returns the row written.
+    pub fn insert_on_conflict_do_update<R: Row>(
+        &mut self,
+        tx: TxId,
+        row: R,
+        change: impl FnOnce(&mut R),
+    ) -> Result<R, StoreError> {
         let key = row.key();
-        self.lock::<R>(tx, &key)?;
-        self.write::<R>(tx, key, Some(row))
+        let result = self.try_upsert(tx, row, change);
+        match &result {
+            Ok(_) => self.record_write(tx, R::TABLE, &key),
+            Err(_) => self.record_result(&result, tx, R::TABLE),
+        }
+        result
     }
 
-    /// Updates one row in place from its latest value; returns the new row, or `None` if no
-    /// row has the key (zero rows affected, which is not an error in SQL either).
+    fn try_upsert<R: Row>(
+        &mut self,
+        tx: TxId,
+        row: R,
+        change: impl FnOnce(&mut R),
+    ) -> Result<R, StoreError> {
+        let key = row.key();
+        self.lock::<R>(tx, &key)?;
+        let written = match self.get::<R>(tx, &key)? {
+            None => row,
+            Some(mut existing) => {
+                change(&mut existing);
+                existing
+            }
+        };
+        debug_assert!(written.key() == key, "an upsert must not change the primary key");
+        self.write::<R>(tx, key, Some(written.clone()))?;
+        Ok(written)
+    }
+
+    /// Writes a row whether or not its key exists (an upsert that replaces the row).
+    pub fn put<R: Row>(&mut self, tx: TxId, row: R) -> Result<(), StoreError> {
+        self.insert_on_conflict_do_update(tx, row.clone(), |existing| *existing = row).map(|_| ())
+    }
+
+    /// `UPDATE ... WHERE <key> = $1`, every row matching: see [`Store::update_where`].
     pub fn update<R: Row>(
         &mut self,
         tx: TxId,
         key: &R::Key,
         change: impl FnOnce(&mut R),
     ) -> Result<Option<R>, StoreError> {
-        self.lock::<R>(tx, key)?;
+        self.update_where(tx, key, |_| true, change)
+    }
+
+    /// `UPDATE ... WHERE <key> = $1 AND <condition>`: returns the new row, or `None` for zero
+    /// rows affected (no such row, or the condition is false), which is not an error in SQL.
+    ///
+    /// As PostgreSQL does in read committed: the row is looked up in the statement's snapshot
+    /// (the committed rows plus `tx`'s own writes), so a row that another open transaction
+    /// inserted is not found and the statement does not wait for it; the condition is evaluated
+    /// on the snapshot's row, and a row it rejects is neither locked nor waited for; a matching
+    /// row that another open transaction has written is [`StoreError::Blocked`], and the retry
+    /// evaluates the condition again on the row's newest version.
+    pub fn update_where<R: Row>(
+        &mut self,
+        tx: TxId,
+        key: &R::Key,
+        condition: impl Fn(&R) -> bool,
+        change: impl FnOnce(&mut R),
+    ) -> Result<Option<R>, StoreError> {
+        let result = self.try_update(tx, key, condition, change);
+        match &result {
+            Ok(Some(_)) => self.record_write(tx, R::TABLE, key),
+            Ok(None) => self.record(|| StoreOp::Skipped { tx }),
+            Err(_) => self.record_result(&result, tx, R::TABLE),
+        }
+        result
+    }
+
+    fn try_update<R: Row>(
+        &mut self,
+        tx: TxId,
+        key: &R::Key,
+        condition: impl Fn(&R) -> bool,
+        change: impl FnOnce(&mut R),
+    ) -> Result<Option<R>, StoreError> {
         let Some(mut row) = self.get::<R>(tx, key)? else {
             return Ok(None);
         };
+        if !condition(&row) {
+            return Ok(None);
+        }
+        // Not blocked: no other open transaction has written the row, so the snapshot's row
+        // is its newest version.
+        self.lock::<R>(tx, key)?;
         change(&mut row);
         debug_assert!(row.key() == *key, "an update must not change the primary key");
         if row.key() != *key {
@@ -457,14 +675,44 @@ impl Store {
         Ok(Some(row))
     }
 
-    /// Deletes one row; returns whether it existed.
+    /// `DELETE ... WHERE <key> = $1`; returns whether a row was deleted. See
+    /// [`Store::delete_where`].
     pub fn delete<R: Row>(&mut self, tx: TxId, key: &R::Key) -> Result<bool, StoreError> {
-        self.lock::<R>(tx, key)?;
-        let existed = self.get::<R>(tx, key)?.is_some();
-        if existed {
-            self.write::<R>(tx, key.clone(), None)?;
+        Ok(self.delete_where::<R>(tx, key, |_| true)?.is_some())
+    }
+
+    /// `DELETE ... WHERE <key> = $1 AND <condition> RETURNING *`: the deleted row, or `None`
+    /// for zero rows. Finds, evaluates and waits exactly as [`Store::update_where`] does.
+    pub fn delete_where<R: Row>(
+        &mut self,
+        tx: TxId,
+        key: &R::Key,
+        condition: impl Fn(&R) -> bool,
+    ) -> Result<Option<R>, StoreError> {
+        let result = self.try_delete(tx, key, condition);
+        match &result {
+            Ok(Some(_)) => self.record_write(tx, R::TABLE, key),
+            Ok(None) => self.record(|| StoreOp::Skipped { tx }),
+            Err(_) => self.record_result(&result, tx, R::TABLE),
         }
-        Ok(existed)
+        result
+    }
+
+    fn try_delete<R: Row>(
+        &mut self,
+        tx: TxId,
+        key: &R::Key,
+        condition: impl Fn(&R) -> bool,
+    ) -> Result<Option<R>, StoreError> {
+        let Some(row) = self.get::<R>(tx, key)? else {
+            return Ok(None);
+        };
+        if !condition(&row) {
+            return Ok(None);
+        }
+        self.lock::<R>(tx, key)?;
+        self.write::<R>(tx, key.clone(), None)?;
+        Ok(Some(row))
     }
 
     /// Commits `tx`: every write becomes visible at once. Returns the rows that changed, in
@@ -473,13 +721,16 @@ impl Store {
         let writes = self.open.remove(&tx).ok_or(StoreError::UnknownTransaction { tx })?;
         let mut changes = Vec::new();
         writes.apply(&mut self.committed, &mut changes);
+        self.record(|| StoreOp::Commit { tx });
         Ok(changes)
     }
 
     /// Rolls `tx` back: its writes vanish and its locks are released. A crash inside a
     /// transaction is exactly this.
     pub fn rollback(&mut self, tx: TxId) -> Result<(), StoreError> {
-        self.open.remove(&tx).map(|_| ()).ok_or(StoreError::UnknownTransaction { tx })
+        self.open.remove(&tx).ok_or(StoreError::UnknownTransaction { tx })?;
+        self.record(|| StoreOp::Rollback { tx });
+        Ok(())
     }
 
     /// Runs `body` in a new transaction: commits if it returns `Ok`, rolls back if it returns
@@ -505,7 +756,8 @@ impl Store {
         self.open.get(&tx).ok_or(StoreError::UnknownTransaction { tx })
     }
 
-    /// Fails with `Blocked` if another open transaction has written `key`.
+    /// Fails with `Blocked` if another open transaction has written `key` (inserted, updated
+    /// or deleted it): its row lock, held until it ends.
     fn lock<R: Row>(&self, tx: TxId, key: &R::Key) -> Result<(), StoreError> {
         self.writes(tx)?;
         for (&holder, writes) in &self.open {

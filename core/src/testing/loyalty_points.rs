@@ -47,7 +47,7 @@ impl EffectSteps for AwardPoints {
     type Output = i64;
     type Error = StoreError;
 
-    fn next_statement(&self) -> Option<String> {
+    fn next_statement(&self, _now: Tick) -> Option<String> {
         (!self.done).then(|| {
             format!(
                 "UPDATE stock SET available_qty = available_qty + {} WHERE sku = '{LOYALTY_BALANCE_SKU}'",

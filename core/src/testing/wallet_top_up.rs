@@ -203,7 +203,7 @@ impl Steps for TopUp {
     type Output = HttpResponse;
     type Error = TopUpError;
 
-    fn next_statement(&self) -> Option<String> {
+    fn next_statement(&self, _now: Tick) -> Option<String> {
         match &self.state {
             TopUpState::ParseBody => Some("-- parse the request body".to_owned()),
             TopUpState::Begin { .. } => Some("BEGIN".to_owned()),
@@ -419,7 +419,7 @@ impl Steps for KeyedTopUp {
     type Output = HttpResponse;
     type Error = TopUpError;
 
-    fn next_statement(&self) -> Option<String> {
+    fn next_statement(&self, _now: Tick) -> Option<String> {
         Some(match &self.state {
             KeyedTopUpState::ParseRequest => {
                 "-- parse header Idempotency-Key and the request body".to_owned()

@@ -89,7 +89,7 @@ fn p2_naive_mark_paid_charges_twice_under_a_double_submit() {
         &[(FaultClass::F6, 1)],
         InvariantId::I3,
     );
-    assert_eq!(found, (vec![InvariantId::I3], 20, 10921, 16720));
+    assert_eq!(found, (vec![InvariantId::I3], 20, 10893, 16654));
 }
 
 #[test]

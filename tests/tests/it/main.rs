@@ -44,3 +44,4 @@ mod naive_idempotency_layer_is_caught;
 mod naive_inbox_consumer_is_caught;
 mod naive_mark_paid_is_caught;
 mod naive_stock_ledger_is_caught;
+mod postgres_differential;

@@ -312,8 +312,8 @@ impl Steps for PlaceOrderHandler {
     type Output = idempotency::HttpResponse;
     type Error = PlaceOrderError;
 
-    fn next_statement(&self) -> Option<String> {
-        self.inner.next_statement()
+    fn next_statement(&self, now: Tick) -> Option<String> {
+        self.inner.next_statement(now)
     }
 
     fn step(
