@@ -103,7 +103,8 @@ impl<M: Debug, A: Debug, O: Debug> ScheduleRun<M, A, O> {
                 format!("not judged: reading the store failed: {error}")
             }
             Some(ScheduleViolation::DeliveryFailed { message: index, error, .. }) => format!(
-                "not exactly once: {message} {} failed ({error}); a copy must be {}, not fail",
+                "not exactly once: {message} {} failed ({error}); every delivery, a copy too, must \
+                 be {}, not fail",
                 number(*index),
                 self.words().acknowledged
             ),

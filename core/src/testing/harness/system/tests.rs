@@ -215,7 +215,7 @@ fn a_failed_delivery_is_a_violation_and_ends_the_run() {
         request #3 published: 5
         1. #1 sent: answered 3
         2. #2 sent: failed: UNIQUE constraint failed: keys.key
-        => not exactly once: request #2 failed (UNIQUE constraint failed: keys.key); a copy must be answered, not fail
+        => not exactly once: request #2 failed (UNIQUE constraint failed: keys.key); every delivery, a copy too, must be answered, not fail
     "#]]
     .assert_eq(&run.story());
     assert!(run.verdict().is_err());
