@@ -92,7 +92,8 @@ pub fn app() -> Html {
         });
     }
 
-    // Keyboard: space plays or pauses, the arrows step, except while typing in a field.
+    // Keyboard: space plays or pauses when no control has focus, the arrows step, except
+    // while typing in a field.
     {
         let dispatcher = dispatcher.clone();
         use_effect_with((), move |_| {
@@ -106,14 +107,16 @@ pub fn app() -> Html {
                     if event.ctrl_key() || event.alt_key() || event.meta_key() {
                         return;
                     }
-                    let typing = event
+                    let tag = event
                         .target()
                         .and_then(|target| target.dyn_into::<web_sys::Element>().ok())
-                        .map(|element| {
-                            matches!(element.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA")
-                        })
-                        .unwrap_or(false);
-                    if typing {
+                        .map(|element| element.tag_name())
+                        .unwrap_or_default();
+                    // Typing in a field keeps every key; a focused button, link or summary
+                    // keeps Space, which presses it.
+                    let typing = matches!(tag.as_str(), "INPUT" | "SELECT" | "TEXTAREA");
+                    let pressing = matches!(tag.as_str(), "BUTTON" | "A" | "SUMMARY");
+                    if typing || (pressing && event.key() == " ") {
                         return;
                     }
                     let action = match event.key().as_str() {
