@@ -16,7 +16,7 @@ fn the_inbox_race_prints_as_psql_sessions_with_the_wait_marked() {
         3: Consumer A (a psql of its own)
         BEGIN; -- step 22
         INSERT INTO inbox (message_id, consumer, processed_at) VALUES ('d051b29e-45c8-4853-a592-75602f463cea', 'reserve-stock', 0); -- step 29: waits for Consumer B; go on there, it returns after that session ends its transaction
-        -- step 33: the statement above returns
+        -- step 33: the statement above returns with a unique violation
         ROLLBACK; -- step 33: the lab rolls tx5 back here
         -- step 34: ACK d051b29e-45c8-4853-a592-75602f463cea
 
