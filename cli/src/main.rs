@@ -281,6 +281,7 @@ fn simulate(
         what: "scenario",
         source_name: source_name.to_owned(),
         message: error.to_string(),
+        place: None,
     })
 }
 

@@ -18,7 +18,7 @@ use idempotency_lab::check::{
     two_consumers_two_orders_duplicate_and_crash,
 };
 use idempotency_lab::faults::FaultClass;
-use idempotency_lab::sim::{PatternMode, Patterns, Scenario, Trace};
+use idempotency_lab::sim::{FiredFaults, PatternMode, Patterns, Scenario, Trace};
 use idempotency_lab::testing::{FuzzConfig, FuzzProgress, FuzzRun, lesson_cases};
 use yew::platform::spawn_local;
 use yew::platform::time::sleep;
@@ -407,6 +407,7 @@ fn fuzz_finding(report: idempotency_lab::testing::FuzzReport) -> Finding {
         .map(|invariant| format!("{invariant} {}", invariant.title()))
         .collect();
     let trace = failure.trace;
+    let fired = trace.fired_faults();
     // The first step at which a violated invariant broke: where the diagram opens.
     let broke_at = trace
         .steps
@@ -416,12 +417,13 @@ fn fuzz_finding(report: idempotency_lab::testing::FuzzReport) -> Finding {
     Finding {
         kind: "violated",
         summary: format!(
-            "Violated: {} in case {} of {FUZZ_CASES}; shrunk in {} steps to seed {} with {} injected faults, broken at step {broke_at} of {}.",
+            "Violated: {} in case {} of {FUZZ_CASES}; shrunk in {} steps to seed {}; faults fired: injected {}, from random rates {}; broken at step {broke_at} of {}.",
             ids.join(", "),
             report.cases_run,
             failure.shrink_steps,
             failure.shrunk.seed,
-            failure.shrunk.scenario.injections.len(),
+            FiredFaults::describe(&fired.injected),
+            FiredFaults::describe(&fired.random),
             trace.steps.len()
         ),
         details: trace

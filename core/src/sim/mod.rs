@@ -38,12 +38,14 @@
 
 mod action;
 mod api;
+pub mod bounds;
 mod broker;
 mod catalogue;
 mod client;
 mod clock;
 mod consumer;
 mod fault;
+mod json;
 mod locks;
 mod network;
 mod pending;
@@ -62,6 +64,7 @@ pub use client::{ClientRequest, ClientState, PlannedOrder};
 pub use clock::{Deadline, DeadlineReason};
 pub use consumer::{ConsumerInstance, Delivery};
 pub use fault::{ApiCrashPoint, FaultRates, Injection, MessageRef};
+pub use json::locate;
 pub use network::InFlightResponse;
 pub use pending::PendingWork;
 pub use relay::RelayRun;
@@ -73,8 +76,8 @@ pub use scenario::{
 };
 pub use scheduler::{ReplayError, RewindError, Simulation, Snapshot, trigger};
 pub use trace::{
-    Choice, SimEvent, StepRecord, StopReason, TRACE_FORMAT_VERSION, Trace, TraceError, TraceStep,
-    TraceSummary, describe_event, describe_row_changes,
+    Choice, FiredFaults, SimEvent, StepRecord, StopReason, TRACE_FORMAT_VERSION, Trace, TraceError,
+    TraceStep, TraceSummary, describe_event, describe_row_changes,
 };
 pub use world::{ApplyError, RESERVE_STOCK_CONSUMER, Target, World, WorldConfig};
 

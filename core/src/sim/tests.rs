@@ -453,19 +453,19 @@ fn malformed_scenarios_are_typed_errors_naming_the_field_and_line() {
     check(
         "{\n  \"format_version\": 1,\n  \"id\": \"x\",\n  \"title\": \"t\"\n}",
         expect_test::expect![
-            "scenario JSON, line 5, column 1 (field `description`): missing field `description` at line 5 column 1"
+            "JSON line 5, column 1, at `description`: missing field `description`"
         ],
     );
     check(
         "{\n  \"format_version\": 1,\n  \"id\": \"x\",\n  \"title\": \"t\",\n  \"description\": \"d\",\n  \"requests\": [],\n  \"client\": {\"timeout_ticks\": \"ten\", \"attempts_max\": 2, \"backoff_ticks\": 1}\n}",
         expect_test::expect![[
-            r#"scenario JSON, line 7, column 35 (field `timeout_ticks`): invalid type: string "ten", expected u64 at line 7 column 35"#
+            r#"JSON line 7, column 35, at `client.timeout_ticks`: invalid type: string "ten", expected u64"#
         ]],
     );
     check(
         "{\"format_version\": 1, \"id\": \"x\", \"title\": \"t\", \"description\": \"d\", \"requests\": [], \"colour\": 1}",
         expect_test::expect![
-            "scenario JSON, line 1, column 91 (field `colour`): unknown field `colour`, expected one of `format_version`, `id`, `title`, `description`, `patterns`, `focus`, `shop`, `requests`, `client`, `api`, `consumers`, `relay`, `retention_job`, `schedule`, `injections`, `fault_rates`, `limits` at line 1 column 91"
+            "JSON line 1, column 91, at `colour`: unknown field `colour`, expected one of `format_version`, `id`, `title`, `description`, `patterns`, `focus`, `shop`, `requests`, `client`, `api`, `consumers`, `relay`, `retention_job`, `schedule`, `injections`, `fault_rates`, `limits`"
         ],
     );
     check(
@@ -475,25 +475,25 @@ fn malformed_scenarios_are_typed_errors_naming_the_field_and_line() {
     check(
         "{\"format_version\": 1, \"id\": \"x\", \"title\": \"t\", \"description\": \"d\", \"requests\": [{\"operation\": {\"op\": \"cancel_order\", \"order_of\": 3}}]}",
         expect_test::expect![
-            "requests[0].order_of names request 3, but the scenario has 1 requests"
+            "requests[0].operation.order_of names request 3, but the scenario has 1 requests"
         ],
     );
     // Unknown fields are refused at every depth, not only at the top level.
     check(
         "{\"format_version\": 1, \"id\": \"x\", \"title\": \"t\", \"description\": \"d\", \"requests\": [], \"shop\": {\"stock\": [{\"sku\": \"apple\", \"qty\": 1, \"price\": 3}]}}",
         expect_test::expect![
-            "scenario JSON, line 1, column 136 (field `price`): unknown field `price`, expected `sku` or `qty` at line 1 column 136"
+            "JSON line 1, column 136, at `shop.stock[0].price`: unknown field `price`, expected `sku` or `qty`"
         ],
     );
     check(
         "{\"format_version\": 1, \"id\": \"x\", \"title\": \"t\", \"description\": \"d\", \"requests\": [], \"injections\": [{\"fault\": \"duplicate_delivery\", \"message\": {\"order_placed_of\": 0}, \"times\": 2}]}",
         expect_test::expect![
-            "scenario JSON, line 1, column 177 (field `times`): unknown field `times`, expected `message` at line 1 column 177"
+            "JSON line 1, column 172, at `injections[0].times`: unknown field `times`, expected `message`"
         ],
     );
     let error = Scenario::from_json("{\"format_version\": 1,\n \"id\": 5}").unwrap_err();
-    let ScenarioError::Json { field, line, column, .. } = error else { panic!("{error:?}") };
-    assert_eq!((field.as_deref(), line, column), (Some("id"), 2, 8));
+    let ScenarioError::Json { path, line, column, .. } = error else { panic!("{error:?}") };
+    assert_eq!((path.as_str(), line, column), ("id", 2, 8));
     assert!(matches!(Trace::from_json("{\"format_version\": 9}"), Err(TraceError::Json(_))));
 }
 
