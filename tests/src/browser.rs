@@ -14,6 +14,9 @@ use headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption;
 use headless_chrome::protocol::cdp::Runtime::ConsoleAPICalledEventTypeOption;
 use headless_chrome::protocol::cdp::types::Event;
 use headless_chrome::{Browser, LaunchOptions, Tab};
+use idempotency_lab::faults::FaultClass;
+use idempotency_lab::invariants::{InvariantId, Violation};
+use idempotency_lab::sim::{PatternMode, catalogue_scenario};
 use xtask::serve::RunningServer;
 
 /// How long a test waits for the page to mount or an element to appear.
@@ -51,7 +54,8 @@ pub struct LabPage {
     pub url: String,
     console_errors: Arc<Mutex<Vec<String>>>,
     _browser: Browser,
-    _server: RunningServer,
+    /// The loopback server of `dist/`; `None` for a page opened from disk.
+    _server: Option<RunningServer>,
 }
 
 impl LabPage {
@@ -251,6 +255,21 @@ fn collect_console_errors(tab: &Arc<Tab>, errors: Arc<Mutex<Vec<String>>>) {
     tab.add_event_listener(listener).expect("listen to console events");
 }
 
+/// The `file://` URL of the absolute path `path`, every byte outside RFC 3986's unreserved
+/// characters and `/` percent-encoded.
+pub fn file_url(path: &Path) -> String {
+    let path = path.to_str().expect("a UTF-8 path");
+    let mut url = String::from("file://");
+    for byte in path.bytes() {
+        if byte.is_ascii_alphanumeric() || b"-._~/".contains(&byte) {
+            url.push(char::from(byte));
+        } else {
+            url.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    url
+}
+
 /// The directory of the page's built files, for tests that read them directly.
 pub fn dist_file(name: &str) -> PathBuf {
     Path::new(&dist_dir()).join(name)
@@ -334,12 +353,31 @@ impl LabPage {
         let dist = dist_dir();
         assert!(dist.join("index.html").exists(), "no built page in {}", dist.display());
         let server = xtask::serve::start(&dist, "127.0.0.1:0").expect("serve dist/ on loopback");
+        let url = format!("{}/", server.url);
+        LabPage::open_url(url, fragment, timeout, Some(server))
+    }
+
+    /// Opens the single-file page (`dist/idempotency-lab.html`) from disk, through its
+    /// `file://` URL, at `fragment`, with no server: as a learner double-clicking the file.
+    pub fn open_file(fragment: &str) -> LabPage {
+        let path = dist_file(xtask::page::SINGLE_FILE);
+        assert!(path.exists(), "no single-file page at {}", path.display());
+        LabPage::open_url(file_url(&path), fragment, WAIT_TIMEOUT, None)
+    }
+
+    /// Opens `url` + `fragment` in a fresh browser and waits up to `timeout` for the app to
+    /// mount.
+    fn open_url(
+        url: String,
+        fragment: &str,
+        timeout: Duration,
+        server: Option<RunningServer>,
+    ) -> LabPage {
         let browser = launch_chromium();
         let tab = browser.new_tab().expect("open a tab");
         tab.set_default_timeout(timeout);
         let console_errors = Arc::new(Mutex::new(Vec::new()));
         collect_console_errors(&tab, Arc::clone(&console_errors));
-        let url = format!("{}/", server.url);
         tab.navigate_to(&format!("{url}{fragment}")).expect("navigate to the page");
         tab.wait_until_navigated().expect("page load");
         tab.wait_for_element("[data-testid=app]").expect("the app mounts within the timeout");
@@ -389,5 +427,84 @@ impl LabPage {
             "JSON.stringify(Array.from(document.querySelectorAll({selector:?}), element => element.innerText.trim()))"
         ));
         serde_json::from_str(value.as_str().unwrap_or("[]")).unwrap_or_default()
+    }
+}
+
+/// Page verbs: what a learner does on the page, in the tests' words, each waiting for the
+/// state it leads to (never for a fixed time).
+impl LabPage {
+    /// Picks the built-in `lesson` in the scenario menu, switches every pattern to `mode` with
+    /// "All naive" or "All idempotent", and waits until the page shows it at step 0.
+    pub fn open_lesson(&self, lesson: &str, mode: PatternMode) {
+        let title = catalogue_scenario(lesson)
+            .unwrap_or_else(|error| panic!("no built-in lesson {lesson}: {error}"))
+            .title;
+        self.set_value("[data-testid=scenario]", lesson);
+        self.wait_for_text("[data-testid=scenario-title]", &title);
+        let (button, word) = match mode {
+            PatternMode::Naive => ("[data-testid=all-naive]", "naive"),
+            PatternMode::Idempotent => ("[data-testid=all-idempotent]", "idempotent"),
+        };
+        self.click(button);
+        self.wait_until(
+            &format!("P4 is {word}"),
+            &format!(
+                "document.querySelector('[data-testid=pattern-P4]')?.dataset.mode === {word:?}"
+            ),
+        );
+        self.wait_for_text("[data-testid=position]", "step 0 /");
+    }
+
+    /// The step the page shows (the first number of `step N / M`).
+    pub fn step_shown(&self) -> usize {
+        self.number("[data-testid=position]") as usize
+    }
+
+    /// Clicks Step until an element matches `selector`, waiting for each step to show, and
+    /// returns the step reached; panics if `steps_max` steps are not enough.
+    pub fn step_until(&self, selector: &str, steps_max: usize) -> usize {
+        let mut step = self.step_shown();
+        let first = step;
+        while !self.exists(selector) {
+            assert!(step - first < steps_max, "no {selector} within {steps_max} steps");
+            step += 1;
+            self.click("[data-testid=step]");
+            self.wait_for_text("[data-testid=position]", &format!("step {step} /"));
+        }
+        step
+    }
+
+    /// Presses the `fault` button of the pending item matching `item` (or the first `fault`
+    /// button anywhere, for `""`), and waits until the page shows the step it made.
+    pub fn inject_on(&self, item: &str, fault: FaultClass) {
+        let step = self.step_shown();
+        self.click(format!("{item} [data-fault={fault}]").trim());
+        self.wait_for_text("[data-testid=position]", &format!("step {} /", step + 1));
+    }
+
+    /// Clicks "Run to end" and waits until the page shows the end of a run of `steps_total`
+    /// steps.
+    pub fn run_to_end(&self, steps_total: usize) {
+        self.click("[data-testid=run-to-end]");
+        self.wait_for_text("[data-testid=current-step]", "run ended");
+        self.wait_for_text(
+            "[data-testid=position]",
+            &format!("step {steps_total} / {steps_total}"),
+        );
+    }
+
+    /// Expects each invariant's badge to be red exactly when `violations` name it, showing
+    /// each violation's sentence, and green otherwise.
+    pub fn expect_invariants(&self, violations: &[Violation]) {
+        for invariant in InvariantId::ALL {
+            let broken = violations.iter().any(|violation| violation.invariant == invariant);
+            let state =
+                self.attribute(&format!("[data-testid=invariant-{invariant}]"), "data-state");
+            assert_eq!(state.as_deref(), Some(if broken { "broken" } else { "ok" }), "{invariant}");
+        }
+        for violation in violations {
+            let text = self.text(&format!("[data-testid=invariant-{}]", violation.invariant));
+            assert!(text.contains(&violation.sentence), "{text:?} lacks {:?}", violation.sentence);
+        }
     }
 }

@@ -5,7 +5,6 @@
 //! `use_effect_with` only.
 
 use gloo::events::{EventListener, EventListenerOptions};
-use gloo::storage::{LocalStorage, Storage};
 use gloo::timers::callback::Interval;
 use idempotency_lab::sim::{CATALOGUE, Pattern, PatternMode};
 use idempotency_lab::view::Language;
@@ -20,6 +19,7 @@ use crate::files::{Download, read_file, start_download};
 use crate::invariants::InvariantsPanel;
 use crate::labels::{UiText, action_label, stop_text, ui};
 use crate::state::{Action, IMPORTED_SCENARIO, LabState, SPEEDS_MS};
+use crate::storage;
 use crate::tables::StoreTables;
 
 /// The local-storage key of the play speed.
@@ -32,8 +32,8 @@ const LANGUAGE_SETTING: &str = "idempotency-lab.language";
 pub fn app() -> Html {
     let state = use_reducer(|| {
         let state = LabState::initial_for_fragment(&current_fragment());
-        match LocalStorage::get::<u32>(SPEED_SETTING) {
-            Ok(speed_ms) if SPEEDS_MS.contains(&speed_ms) => LabState { speed_ms, ..state },
+        match storage::get::<u32>(SPEED_SETTING) {
+            Some(speed_ms) if SPEEDS_MS.contains(&speed_ms) => LabState { speed_ms, ..state },
             _ => state,
         }
     });
@@ -41,19 +41,18 @@ pub fn app() -> Html {
 
     // Settings survive a reload: the play speed, in local storage.
     use_effect_with(state.speed_ms, |speed_ms| {
-        LocalStorage::set(SPEED_SETTING, *speed_ms).ok();
+        storage::set(SPEED_SETTING, speed_ms);
     });
 
     // The language of the page's labels and the lesson's text, also kept in local storage,
     // and told to the document (`<html lang>`).
     let language = use_state(|| {
-        LocalStorage::get::<String>(LANGUAGE_SETTING)
-            .ok()
+        storage::get::<String>(LANGUAGE_SETTING)
             .and_then(|code| code.parse::<Language>().ok())
             .unwrap_or_default()
     });
     use_effect_with(*language, |language| {
-        LocalStorage::set(LANGUAGE_SETTING, language.code()).ok();
+        storage::set(LANGUAGE_SETTING, language.code());
         if let Some(root) = gloo::utils::document().document_element() {
             root.set_attribute("lang", language.code()).ok();
         }
@@ -177,7 +176,7 @@ pub fn app() -> Html {
     let comparison = {
         let key = state
             .compare_open
-            .then(|| (state.sim.scenario().clone(), state.seed, state.user_choices()));
+            .then(|| (state.sim.scenario().clone(), state.seed, state.choices.clone()));
         use_memo(key, |key| match key {
             Some((scenario, seed, choices)) => {
                 compare(&CompareInput::focus(scenario.clone(), *seed, choices.clone()))
@@ -244,6 +243,12 @@ pub fn app() -> Html {
             if let Some(error) = &state.error {
                 <div class="error-banner" role="alert" data-testid="error">
                     <span>{ error.clone() }</span>
+                    <button class="dismiss" onclick={send(Action::DismissError)}>{ "dismiss" }</button>
+                </div>
+            }
+            if let Some(notice) = &state.notice {
+                <div class="notice-banner" role="status" data-testid="notice">
+                    <span>{ notice.clone() }</span>
                     <button class="dismiss" onclick={send(Action::DismissError)}>{ "dismiss" }</button>
                 </div>
             }
@@ -325,7 +330,8 @@ pub fn app() -> Html {
                 <SequenceDiagram lanes={lanes(state.sim.scenario())} steps={shown.get(first..).unwrap_or_default().to_vec()}
                     hidden={first} {on_reveal} on_select={on_seek.clone()} pending={pending(&state.world)} {on_inject} />
                 <aside class="side">
-                    <InvariantsPanel violations={violations} steps={breaking_candidates(shown)} on_jump={on_seek} language={*language} />
+                    <InvariantsPanel violations={violations} steps={breaking_candidates(shown)} on_jump={on_seek} language={*language}
+                        dead_letters={idempotency_lab::sim::dead_letter_sentences(shown)} />
                 </aside>
             </div>
             <StoreTables tables={state.world.store().committed().clone()} {changes} />

@@ -4,6 +4,7 @@
 //! differ between the two ends.
 
 use idempotency_lab::invariants::InvariantId;
+use idempotency_lab::sim::ChoiceOutcome;
 use idempotency_lab::store::TableName;
 use idempotency_lab::view::{ComparedRun, Comparison};
 use yew::prelude::*;
@@ -45,11 +46,45 @@ pub fn compare_view(props: &CompareViewProps) -> Html {
         <section class="compare" data-testid="compare" aria-label="Naive and idempotent side by side">
             <h2>{ "Same schedule, both twins" }</h2>
             <p class="verdict" data-testid="compare-verdict">{ verdict }</p>
+            { choices(comparison) }
             <div class="compare-sides">
                 { side("naive", &comparison.naive, &comparison.naive_only, comparison, true) }
                 { side("idempotent", &comparison.idempotent, &comparison.idempotent_only, comparison, false) }
             </div>
         </section>
+    }
+}
+
+/// The learner's choices, each with where each twin took it, or that its target does not
+/// exist there.
+fn choices(comparison: &Comparison) -> Html {
+    if comparison.choices.is_empty() {
+        return Html::default();
+    }
+    let outcome = |outcome: &ChoiceOutcome, twin: &str| match outcome {
+        ChoiceOutcome::Taken { step } => format!("{twin}: taken at step {step}"),
+        ChoiceOutcome::TargetMissing => format!("{twin}: not applied, no such target in this twin"),
+    };
+    html! {
+        <ul class="compare-choices" data-testid="compare-choices">
+            { for comparison.choices.iter().enumerate().map(|(index, choice)| {
+                let missing = [choice.naive, choice.idempotent].contains(&ChoiceOutcome::TargetMissing);
+                html! {
+                    <li class={classes!(missing.then_some("missing"))} data-testid={format!("compare-choice-{index}")}
+                        data-naive={outcome_code(&choice.naive)} data-idempotent={outcome_code(&choice.idempotent)}>
+                        { format!("Your choice at step {} on {}: {}; {}.", choice.choice.step, choice.choice.action.target_text(),
+                            outcome(&choice.naive, "naive"), outcome(&choice.idempotent, "idempotent")) }
+                    </li>
+                }
+            }) }
+        </ul>
+    }
+}
+
+fn outcome_code(outcome: &ChoiceOutcome) -> String {
+    match outcome {
+        ChoiceOutcome::Taken { step } => format!("taken:{step}"),
+        ChoiceOutcome::TargetMissing => "missing".to_owned(),
     }
 }
 
@@ -84,9 +119,6 @@ fn side(
                     }
                 }) }
             </ul>
-            if !run.skipped_user_choices.is_empty() {
-                <p class="muted">{ format!("{} of your choices did not apply to this run (it was elsewhere at that step).", run.skipped_user_choices.len()) }</p>
-            }
             { for TableName::ALL.iter().filter(|&&table| !tables.rows_json(table).is_empty() || comparison.row_differences.iter().any(|d| d.table == table)).map(|&table| {
                 let marked: Vec<serde_json::Value> = comparison
                     .row_differences

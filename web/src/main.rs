@@ -10,6 +10,7 @@ mod invariants;
 mod labels;
 mod panic_banner;
 mod state;
+mod storage;
 mod tables;
 
 fn main() {

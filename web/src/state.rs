@@ -1,15 +1,21 @@
 //! The page's state and its reducer: which scenario, which seed, which twin of each pattern,
-//! the run (a core [`Simulation`]) and the step the learner is looking at. Every button of the
-//! page is an [`Action`]; [`LabState::reduce`] is the only place the state changes, and it
-//! only calls the core: the page holds no simulation logic of its own.
+//! the learner's choices, the run they make (a core [`Run`], played into a [`Simulation`])
+//! and the step the learner is looking at. Every button of the page is an [`Action`];
+//! [`LabState::reduce`] is the only place the state changes, and it only calls the core: the
+//! page holds no simulation logic of its own.
+//!
+//! The learner's choices belong to the run, not to a step of one twin: a pattern switch
+//! plays the same choices in the other twin and keeps the step shown; rewinding only moves
+//! the cursor, so the run's future (and a link taken there) keeps every choice; a choice made
+//! at an earlier step starts a new branch, which the page says.
 
 use std::rc::Rc;
 
 use idempotency_lab::sim::{
-    self, CATALOGUE, Choice, Pattern, PatternMode, Patterns, Scenario, Simulation, Trace,
-    TraceStep, World,
+    self, CATALOGUE, ChoiceOutcome, Pattern, PatternMode, Patterns, Run, Scenario, Simulation,
+    Trace, TraceStep, UserChoice, World,
 };
-use idempotency_lab::view::{ShareError, ShareLink, SharedScenario, UserChoice};
+use idempotency_lab::view::{ShareError, ShareLink, SharedScenario};
 use yew::prelude::*;
 
 /// The catalogue entry the page opens with.
@@ -30,6 +36,10 @@ pub struct LabState {
     pub patterns: Patterns,
     /// The seed of the run.
     pub seed: u64,
+    /// The learner's choices, by step (those ahead of the cursor too).
+    pub choices: Vec<UserChoice>,
+    /// Where the run took each choice.
+    pub outcomes: Vec<ChoiceOutcome>,
     /// The run so far (it may be ahead of the cursor after a rewind). Shared between states,
     /// so that an action that does not change the run does not copy it.
     pub sim: Rc<Simulation>,
@@ -43,6 +53,9 @@ pub struct LabState {
     pub speed_ms: u32,
     /// The last error to show in the banner (a bad link, a bad file, a refused fault).
     pub error: Option<String>,
+    /// What the last action did to the learner's choices, when the page must say it (a new
+    /// branch, a choice a pattern switch could not place).
+    pub notice: Option<String>,
     /// Leave the address's fragment alone: it holds a link that could not be opened, which
     /// the learner may want to read; the next action clears this.
     pub keep_fragment: bool,
@@ -77,7 +90,8 @@ pub enum Action {
     PlayTick,
     /// Milliseconds per step while playing.
     SetSpeed(u32),
-    /// Apply a (fault) action chosen by the learner at the cursor; later steps are dropped.
+    /// Apply a (fault) action chosen by the learner at the cursor; before the end of the run,
+    /// this starts a new branch there (the run's later steps and choices are replaced).
     Inject(sim::Action),
     /// Open a run read from a trace file or a share link.
     LoadTrace(Box<Trace>),
@@ -124,11 +138,14 @@ impl LabState {
             world: sim.world().clone(),
             base,
             seed: 0,
+            choices: Vec::new(),
+            outcomes: Vec::new(),
             sim: Rc::new(sim),
             cursor: 0,
             playing: false,
             speed_ms: SPEEDS_MS[1],
             error: None,
+            notice: None,
             keep_fragment: false,
             compare_open: false,
         }
@@ -137,31 +154,47 @@ impl LabState {
     /// A new run of `base` with its focus patterns naive.
     pub fn fresh(id: &str, base: Scenario, seed: u64) -> Result<LabState, String> {
         let patterns = base.with_mode(PatternMode::Naive).patterns;
-        LabState::with_run(id, base, patterns, seed)
+        LabState::with_run(id, base, patterns, seed, Vec::new())
     }
 
+    /// The state of a run of `base` with `patterns`, `seed` and the learner's `choices`,
+    /// played until every choice is placed, at step 0.
     fn with_run(
         id: &str,
         base: Scenario,
         patterns: Patterns,
         seed: u64,
+        choices: Vec<UserChoice>,
     ) -> Result<LabState, String> {
-        let scenario = Scenario { patterns, ..base.clone() };
-        let sim = Simulation::new(scenario, seed).map_err(|error| error.to_string())?;
+        let run = Run { scenario: Scenario { patterns, ..base.clone() }, seed, choices };
+        let played = run.play().map_err(|error| error.to_string())?;
+        let world = played.simulation.world_after(0).map_err(|error| error.to_string())?;
         Ok(LabState {
             scenario_id: id.to_owned(),
             base,
             patterns,
             seed,
-            world: sim.world().clone(),
-            sim: Rc::new(sim),
+            choices: run.choices,
+            outcomes: played.outcomes,
+            world,
+            sim: Rc::new(played.simulation),
             cursor: 0,
             playing: false,
             speed_ms: SPEEDS_MS[1],
             error: None,
+            notice: None,
             keep_fragment: false,
             compare_open: false,
         })
+    }
+
+    /// The run the page shows: what it is a pure function of.
+    pub fn run(&self) -> Run {
+        Run {
+            scenario: self.sim.scenario().clone(),
+            seed: self.seed,
+            choices: self.choices.clone(),
+        }
     }
 
     /// The page's first state for the address's fragment: the run a share link names, or the
@@ -183,7 +216,7 @@ impl LabState {
     }
 
     /// The state a share link names: its scenario, seed, patterns and the learner's choices,
-    /// replayed up to the link's step.
+    /// shown at the link's step.
     pub fn from_link(fragment: &str) -> Result<LabState, String> {
         let explain = |error: ShareError| format!("This share link cannot be opened: {error}.");
         let link = ShareLink::decode(fragment).map_err(explain)?;
@@ -197,26 +230,18 @@ impl LabState {
                 (IMPORTED_SCENARIO.to_owned(), (**scenario).clone())
             }
         };
-        let mut state = LabState::with_run(&id, base, link.patterns, link.seed)?;
-        state.cursor = opened.simulation.steps().len();
-        state.world = opened.simulation.world().clone();
+        let mut state = LabState::with_run(&id, base, link.patterns, link.seed, Vec::new())?;
+        state.choices = opened.run.choices;
+        state.outcomes = opened.outcomes;
         state.sim = Rc::new(opened.simulation);
+        state.notice = state.missing_notice();
+        state.seek(opened.step);
         Ok(state)
     }
 
-    /// The learner's choices in the run.
-    pub fn user_choices(&self) -> Vec<UserChoice> {
-        self.sim
-            .steps()
-            .iter()
-            .filter(|step| step.chosen_by == Choice::User)
-            .map(|step| UserChoice { step: step.step, action: step.action.clone() })
-            .collect()
-    }
-
-    /// The share link of what the page shows: scenario, seed, patterns, choices, step.
+    /// The share link of what the page shows: scenario, seed, patterns, every choice, step.
     pub fn share_fragment(&self) -> String {
-        ShareLink::new(self.sim.scenario(), self.seed, self.user_choices(), self.cursor).encode()
+        ShareLink::new(self.sim.scenario(), self.seed, self.choices.clone(), self.cursor).encode()
     }
 
     /// A state that shows `trace` replayed, at its last step.
@@ -226,11 +251,13 @@ impl LabState {
         } else {
             IMPORTED_SCENARIO.to_owned()
         };
-        let mut state =
-            LabState::with_run(&id, trace.scenario.clone(), trace.scenario.patterns, trace.seed)?;
-        state.sim = Rc::new(replay_steps(&state.sim, &trace.steps, trace.steps.len())?);
-        state.cursor = state.sim.steps().len();
-        state.world = state.sim.world().clone();
+        let run = Run::of_trace(trace).map_err(|error| error.to_string())?;
+        let (base, patterns) = (trace.scenario.clone(), trace.scenario.patterns);
+        let mut state = LabState::with_run(&id, base, patterns, trace.seed, run.choices)?;
+        let sim = Rc::make_mut(&mut state.sim);
+        while sim.steps().len() < trace.steps.len() && sim.step().is_some() {}
+        let end = state.sim.steps().len();
+        state.seek(end);
         Ok(state)
     }
 
@@ -250,16 +277,39 @@ impl LabState {
         self.cursor < self.sim.steps().len() || self.sim.stop_reason().is_none()
     }
 
-    /// The run up to the cursor, as a trace (what a share link or an export carries).
+    /// The run up to the cursor, as a trace (what an export carries): the choices it took
+    /// by then, played to the cursor.
     pub fn trace_at_cursor(&self) -> Trace {
         // At the last step taken, the run itself: it knows whether it has ended.
         if self.cursor == self.sim.steps().len() {
             return self.sim.trace();
         }
-        match replay_steps(&self.sim, self.sim.steps(), self.cursor) {
-            Ok(truncated) => truncated.trace(),
+        match self.run().until(&self.outcomes, self.cursor).play() {
+            Ok(played) => {
+                let mut sim = played.simulation;
+                while sim.steps().len() < self.cursor && sim.step().is_some() {}
+                sim.trace()
+            }
             Err(_) => self.sim.trace(),
         }
+    }
+
+    /// A choice the run could not place, in words, or `None` if it placed them all.
+    fn missing_notice(&self) -> Option<String> {
+        let missing: Vec<String> = self
+            .choices
+            .iter()
+            .zip(&self.outcomes)
+            .filter(|(_, outcome)| **outcome == ChoiceOutcome::TargetMissing)
+            .map(|(choice, _)| format!("step {}: {}", choice.step, choice.action.target_text()))
+            .collect();
+        (!missing.is_empty()).then(|| {
+            format!(
+                "This run never holds what {} of your choices hit ({}): they did not apply here, and stay in the run for the twin where it exists.",
+                missing.len(),
+                missing.join("; ")
+            )
+        })
     }
 
     fn seek(&mut self, step: usize) {
@@ -291,8 +341,9 @@ impl LabState {
         false
     }
 
+    /// A new run of `base` with `patterns` and `seed`, without choices, at step 0.
     fn rebuild(&mut self, id: &str, base: Scenario, patterns: Patterns, seed: u64) {
-        match LabState::with_run(id, base, patterns, seed) {
+        match LabState::with_run(id, base, patterns, seed, Vec::new()) {
             Ok(state) => {
                 *self =
                     LabState { speed_ms: self.speed_ms, compare_open: self.compare_open, ..state }
@@ -301,44 +352,67 @@ impl LabState {
         }
     }
 
+    /// The same choices in the twins `patterns`, at the same step (or the run's end, if it
+    /// ends sooner).
+    fn switch_patterns(&mut self, patterns: Patterns) {
+        let (id, base, seed) = (self.scenario_id.clone(), self.base.clone(), self.seed);
+        match LabState::with_run(&id, base, patterns, seed, self.choices.clone()) {
+            Ok(state) => {
+                let cursor = self.cursor;
+                *self =
+                    LabState { speed_ms: self.speed_ms, compare_open: self.compare_open, ..state };
+                let sim = Rc::make_mut(&mut self.sim);
+                while sim.steps().len() < cursor && sim.step().is_some() {}
+                self.notice = self.missing_notice();
+                self.seek(cursor);
+            }
+            Err(error) => self.error = Some(error),
+        }
+    }
+
+    /// The learner takes `action` at the cursor: a new choice after the choices the run took
+    /// by then. Before the run's last step, this is a new branch, and the page says so.
     fn inject(&mut self, action: sim::Action) {
-        let mut truncated = match replay_steps(&self.sim, self.sim.steps(), self.cursor) {
-            Ok(truncated) => truncated,
+        let Some(anchored) = sim::anchor(&self.world, &action) else {
+            self.error =
+                Some(format!("the fault could not be applied: {action:?} has no target now"));
+            return;
+        };
+        let kept = self.run().until(&self.outcomes, self.cursor);
+        let dropped = self.choices.len() - kept.choices.len();
+        let branch = self.cursor < self.sim.steps().len();
+        let mut choices = kept.choices;
+        choices.push(UserChoice { step: self.cursor + 1, action: anchored });
+        let run = Run { choices, ..kept };
+        let played = match run.play() {
+            Ok(played) => played,
             Err(error) => {
-                self.error = Some(error);
+                self.error = Some(format!("the fault could not be applied: {error}"));
                 return;
             }
         };
-        match truncated.step_with(action) {
-            Ok(_) => {
-                self.sim = Rc::new(truncated);
-                self.cursor = self.sim.steps().len();
-                self.world = self.sim.world().clone();
-            }
-            Err(error) => self.error = Some(format!("the fault could not be applied: {error}")),
+        if played.outcomes.last() != Some(&ChoiceOutcome::Taken { step: self.cursor + 1 }) {
+            self.error =
+                Some(format!("the fault could not be applied: {action:?} is not enabled now"));
+            return;
         }
+        self.notice = branch.then(|| {
+            let later = match dropped {
+                0 => String::new(),
+                1 => " and 1 later choice of yours".to_owned(),
+                n => format!(" and {n} later choices of yours"),
+            };
+            format!(
+                "A new branch from step {}: the run's steps after it{later} were replaced.",
+                self.cursor + 1
+            )
+        });
+        self.choices = run.choices;
+        self.outcomes = played.outcomes;
+        self.sim = Rc::new(played.simulation);
+        let step = self.cursor + 1;
+        self.seek(step);
     }
-}
-
-/// A new run of `sim`'s scenario and seed that takes the first `count` of `steps` again: the
-/// learner's choices by hand, the scheduler's by the same seed.
-pub fn replay_steps(
-    sim: &Simulation,
-    steps: &[TraceStep],
-    count: usize,
-) -> Result<Simulation, String> {
-    let mut replayed =
-        Simulation::new(sim.scenario().clone(), sim.seed()).map_err(|error| error.to_string())?;
-    for recorded in steps.iter().take(count) {
-        if recorded.chosen_by == Choice::User {
-            replayed.step_with(recorded.action.clone()).map_err(|error| {
-                format!("step {} chosen by hand cannot be replayed: {error}", recorded.step)
-            })?;
-        } else if replayed.step().is_none() {
-            break;
-        }
-    }
-    Ok(replayed)
 }
 
 fn first_catalogue_scenario() -> Scenario {
@@ -370,15 +444,12 @@ impl Reducible for LabState {
                 next.rebuild(&id, base, patterns, seed);
             }
             Action::SetPattern(pattern, mode) => {
-                let (id, base, seed) = (next.scenario_id.clone(), next.base.clone(), next.seed);
                 let patterns = next.patterns.with(pattern, mode);
-                next.rebuild(&id, base, patterns, seed);
+                next.switch_patterns(patterns);
             }
             Action::SetAllPatterns(mode) => {
-                let (id, base, seed) = (next.scenario_id.clone(), next.base.clone(), next.seed);
-                let patterns =
-                    Scenario { patterns: next.patterns, ..base.clone() }.with_mode(mode).patterns;
-                next.rebuild(&id, base, patterns, seed);
+                let base = Scenario { patterns: next.patterns, ..next.base.clone() };
+                next.switch_patterns(base.with_mode(mode).patterns);
             }
             Action::Reset => {
                 let (id, base, patterns, seed) =
@@ -448,7 +519,10 @@ impl Reducible for LabState {
             },
             Action::ToggleCompare => next.compare_open = !next.compare_open,
             Action::ShowError(error) => next.error = Some(error),
-            Action::DismissError => next.error = None,
+            Action::DismissError => {
+                next.error = None;
+                next.notice = None;
+            }
         }
         Rc::new(next)
     }

@@ -6,6 +6,7 @@
 //! Nothing here is needed at run time by the lab itself: the page is static files.
 
 pub mod command;
+pub mod install;
 pub mod page;
 pub mod serve;
 pub mod setup;

@@ -4,7 +4,7 @@ use std::process::{Command, ExitCode};
 
 use clap::{Parser, Subcommand};
 use xtask::page::{self, PageBuild};
-use xtask::{XtaskError, command, serve, setup, workspace_root};
+use xtask::{XtaskError, command, install, serve, setup, workspace_root};
 
 #[derive(Parser)]
 #[command(name = "cargo xtask", about = "Idempotency Lab's build, serve and test tooling")]
@@ -26,6 +26,9 @@ enum Task {
     /// Run every test: native unit, integration and property tests, and the browser tests
     /// against a freshly built page (installing Chromium if it is missing).
     Test,
+    /// Install the CLI as the README says (`cargo install --path cli`) into a temporary root
+    /// and run its `list` from there (a release build: minutes; not part of `test`).
+    InstallCheck,
 }
 
 fn main() -> ExitCode {
@@ -52,17 +55,48 @@ fn run(task: Task) -> Result<(), XtaskError> {
         }
         Task::Test => {
             let chromium = setup::ensure_chromium()?;
-            let build = page::build(&root)?;
+            let cargo_test = || {
+                let mut cargo = Command::new(setup::cargo());
+                cargo.current_dir(&root).args(["test", "--workspace", "--locked"]);
+                cargo
+            };
+            // The page's wasm (its own compiler, its own target directory) and the native test
+            // binaries share no artefact: they compile at once, each filling the cores the
+            // other leaves idle (the wasm build ends in one long single-threaded LTO step).
+            let build = std::thread::scope(|scope| {
+                let page = scope.spawn(|| page::build(&root));
+                let tests = command::run(cargo_test().arg("--no-run"));
+                let page = page.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                tests.and(page)
+            })?;
             report(&build);
             command::run(
-                Command::new(setup::cargo())
-                    .current_dir(&root)
-                    .args(["test", "--workspace", "--locked"])
+                cargo_test()
+                    .args(["--", "--test-threads", &test_threads().to_string()])
                     .env("LAB_DIST_DIR", &build.dist_dir)
                     .env("LAB_CHROMIUM", &chromium),
             )
         }
+        Task::InstallCheck => {
+            let check = install::install_check(&root)?;
+            eprintln!(
+                "xtask: `cargo install --path cli` took {:.1} s; `{} list` printed:",
+                check.install_time.as_secs_f64(),
+                install::CLI_BINARY
+            );
+            eprint!("{}", check.list_output);
+            Ok(())
+        }
     }
+}
+
+/// How many tests run at once: `RUST_TEST_THREADS` if set, else three per core. Most of a
+/// browser test's time is spent waiting on the browser's round trips, not computing, so they
+/// overlap well beyond the number of cores.
+fn test_threads() -> usize {
+    std::env::var("RUST_TEST_THREADS").ok().and_then(|threads| threads.parse().ok()).unwrap_or_else(
+        || 3 * std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
+    )
 }
 
 fn report(build: &PageBuild) {

@@ -1,5 +1,7 @@
 //! Building the page into a self-contained `dist/`: the wasm build (by one of two routes),
-//! wasm-bindgen, wasm-opt where one works, and `index.html` with its styles.
+//! wasm-bindgen, wasm-opt where one works, and `index.html` with its styles; beside them the
+//! same page as one file, [`SINGLE_FILE`], with the script, the styles and the wasm inlined,
+//! which opens from disk (`file://`), where a browser fetches no module and no wasm.
 //!
 //! The two routes to a wasm build:
 //! - standard: the active toolchain has the `wasm32-unknown-unknown` target (rustup users);
@@ -25,6 +27,8 @@ use crate::{XtaskError, io_error};
 pub const WEB_PACKAGE: &str = "idempotency-lab-web";
 /// The stem of the generated files: `<stem>.js`, `<stem>_bg.wasm`.
 pub const OUTPUT_STEM: &str = "idempotency_lab_web";
+/// The page as one self-contained file in `dist/`, to open from disk or hand out.
+pub const SINGLE_FILE: &str = "idempotency-lab.html";
 const WASM_TARGET: &str = "wasm32-unknown-unknown";
 const DEBIAN_RUSTC: &str = "/usr/bin/rustc";
 const DEBIAN_CARGO: &str = "/usr/bin/cargo";
@@ -120,6 +124,7 @@ pub fn build(root: &Path) -> Result<PageBuild, XtaskError> {
     write_file(&staging.join("index.html"), render_index_html(&index).as_bytes())?;
     let style = root.join("web/style.css");
     std::fs::copy(&style, staging.join("style.css")).map_err(io_error("copy", &style))?;
+    write_single_file(&staging, &index)?;
 
     let dist_dir = root.join("dist");
     if dist_dir.exists() {
@@ -132,6 +137,7 @@ pub fn build(root: &Path) -> Result<PageBuild, XtaskError> {
         format!("{OUTPUT_STEM}.js"),
         "index.html".into(),
         "style.css".into(),
+        SINGLE_FILE.into(),
     ]
     .into_iter()
     .map(|name| file_size(&dist_dir, name))
@@ -220,7 +226,7 @@ pub fn render_index_html(source: &str) -> String {
         let trimmed = line.trim_start();
         if trimmed.starts_with("<link data-trunk rel=\"rust\"") {
             page.push_str(&format!(
-                "    <script type=\"module\">import init from './{OUTPUT_STEM}.js'; init('./{OUTPUT_STEM}_bg.wasm');</script>\n"
+                "    <script type=\"module\">import init from './{OUTPUT_STEM}.js'; init({{ module_or_path: './{OUTPUT_STEM}_bg.wasm' }});</script>\n"
             ));
         } else if trimmed.starts_with("<link data-trunk rel=\"css\"") {
             page.push_str("    <link rel=\"stylesheet\" href=\"style.css\" />\n");
@@ -230,6 +236,112 @@ pub fn render_index_html(source: &str) -> String {
         }
     }
     page
+}
+
+/// Writes [`SINGLE_FILE`] into `dir`, from the wasm-bindgen output and the styles already
+/// there and the page's source `index`.
+fn write_single_file(dir: &Path, index: &str) -> Result<(), XtaskError> {
+    let snippets = dir.join("snippets");
+    if snippets.exists() {
+        return Err(XtaskError::Unexpected {
+            path: snippets,
+            problem: "wasm-bindgen wrote JavaScript snippets, which the single file does not carry"
+                .into(),
+        });
+    }
+    let read = |name: String| {
+        let path = dir.join(name);
+        std::fs::read(&path).map_err(io_error("read", &path)).map(|bytes| (path, bytes))
+    };
+    let (glue_path, glue) = read(format!("{OUTPUT_STEM}.js"))?;
+    let (style_path, style) = read("style.css".into())?;
+    let (_, wasm) = read(format!("{OUTPUT_STEM}_bg.wasm"))?;
+    let text = |path: PathBuf, bytes: Vec<u8>| {
+        String::from_utf8(bytes)
+            .map_err(|_| XtaskError::Unexpected { path, problem: "not UTF-8".into() })
+    };
+    let glue = text(glue_path.clone(), glue)?;
+    let style = text(style_path.clone(), style)?;
+    let page = render_single_file(index, &glue, &style, &wasm).map_err(|error| {
+        let path = match error {
+            InlineError::Script(_) => glue_path,
+            InlineError::Style(_) => style_path,
+        };
+        XtaskError::Unexpected { path, problem: error.to_string() }
+    })?;
+    write_file(&dir.join(SINGLE_FILE), page.as_bytes())
+}
+
+/// Why a file cannot be inlined into the single-file page.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+pub enum InlineError {
+    /// The script cannot sit inside `<script>` as it is.
+    #[error("cannot inline the script: {0}")]
+    Script(&'static str),
+    /// The styles cannot sit inside `<style>` as they are.
+    #[error("cannot inline the styles: {0}")]
+    Style(&'static str),
+}
+
+/// The page as one file: `index.html` (trunk's source) with the styles in a `<style>`, and
+/// wasm-bindgen's `--target web` glue in a module `<script>` that hands the wasm, inlined as
+/// base64, to the glue's init function as bytes (its object form). Nothing is fetched, so the
+/// file works from `file://`, where browsers load neither modules nor wasm from disk.
+pub fn render_single_file(
+    source: &str,
+    glue: &str,
+    style: &str,
+    wasm: &[u8],
+) -> Result<String, InlineError> {
+    use base64::Engine as _;
+    let lowercase = glue.to_ascii_lowercase();
+    if lowercase.contains("</script") || lowercase.contains("<!--") {
+        return Err(InlineError::Script("it contains `</script` or `<!--`"));
+    }
+    if style.to_ascii_lowercase().contains("</style") {
+        return Err(InlineError::Style("it contains `</style`"));
+    }
+    // wasm-bindgen ends the glue with `export { initSync, __wbg_init as default };`: the name
+    // of the init function is the default export's.
+    let (export_line, init) = glue
+        .lines()
+        .filter(|line| line.starts_with("export {"))
+        .find_map(|line| {
+            line.trim_end_matches([' ', ';', '}'])
+                .trim_start_matches("export {")
+                .split(',')
+                .find_map(|name| name.trim().strip_suffix(" as default"))
+                .map(|init| (line, init.trim()))
+        })
+        .ok_or(InlineError::Script(
+            "no `export { ... as default }` line names the init function",
+        ))?;
+    let glue = glue.replacen(export_line, "", 1);
+    let wasm = base64::engine::general_purpose::STANDARD.encode(wasm);
+    let mut page = String::with_capacity(source.len() + glue.len() + style.len() + wasm.len());
+    for line in source.lines() {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("<link data-trunk rel=\"rust\"") {
+            page.push_str("    <script type=\"module\">\n");
+            page.push_str(glue.trim_end());
+            // In a block, so that no name here meets one of the glue's.
+            page.push_str(&format!(
+                "\n{{\n  const base64 = \"{wasm}\";\n  \
+                 const bytes = typeof Uint8Array.fromBase64 === \"function\"\n    \
+                 ? Uint8Array.fromBase64(base64)\n    \
+                 : Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));\n  \
+                 {init}({{ module_or_path: bytes }});\n}}\n    </script>\n"
+            ));
+        } else if trimmed.starts_with("<link data-trunk rel=\"css\"") {
+            page.push_str("    <style>\n");
+            page.push_str(style.trim_end());
+            page.push_str("\n    </style>\n");
+        } else {
+            page.push_str(line);
+            page.push('\n');
+        }
+    }
+    Ok(page)
 }
 
 /// The raw and gzipped size of the file `name` in `dir`.
@@ -262,10 +374,57 @@ mod tests {
         let source = "<head>\n    <link data-trunk rel=\"rust\" href=\"web/Cargo.toml\" />\n    <link data-trunk rel=\"css\" href=\"web/style.css\" />\n</head>\n";
         expect_test::expect![[r#"
             <head>
-                <script type="module">import init from './idempotency_lab_web.js'; init('./idempotency_lab_web_bg.wasm');</script>
+                <script type="module">import init from './idempotency_lab_web.js'; init({ module_or_path: './idempotency_lab_web_bg.wasm' });</script>
                 <link rel="stylesheet" href="style.css" />
             </head>
         "#]]
         .assert_eq(&render_index_html(source));
+    }
+
+    const INDEX: &str = "<head>\n    <link data-trunk rel=\"rust\" href=\"web/Cargo.toml\" />\n    <link data-trunk rel=\"css\" href=\"web/style.css\" />\n</head>\n<body><div id=\"app\"></div></body>\n";
+
+    #[test]
+    fn the_single_file_inlines_the_styles_the_glue_and_the_wasm() {
+        let glue = "let wasm;\nasync function __wbg_init(module_or_path) { wasm = module_or_path; }\n\nexport { initSync, __wbg_init as default };\n";
+        let page = render_single_file(INDEX, glue, "body { margin: 0; }\n", &[0, 97, 115, 109])
+            .expect("inlined");
+        expect_test::expect![[r#"
+            <head>
+                <script type="module">
+            let wasm;
+            async function __wbg_init(module_or_path) { wasm = module_or_path; }
+            {
+              const base64 = "AGFzbQ==";
+              const bytes = typeof Uint8Array.fromBase64 === "function"
+                ? Uint8Array.fromBase64(base64)
+                : Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+              __wbg_init({ module_or_path: bytes });
+            }
+                </script>
+                <style>
+            body { margin: 0; }
+                </style>
+            </head>
+            <body><div id="app"></div></body>
+        "#]]
+        .assert_eq(&page);
+    }
+
+    #[test]
+    fn the_single_file_refuses_what_would_end_its_script_or_style_early() {
+        let glue = "const s = '</SCRIPT>';\nexport { initSync, __wbg_init as default };\n";
+        assert_eq!(
+            render_single_file(INDEX, glue, "", &[]),
+            Err(InlineError::Script("it contains `</script` or `<!--`"))
+        );
+        let glue = "export { initSync, __wbg_init as default };\n";
+        assert_eq!(
+            render_single_file(INDEX, glue, "a::after { content: '</style>'; }", &[]),
+            Err(InlineError::Style("it contains `</style`"))
+        );
+        assert_eq!(
+            render_single_file(INDEX, "export default function init() {}\n", "", &[]),
+            Err(InlineError::Script("no `export { ... as default }` line names the init function"))
+        );
     }
 }

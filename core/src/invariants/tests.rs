@@ -3,14 +3,21 @@
 //! that no other invariant fires), with their rows and sentences snapshot-tested. A property
 //! test shows that `check_all` never panics on arbitrary small tables and histories.
 
+use std::collections::BTreeMap;
+
 use expect_test::{Expect, expect};
 use proptest::prelude::*;
 use uuid::Uuid;
 
 use super::*;
-use crate::history::{HandlerRunEnd, KeyLease};
-use crate::ids::{ChargeId, PaymentId};
-use crate::store::{FencingToken, InboxRow, OrderLine, RequestFingerprint, StockRow};
+use crate::history::{
+    ApiResponse, HandlerRunEnd, InboxUse, KeyLease, MessageEvent, RequestAttempt, ResponseOrigin,
+};
+use crate::ids::{ChargeId, IdempotencyKey, MessageId, OrderId, PaymentId, Sku, Tick};
+use crate::store::{
+    ChargeRow, FencingToken, InboxRow, MessagePayload, OrderLine, OrderRow, OrderStatus, OutboxRow,
+    RequestFingerprint, ReservationRow, StockRow,
+};
 
 fn order_id(n: u128) -> OrderId {
     OrderId(Uuid::from_u128(n))
@@ -205,7 +212,10 @@ fn clean_shop() -> Shop {
     let mut shop = Shop {
         tables: Tables::default(),
         history: History::default(),
-        quiescence: Quiescence::Quiescent { order_placed_consumers: vec![reserve_stock()] },
+        quiescence: Quiescence::Quiescent {
+            order_placed_consumers: vec![reserve_stock()],
+            dead_lettered: Vec::new(),
+        },
     };
     shop.stock("apple", 10, 8)
         .stock("pear", 5, 4)
@@ -759,7 +769,8 @@ fn i6_an_unpublished_order_placed_is_never_processed() {
                 At quiescence, order 00000000-0000-0000-0000-000000000004 has no OrderPlaced message in the outbox, so no consumer processed its placement.
         "#]],
     );
-    shop.quiescence = Quiescence::Quiescent { order_placed_consumers: Vec::new() };
+    shop.quiescence =
+        Quiescence::Quiescent { order_placed_consumers: Vec::new(), dead_lettered: Vec::new() };
     check(&shop, expect![""]);
 }
 
@@ -1010,8 +1021,9 @@ fn any_history() -> impl Strategy<Value = History> {
 fn any_quiescence() -> impl Strategy<Value = Quiescence> {
     prop_oneof![
         Just(Quiescence::WorkPending),
-        prop::collection::vec(any_consumer(), 0..3)
-            .prop_map(|order_placed_consumers| Quiescence::Quiescent { order_placed_consumers }),
+        prop::collection::vec(any_consumer(), 0..3).prop_map(|order_placed_consumers| {
+            Quiescence::Quiescent { order_placed_consumers, dead_lettered: Vec::new() }
+        }),
     ]
 }
 
@@ -1058,7 +1070,7 @@ proptest! {
             "message_events": [],
         });
         let history: History = serde_json::from_value(json).unwrap();
-        let quiescence = Quiescence::Quiescent { order_placed_consumers: vec![reserve_stock()] };
+        let quiescence = Quiescence::Quiescent { order_placed_consumers: vec![reserve_stock()], dead_lettered: Vec::new() };
         let _ = check_all(&tables, &history, &quiescence);
     }
 }

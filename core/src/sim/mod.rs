@@ -41,6 +41,7 @@ mod api;
 pub mod bounds;
 mod broker;
 mod catalogue;
+mod choice;
 mod client;
 mod clock;
 mod consumer;
@@ -51,6 +52,7 @@ mod network;
 mod pending;
 mod relay;
 mod retention;
+mod run;
 mod scenario;
 mod scheduler;
 mod trace;
@@ -60,6 +62,9 @@ pub use action::{Action, Actor, AttemptId, EntryId, HoldRelease, InstanceId, Req
 pub use api::ApiAttempt;
 pub use broker::{Broker, BrokerEntry, DeadLetter, EntryState};
 pub use catalogue::{CATALOGUE, CatalogueEntry, CatalogueError, catalogue_scenario};
+pub use choice::{
+    AnchoredAction, CopyRef, DeliveryRef, MessageAnchor, SendRef, UserChoice, anchor,
+};
 pub use client::{ClientRequest, ClientState, PlannedOrder};
 pub use clock::{Deadline, DeadlineReason};
 pub use consumer::{ConsumerInstance, Delivery};
@@ -69,6 +74,7 @@ pub use network::InFlightResponse;
 pub use pending::PendingWork;
 pub use relay::RelayRun;
 pub use retention::{RetentionRun, RetentionStage};
+pub use run::{ChoiceOutcome, Played, Run, RunError, RunPlayer};
 pub use scenario::{
     ClientConfig, ConsumerSetup, INSTANCES_MAX, INSTANCES_MIN, KeyOnRetry, Limits, Operation,
     Pattern, PatternMode, Patterns, RequestSpec, RetentionJobConfig, SCENARIO_FORMAT_VERSION,
@@ -77,7 +83,8 @@ pub use scenario::{
 pub use scheduler::{ReplayError, RewindError, Simulation, Snapshot, trigger};
 pub use trace::{
     Choice, FiredFaults, SimEvent, StepRecord, StopReason, TRACE_FORMAT_VERSION, Trace, TraceError,
-    TraceStep, TraceSummary, describe_event, describe_row_changes,
+    TraceStep, TraceSummary, dead_letter_sentences, dead_letters, describe_event,
+    describe_row_changes,
 };
 pub use world::{ApplyError, RESERVE_STOCK_CONSUMER, Target, World, WorldConfig};
 

@@ -74,6 +74,24 @@ pub enum ReplayError {
         /// Why.
         error: ApplyError,
     },
+    /// The replay stops before a step the user chose: the trace was edited.
+    #[error(
+        "step {step}, chosen by the user, is never reached: the replay stops after {steps} steps"
+    )]
+    NotReached {
+        /// The step.
+        step: usize,
+        /// The steps of the replay.
+        steps: usize,
+    },
+    /// The user's steps are not in increasing order: the trace was edited.
+    #[error("step {step}, chosen by the user, comes after step {previous}")]
+    OutOfOrder {
+        /// The step.
+        step: usize,
+        /// The step before it.
+        previous: usize,
+    },
 }
 
 /// One run in progress.
@@ -124,25 +142,12 @@ impl Simulation {
     }
 
     /// Runs a trace's scenario and seed again, taking the user's choices ([`Choice::User`]) at
-    /// the steps where they were taken: the result equals the trace. A trace of a run that was
-    /// still going (`stop` is [`StopReason::Running`]: the page exports the run up to the step
-    /// it shows) replays to its last step; any other runs on to its end.
+    /// the steps where they were taken: the result equals the trace. This is [`Run::replay`],
+    /// the crate's one replay (see there).
+    ///
+    /// [`Run::replay`]: crate::sim::Run::replay
     pub fn replay(trace: &Trace) -> Result<Trace, ReplayError> {
-        let mut simulation =
-            Simulation::new(trace.scenario.clone(), trace.seed).map_err(ReplayError::Scenario)?;
-        for recorded in &trace.steps {
-            if recorded.chosen_by == Choice::User {
-                simulation
-                    .step_with(recorded.action.clone())
-                    .map_err(|error| ReplayError::Apply { step: recorded.step, error })?;
-            } else if simulation.step().is_none() {
-                break;
-            }
-        }
-        if trace.stop != StopReason::Running {
-            simulation.run_to_end();
-        }
-        Ok(simulation.trace())
+        crate::sim::run::Run::replay(trace)
     }
 
     /// The scenario.

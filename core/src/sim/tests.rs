@@ -655,3 +655,36 @@ fn a_trace_cut_while_running_replays_to_its_last_step_byte_for_byte() {
     assert_eq!(whole.stop, StopReason::Quiescent);
     assert_eq!(Simulation::replay(&whole).unwrap(), whole);
 }
+
+/// Repro 5 of issue 11: five F3 crashes in a row (the lesson's `deliveries_max` is 5)
+/// dead-letter the message. The idempotent shop neither lost nor doubled it: I6 holds, and the
+/// dead letter is its own outcome in the trace, in words for the CLI and the page.
+#[test]
+fn repro_5_a_dead_letter_is_its_own_outcome_not_an_i6_violation() {
+    let mut lesson =
+        catalogue_scenario("f03-crash-before-commit").unwrap().with_mode(PatternMode::Idempotent);
+    let crash = |delivery| Injection::CrashConsumerBeforeCommit {
+        message: MessageRef::OrderPlacedOf(RequestIndex(0)),
+        delivery,
+    };
+    lesson.injections = (1..=lesson.consumers.deliveries_max).map(crash).collect();
+    let trace = Simulation::run(lesson, 0).unwrap();
+    assert_eq!(trace.stop, StopReason::Quiescent);
+    assert_eq!(trace.invariants_ever_violated(), Vec::<InvariantId>::new());
+    let dead = trace.dead_letters();
+    assert_eq!(dead.len(), 1, "{dead:?}");
+    let (step, entry, message_id) = dead[0];
+    assert_eq!(
+        dead_letter_sentences(&trace.steps),
+        vec![format!(
+            "Dead-lettered at step {step}: message {message_id} ({entry}) ran out of deliveries; \
+             it waits in the dead-letter queue for an operator, neither lost nor processed twice \
+             (I6 does not count it)."
+        )]
+    );
+    // A message processed twice is still I6, dead letter or not: the naive twin of F1.
+    let naive = catalogue_scenario("f01-duplicate-delivery").unwrap().with_mode(PatternMode::Naive);
+    assert!(
+        Simulation::run(naive, 0).unwrap().invariants_ever_violated().contains(&InvariantId::I6)
+    );
+}

@@ -382,6 +382,36 @@ pub struct TraceSummary {
     pub faults: BTreeMap<FaultClass, usize>,
 }
 
+/// The copies dead-lettered in `steps` (a whole trace, or the steps a page shows so far): the
+/// step, the copy and its message.
+pub fn dead_letters(steps: &[TraceStep]) -> Vec<(usize, EntryId, MessageId)> {
+    steps
+        .iter()
+        .flat_map(|step| {
+            step.events.iter().filter_map(move |event| match event {
+                SimEvent::DeadLettered { entry, message_id } => {
+                    Some((step.step, *entry, *message_id))
+                }
+                _ => None,
+            })
+        })
+        .collect()
+}
+
+/// One sentence per dead letter in `steps`, the same for the CLI and the page.
+pub fn dead_letter_sentences(steps: &[TraceStep]) -> Vec<String> {
+    dead_letters(steps)
+        .into_iter()
+        .map(|(step, entry, message_id)| {
+            format!(
+                "Dead-lettered at step {step}: message {message_id} ({entry}) ran out of \
+                 deliveries; it waits in the dead-letter queue for an operator, neither lost nor \
+                 processed twice (I6 does not count it)."
+            )
+        })
+        .collect()
+}
+
 /// The faults that fired in a run, by class and origin ([`Trace::fired_faults`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct FiredFaults {
@@ -498,6 +528,12 @@ impl Trace {
             *by_origin.entry(class).or_insert(0) += 1;
         }
         fired
+    }
+
+    /// The copies the broker dead-lettered: their own outcome, which I6 does not count as a
+    /// message lost or processed twice. In words: [`dead_letter_sentences`].
+    pub fn dead_letters(&self) -> Vec<(usize, EntryId, MessageId)> {
+        dead_letters(&self.steps)
     }
 
     /// Every invariant violated at some step of the run.

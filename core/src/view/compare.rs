@@ -7,10 +7,11 @@
 //! injections, fault rates, limits), the same seed, and the same user's choices. Injections
 //! name their target by meaning (the `OrderPlaced` of request 0, the second send of request
 //! 1), not by step, so each fires in both runs at the matching moment; the seed's draws are
-//! the same sequence in both. A user's choice is taken at its step number in each run where
-//! it is enabled there; where it is not (the other run is elsewhere at that step), the
-//! scheduler takes that step instead and the choice is listed in
-//! [`ComparedRun::skipped_user_choices`], for the page to say so.
+//! the same sequence in both. The learner's choices are anchored the same way (a request and
+//! its send, a message's copy or delivery, an instance: [`crate::sim::AnchoredAction`]), and
+//! each run places each of them as near to its step as its target allows ([`Run`]); where a
+//! target does not exist in one twin, [`Comparison::choices`] says so, choice by choice, for
+//! the page to show.
 //!
 //! The [`Comparison`] lists the invariants violated (at any step) in one run and not the other,
 //! and the committed rows that differ at the end, by table and key, as the JSON of
@@ -20,11 +21,11 @@
 use serde::Serialize;
 
 use crate::invariants::InvariantId;
-use crate::sim::{PatternMode, Patterns, RewindError, Scenario, Simulation, Trace};
-use crate::store::{TableName, Tables};
-use crate::view::share::{
-    OnRefusedChoice, ReplayConfig, ShareError, UserChoice, replay_user_choices,
+use crate::sim::{
+    ChoiceOutcome, PatternMode, Patterns, RewindError, Run, Scenario, Simulation, Trace, UserChoice,
 };
+use crate::store::{TableName, Tables};
+use crate::view::share::ShareError;
 
 /// What to compare: one schedule, two sets of pattern switches.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -75,9 +76,19 @@ pub struct ComparedRun {
     pub trace: Trace,
     /// The run, kept for [`Comparison::at_step`].
     pub simulation: Simulation,
-    /// The user's choices that were not enabled at their step in this run (the scheduler
-    /// took the step), or that the run never reached.
-    pub skipped_user_choices: Vec<UserChoice>,
+    /// Where each of the learner's choices was taken in this run.
+    pub outcomes: Vec<ChoiceOutcome>,
+}
+
+/// One of the learner's choices in both runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChoiceComparison {
+    /// The choice.
+    pub choice: UserChoice,
+    /// Where the naive run took it.
+    pub naive: ChoiceOutcome,
+    /// Where the idempotent run took it.
+    pub idempotent: ChoiceOutcome,
 }
 
 /// A committed row that differs between the two runs.
@@ -123,19 +134,14 @@ pub struct Comparison {
     pub both: Vec<InvariantId>,
     /// Committed rows that differ at the end of the runs, table then key order.
     pub row_differences: Vec<RowDifference>,
+    /// The learner's choices, each with where each run took it.
+    pub choices: Vec<ChoiceComparison>,
 }
 
 /// Runs one schedule in both modes and compares them (see the module's documentation).
 /// Fails only if the scenario is invalid ([`ShareError::InvalidScenario`]) or the user's
 /// choices are not in step order ([`ShareError::UserChoiceOutOfOrder`]).
 pub fn compare(input: &CompareInput) -> Result<Comparison, ShareError> {
-    let mut previous = 0;
-    for choice in &input.user_choices {
-        if choice.step <= previous {
-            return Err(ShareError::UserChoiceOutOfOrder { step: choice.step, previous });
-        }
-        previous = choice.step;
-    }
     let naive = run_side(input, input.naive)?;
     let idempotent = run_side(input, input.idempotent)?;
     let naive_ever = naive.trace.invariants_ever_violated();
@@ -144,7 +150,18 @@ pub fn compare(input: &CompareInput) -> Result<Comparison, ShareError> {
         naive.simulation.world().store().committed(),
         idempotent.simulation.world().store().committed(),
     );
+    let choices = input
+        .user_choices
+        .iter()
+        .zip(naive.outcomes.iter().zip(&idempotent.outcomes))
+        .map(|(choice, (naive, idempotent))| ChoiceComparison {
+            choice: choice.clone(),
+            naive: *naive,
+            idempotent: *idempotent,
+        })
+        .collect();
     Ok(Comparison {
+        choices,
         naive_only: only_in(&naive_ever, &idempotent_ever),
         idempotent_only: only_in(&idempotent_ever, &naive_ever),
         both: naive_ever.iter().filter(|id| idempotent_ever.contains(id)).copied().collect(),
@@ -192,13 +209,13 @@ impl Comparison {
 
 fn run_side(input: &CompareInput, patterns: Patterns) -> Result<ComparedRun, ShareError> {
     let scenario = Scenario { patterns, ..input.scenario.clone() };
-    let config = ReplayConfig { on_refused_choice: OnRefusedChoice::Skip, steps_max: None };
-    let replayed = replay_user_choices(&scenario, input.seed, &input.user_choices, config)?;
+    let run = Run { scenario, seed: input.seed, choices: input.user_choices.clone() };
+    let played = run.play_to_end().map_err(ShareError::from)?;
     Ok(ComparedRun {
         patterns,
-        trace: replayed.simulation.trace(),
-        simulation: replayed.simulation,
-        skipped_user_choices: replayed.skipped,
+        trace: played.simulation.trace(),
+        simulation: played.simulation,
+        outcomes: played.outcomes,
     })
 }
 
@@ -225,7 +242,7 @@ mod tests {
     use expect_test::expect;
 
     use super::*;
-    use crate::sim::catalogue_scenario;
+    use crate::sim::{Action, AnchoredAction, CopyRef, MessageAnchor, World, catalogue_scenario};
 
     fn describe(differences: &[RowDifference]) -> String {
         differences
@@ -252,7 +269,7 @@ mod tests {
         assert_eq!(comparison.naive_only, vec![InvariantId::I2, InvariantId::I6]);
         assert!(comparison.idempotent_only.is_empty());
         assert!(comparison.both.is_empty());
-        assert!(comparison.naive.skipped_user_choices.is_empty());
+        assert!(comparison.choices.is_empty());
         expect![[r#"
             stock "apple"
               naive:      {"available_qty":4,"on_hand_qty":10,"sku":"apple"}
@@ -304,16 +321,83 @@ mod tests {
         assert_eq!(focus.naive.p1_stock, PatternMode::Naive);
     }
 
+    /// The lesson's focus patterns naive, `steps` scheduler steps, then the first enabled
+    /// action `pick` accepts, by the learner: the run's one choice.
+    fn one_choice(
+        lesson: &str,
+        steps: usize,
+        pick: impl Fn(&World, &Action) -> bool,
+    ) -> Vec<UserChoice> {
+        let scenario = catalogue_scenario(lesson).unwrap().with_mode(PatternMode::Naive);
+        let mut simulation = Simulation::new(scenario.clone(), 0).unwrap();
+        for _ in 0..steps {
+            simulation.step().unwrap();
+        }
+        let world = simulation.world();
+        let action =
+            world.enabled_actions().into_iter().find(|action| pick(world, action)).unwrap();
+        Run::anchor(scenario, 0, &[(steps + 1, action)]).unwrap().0.choices
+    }
+
     #[test]
-    fn a_user_choice_not_enabled_on_one_side_is_skipped_there() {
-        let scenario = catalogue_scenario("f01-duplicate-delivery").unwrap();
-        // Crashing the relay at step 1 is never enabled: nothing has been published yet.
-        let choices = vec![UserChoice { step: 1, action: crate::sim::Action::CrashRelay }];
-        let comparison =
-            compare(&CompareInput::focus(scenario.clone(), 0, choices.clone())).unwrap();
-        assert_eq!(comparison.naive.skipped_user_choices, choices);
-        assert_eq!(comparison.idempotent.skipped_user_choices, choices);
-        let unordered = vec![choices[0].clone(), choices[0].clone()];
+    fn both_twins_get_the_learners_fault() {
+        // Repro 2: f03, nine steps, F1 on the pending message, Compare.
+        let choices = one_choice("f03-crash-before-commit", 9, |_, action| {
+            matches!(action, Action::DuplicateMessage { .. })
+        });
+        let scenario = catalogue_scenario("f03-crash-before-commit").unwrap();
+        let comparison = compare(&CompareInput::focus(scenario, 0, choices.clone())).unwrap();
+        assert_eq!(comparison.choices.len(), 1);
+        assert_eq!(comparison.choices[0].naive, ChoiceOutcome::Taken { step: 10 });
+        let ChoiceOutcome::Taken { step } = comparison.choices[0].idempotent else {
+            panic!("{:?}", comparison.choices);
+        };
+        let recorded = &comparison.idempotent.trace.steps[step - 1];
+        assert!(matches!(recorded.action, Action::DuplicateMessage { .. }), "{recorded:?}");
+        // The contrast is the patterns', not a fault one side did not get.
+        assert_eq!(comparison.naive_only, vec![InvariantId::I2, InvariantId::I6]);
+        assert!(comparison.idempotent_only.is_empty());
+    }
+
+    #[test]
+    fn a_choice_whose_target_one_twin_lacks_is_named_there() {
+        // The naive P3 twin of f05 places a second order on the retry: a message with no
+        // counterpart in the idempotent twin. Duplicating it applies to the naive side only.
+        let second_order = |world: &World, action: &Action| match action {
+            Action::DuplicateMessage { entry } => {
+                world.broker().entries.get(entry).is_some_and(|copy| {
+                    world.planned_order(crate::sim::RequestIndex(0)).map(|order| order.message_id)
+                        != Some(copy.message_id)
+                })
+            }
+            _ => false,
+        };
+        let scenario = catalogue_scenario("f05-lost-response").unwrap();
+        let naive = scenario.with_mode(PatternMode::Naive);
+        let mut simulation = Simulation::new(naive, 0).unwrap();
+        let steps = std::iter::from_fn(|| {
+            let world = simulation.world();
+            let found = world.enabled_actions().iter().any(|action| second_order(world, action));
+            (!found && simulation.step().is_some()).then_some(())
+        })
+        .count();
+        let choices = one_choice("f05-lost-response", steps, second_order);
+        assert!(
+            matches!(
+                choices[0].action,
+                AnchoredAction::DuplicateMessage {
+                    copy: CopyRef { message: MessageAnchor::Id(_), .. }
+                }
+            ),
+            "{choices:?}"
+        );
+        let comparison = compare(&CompareInput::focus(scenario.clone(), 0, choices)).unwrap();
+        assert_eq!(comparison.choices[0].naive, ChoiceOutcome::Taken { step: steps + 1 });
+        assert_eq!(comparison.choices[0].idempotent, ChoiceOutcome::TargetMissing);
+        let unordered = vec![
+            UserChoice { step: 1, action: AnchoredAction::CrashRelay },
+            UserChoice { step: 1, action: AnchoredAction::CrashRelay },
+        ];
         assert_eq!(
             compare(&CompareInput::focus(scenario, 0, unordered)).unwrap_err(),
             ShareError::UserChoiceOutOfOrder { step: 1, previous: 1 }

@@ -16,7 +16,9 @@ mod mermaid;
 mod pending;
 mod share;
 
-pub use compare::{CompareInput, ComparedRun, Comparison, RowDifference, StepComparison, compare};
+pub use compare::{
+    ChoiceComparison, CompareInput, ComparedRun, Comparison, RowDifference, StepComparison, compare,
+};
 pub use diagram::{
     ArrowKind, Diagram, DiagramItem, DiagramStep, Lane, MarkKind, diagram, lanes, step_items,
 };
@@ -25,6 +27,6 @@ pub use lesson::{LessonText, LessonTextError, lesson_text};
 pub use mermaid::{diagram_to_mermaid, trace_to_mermaid};
 pub use pending::{PendingItem, PendingTarget, pending};
 pub use share::{
-    OpenedLink, SHARE_FORMAT_VERSION, ShareError, ShareLink, SharedScenario, UserChoice,
-    user_choices,
+    OpenedLink, SHARE_FORMAT_VERSION, SHARE_FORMAT_VERSION_STEPS, ShareError, ShareLink,
+    SharedScenario, StepChoice,
 };

@@ -1,12 +1,13 @@
 //! The share link: the state of a run on the page as a URL fragment, so that a link opens the
 //! same run at the same step.
 //!
-//! A run is a pure function of (scenario, seed) plus the actions the user chose by hand
-//! ([`crate::sim::Choice::User`]: the page's "duplicate this delivery" buttons), each taken
-//! at a step number; a link names these and the step the page shows:
+//! A run is a pure function of (scenario, seed, patterns, the learner's choices): a
+//! [`crate::sim::Run`], whose choices are anchored to what they hit. A link names these and
+//! the step the page shows; it carries every choice of the run, those after the step too, so
+//! a link taken after rewinding keeps the run's future:
 //!
 //! ```text
-//! #v=1&s=f01-duplicate-delivery&seed=3&p=nnni&u=W3sic3RlcCI6NSwi...&step=12
+//! #v=2&s=f01-duplicate-delivery&seed=3&p=nnni&u=W3sic3RlcCI6NSwi...&step=12
 //! ```
 //!
 //! - `v`: the link format, [`SHARE_FORMAT_VERSION`]; read first, so a link of a later
@@ -16,14 +17,20 @@
 //! - `seed`: the seed, in decimal;
 //! - `p`: the pattern switches P1-P4, one letter each, `n` naive, `i` idempotent; they
 //!   replace the scenario's own `patterns` (absent: the scenario's own);
-//! - `u` (absent when empty): the user's choices, a JSON array of [`UserChoice`] in base64url;
+//! - `u` (absent when empty): the learner's choices, a JSON array of
+//!   [`crate::sim::UserChoice`] (an anchored action and its step) in base64url;
 //! - `step`: the number of steps the page shows (0: the start).
+//!
+//! Version 1 links, whose `u` holds plain actions ([`StepChoice`]) at step numbers, still
+//! open: reading one replays its run once to anchor each action in the world it was taken in
+//! ([`crate::sim::Run::anchor`]), so it opens as the same run; a choice that its run cannot
+//! take is refused as before ([`ShareError::UserChoiceRefused`]).
 //!
 //! Fields may come in any order; an unknown or repeated field is refused. The fragment may be
 //! given with or without its `#`, or as a whole URL (everything up to the first `#` is
 //! ignored). Reading never panics: every fault is a [`ShareError`] naming the field and what
-//! was wrong with it. [`ShareLink::open`] turns a link into the run: the whole trace and a
-//! [`Simulation`] that has taken exactly `step` steps.
+//! was wrong with it. [`ShareLink::open`] plays the run ([`crate::sim::Run::play`]) to its
+//! step.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -34,12 +41,14 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::sim::{
-    Action, ApplyError, CatalogueError, Choice, PatternMode, Patterns, Scenario, ScenarioError,
-    Simulation, Trace, catalogue_scenario,
+    Action, ApplyError, CatalogueError, ChoiceOutcome, PatternMode, Patterns, Run, RunError,
+    Scenario, ScenarioError, Simulation, UserChoice, catalogue_scenario,
 };
 
-/// The version of the link format this crate reads and writes.
-pub const SHARE_FORMAT_VERSION: u32 = 1;
+/// The version of the link format this crate writes (and the latest it reads).
+pub const SHARE_FORMAT_VERSION: u32 = 2;
+/// The first version, whose choices are plain actions at step numbers; still read.
+pub const SHARE_FORMAT_VERSION_STEPS: u32 = 1;
 
 /// How much of a faulty value an error repeats.
 const QUOTED_CHARS_MAX: usize = 64;
@@ -51,24 +60,14 @@ const BASE64URL: GeneralPurpose = GeneralPurpose::new(
         .with_decode_padding_mode(DecodePaddingMode::Indifferent),
 );
 
-/// An action the user chose by hand, and the step it was taken at.
+/// A choice of a version-1 link: a plain action and the step it was taken at.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct UserChoice {
+pub struct StepChoice {
     /// The step's number, from 1.
     pub step: usize,
     /// The action taken.
     pub action: Action,
-}
-
-/// The user's choices recorded in a trace: its steps chosen by [`Choice::User`], in order.
-pub fn user_choices(trace: &Trace) -> Vec<UserChoice> {
-    trace
-        .steps
-        .iter()
-        .filter(|step| step.chosen_by == Choice::User)
-        .map(|step| UserChoice { step: step.step, action: step.action.clone() })
-        .collect()
 }
 
 /// Where a link's scenario comes from.
@@ -95,7 +94,8 @@ pub struct ShareLink {
     pub seed: u64,
     /// The pattern switches; they replace the scenario's own.
     pub patterns: Patterns,
-    /// The user's choices, by step, strictly increasing from step 1.
+    /// The learner's choices, by step, strictly increasing from step 1: all of the run's,
+    /// those after `step` too.
     pub user_choices: Vec<UserChoice>,
     /// The number of steps the page shows (0: the start).
     pub step: usize,
@@ -104,11 +104,15 @@ pub struct ShareLink {
 /// A link turned into its run.
 #[derive(Clone, Debug)]
 pub struct OpenedLink {
-    /// The whole run: the user's choices taken at their steps, the scheduler everywhere
-    /// else, to its end.
-    pub trace: Trace,
-    /// The same run after exactly the link's `step` steps, ready to step on.
+    /// The run the link names.
+    pub run: Run,
+    /// The run played until every choice is placed and at least `step` steps are taken; if
+    /// the run ends at `step`, it has stopped (its stop reason says why).
     pub simulation: Simulation,
+    /// Where each choice was taken.
+    pub outcomes: Vec<ChoiceOutcome>,
+    /// The step to show.
+    pub step: usize,
 }
 
 /// Why a link could not be read or opened.
@@ -222,7 +226,7 @@ pub enum ShareError {
         /// Why.
         error: ScenarioError,
     },
-    /// The user's choices are not in strictly increasing step order from step 1.
+    /// The learner's choices are not in strictly increasing step order from step 1.
     #[error(
         "the user's choice at step {step} comes after step {previous}: steps must increase from 1"
     )]
@@ -278,23 +282,12 @@ impl ShareLink {
         ShareLink { scenario: shared, seed, patterns: scenario.patterns, user_choices, step }
     }
 
-    /// The link of a trace, showing `step`.
-    pub fn of_trace(trace: &Trace, step: usize) -> ShareLink {
-        ShareLink::new(&trace.scenario, trace.seed, user_choices(trace), step)
+    /// The link of `run`, showing `step`.
+    pub fn of_run(run: &Run, step: usize) -> ShareLink {
+        ShareLink::new(&run.scenario, run.seed, run.choices.clone(), step)
     }
 
-    /// The link of a run in progress, showing the steps it has taken.
-    pub fn of_simulation(simulation: &Simulation) -> ShareLink {
-        let choices = simulation
-            .steps()
-            .iter()
-            .filter(|step| step.chosen_by == Choice::User)
-            .map(|step| UserChoice { step: step.step, action: step.action.clone() })
-            .collect();
-        ShareLink::new(simulation.scenario(), simulation.seed(), choices, simulation.steps().len())
-    }
-
-    /// The fragment, `#` included: `#v=1&s=...&seed=...&p=...[&u=...]&step=...`.
+    /// The fragment, `#` included: `#v=2&s=...&seed=...&p=...[&u=...]&step=...`.
     pub fn encode(&self) -> String {
         let mut text = format!("#v={SHARE_FORMAT_VERSION}");
         match &self.scenario {
@@ -335,13 +328,14 @@ impl ShareLink {
                 return Err(ShareError::DuplicateField { field: quote(name) });
             }
         }
-        let version = fields.get("v").ok_or_else(|| missing("v"))?;
-        if *version != SHARE_FORMAT_VERSION.to_string() {
-            return Err(ShareError::UnsupportedVersion {
-                found: quote(version),
+        let version_text = fields.get("v").ok_or_else(|| missing("v"))?;
+        let version = [SHARE_FORMAT_VERSION_STEPS, SHARE_FORMAT_VERSION]
+            .into_iter()
+            .find(|version| *version_text == version.to_string())
+            .ok_or_else(|| ShareError::UnsupportedVersion {
+                found: quote(version_text),
                 supported: SHARE_FORMAT_VERSION,
-            });
-        }
+            })?;
         if let Some(unknown) =
             fields.keys().find(|name| !["v", "s", "j", "seed", "p", "u", "step"].contains(name))
         {
@@ -376,15 +370,16 @@ impl ShareLink {
             None => scenario.patterns,
         };
         let user_choices = match fields.get("u") {
+            Some(encoded) if version == SHARE_FORMAT_VERSION_STEPS => {
+                let taken: Vec<StepChoice> = decode_json("u", encoded)?;
+                let taken: Vec<(usize, Action)> =
+                    taken.into_iter().map(|choice| (choice.step, choice.action)).collect();
+                let scenario = Scenario { patterns, ..scenario.clone() };
+                let (run, _) = Run::anchor(scenario, seed, &taken).map_err(ShareError::from)?;
+                run.choices
+            }
             Some(encoded) => {
-                let text = decode_text("u", encoded)?;
-                let choices: Vec<UserChoice> =
-                    serde_json::from_str(&text).map_err(|error| ShareError::BadJson {
-                        field: "u".to_owned(),
-                        line: error.line(),
-                        column: error.column(),
-                        message: error.to_string(),
-                    })?;
+                let choices: Vec<UserChoice> = decode_json("u", encoded)?;
                 check_order(&choices)?;
                 choices
             }
@@ -414,23 +409,26 @@ impl ShareLink {
         Ok(Scenario { patterns: self.patterns, ..scenario })
     }
 
-    /// Runs the link: the whole trace, and the simulation after exactly `step` steps. Every
-    /// user's choice must be taken at its step ([`ShareError::UserChoiceRefused`],
-    /// [`ShareError::UserChoiceNotReached`]) and `step` must be within the run
-    /// ([`ShareError::StepBeyondRun`]).
-    pub fn open(&self) -> Result<OpenedLink, ShareError> {
+    /// The run the link names.
+    pub fn run(&self) -> Result<Run, ShareError> {
         check_order(&self.user_choices)?;
-        let scenario = self.scenario()?;
-        let strict = ReplayConfig { on_refused_choice: OnRefusedChoice::Fail, steps_max: None };
-        let whole = replay_user_choices(&scenario, self.seed, &self.user_choices, strict)?;
-        let trace = whole.simulation.trace();
-        if self.step > trace.steps.len() {
-            return Err(ShareError::StepBeyondRun { step: self.step, steps: trace.steps.len() });
+        Ok(Run { scenario: self.scenario()?, seed: self.seed, choices: self.user_choices.clone() })
+    }
+
+    /// Plays the link's run until every choice is placed and `step` steps are taken (one
+    /// more is tried, so that a link at the end of its run shows that it ended); `step` must be
+    /// within the run ([`ShareError::StepBeyondRun`]). A choice whose target the run never
+    /// holds is not an error: [`OpenedLink::outcomes`] says so.
+    pub fn open(&self) -> Result<OpenedLink, ShareError> {
+        let run = self.run()?;
+        let played = run.play().map_err(ShareError::from)?;
+        let mut simulation = played.simulation;
+        while simulation.steps().len() <= self.step && simulation.step().is_some() {}
+        let steps = simulation.steps().len();
+        if self.step > steps {
+            return Err(ShareError::StepBeyondRun { step: self.step, steps });
         }
-        let until_step = ReplayConfig { steps_max: Some(self.step), ..strict };
-        let simulation =
-            replay_user_choices(&scenario, self.seed, &self.user_choices, until_step)?.simulation;
-        Ok(OpenedLink { trace, simulation })
+        Ok(OpenedLink { run, simulation, outcomes: played.outcomes, step: self.step })
     }
 }
 
@@ -440,81 +438,34 @@ impl fmt::Display for ShareLink {
     }
 }
 
-/// What a replay does with a user's choice that is not enabled at its step.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum OnRefusedChoice {
-    /// Stop with [`ShareError::UserChoiceRefused`] or [`ShareError::UserChoiceNotReached`].
-    Fail,
-    /// Let the scheduler take the step instead, and report the choice as skipped.
-    Skip,
-}
-
-/// How [`replay_user_choices`] runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct ReplayConfig {
-    pub(crate) on_refused_choice: OnRefusedChoice,
-    /// Stop after this many steps; `None`: run to the end.
-    pub(crate) steps_max: Option<usize>,
-}
-
-/// A replayed run and the choices it could not take.
-#[derive(Clone, Debug)]
-pub(crate) struct Replayed {
-    pub(crate) simulation: Simulation,
-    pub(crate) skipped: Vec<UserChoice>,
-}
-
-/// Runs `scenario` with `seed`, taking each user's choice at its step and the scheduler's
-/// choice at every other step: what [`Simulation::replay`] does from a trace.
-pub(crate) fn replay_user_choices(
-    scenario: &Scenario,
-    seed: u64,
-    choices: &[UserChoice],
-    config: ReplayConfig,
-) -> Result<Replayed, ShareError> {
-    let mut simulation = Simulation::new(scenario.clone(), seed)
-        .map_err(|error| ShareError::InvalidScenario { error })?;
-    let mut skipped = Vec::new();
-    let mut pending = choices.iter().peekable();
-    loop {
-        let taken = simulation.steps().len();
-        if config.steps_max.is_some_and(|steps_max| taken >= steps_max) {
-            break;
-        }
-        let number = taken.saturating_add(1);
-        // Choices before this step can only be left by a skipped run; they are past.
-        while let Some(past) = pending.next_if(|choice| choice.step < number) {
-            skipped.push(past.clone());
-        }
-        if let Some(choice) = pending.next_if(|choice| choice.step == number) {
-            match simulation.step_with(choice.action.clone()) {
-                Ok(_) => continue,
-                Err(error) => match config.on_refused_choice {
-                    OnRefusedChoice::Fail => {
-                        return Err(ShareError::UserChoiceRefused { step: choice.step, error });
-                    }
-                    OnRefusedChoice::Skip => skipped.push(choice.clone()),
-                },
+impl From<RunError> for ShareError {
+    fn from(error: RunError) -> ShareError {
+        match error {
+            RunError::Scenario(error) => ShareError::InvalidScenario { error },
+            RunError::ChoiceOutOfOrder { step, previous } => {
+                ShareError::UserChoiceOutOfOrder { step, previous }
+            }
+            RunError::ChoiceRefused { step, error } => {
+                ShareError::UserChoiceRefused { step, error }
+            }
+            RunError::ChoiceNotReached { step, steps } => {
+                ShareError::UserChoiceNotReached { step, steps }
             }
         }
-        if simulation.step().is_none() {
-            break;
-        }
     }
-    let steps = simulation.steps().len();
-    let unreached: Vec<UserChoice> = if config.steps_max.is_some() {
-        // Stopping early leaves the later choices for later: they are not unreached.
-        Vec::new()
-    } else {
-        pending.cloned().collect()
-    };
-    if let Some(first) = unreached.first()
-        && config.on_refused_choice == OnRefusedChoice::Fail
-    {
-        return Err(ShareError::UserChoiceNotReached { step: first.step, steps });
-    }
-    skipped.extend(unreached);
-    Ok(Replayed { simulation, skipped })
+}
+
+fn decode_json<T: serde::de::DeserializeOwned>(
+    field: &str,
+    encoded: &str,
+) -> Result<T, ShareError> {
+    let text = decode_text(field, encoded)?;
+    serde_json::from_str(&text).map_err(|error| ShareError::BadJson {
+        field: field.to_owned(),
+        line: error.line(),
+        column: error.column(),
+        message: error.to_string(),
+    })
 }
 
 fn check_order(choices: &[UserChoice]) -> Result<(), ShareError> {

@@ -6,6 +6,7 @@
 //! button sets of a pending request, an API attempt, the relay and a message are pinned; the
 //! expected outcomes come from the core, driven the same way.
 
+use idempotency_lab::faults::FaultClass;
 use idempotency_lab::invariants::{InvariantId, Violation};
 use idempotency_lab::sim::{Action, PatternMode, Simulation, catalogue_scenario};
 use idempotency_lab::view::{PendingTarget, pending};
@@ -16,35 +17,12 @@ const LESSON: &str = "f01-duplicate-delivery";
 /// The lesson open in `mode`, at step 0.
 fn open_lesson(mode: PatternMode) -> LabPage {
     let page = LabPage::open("");
-    page.set_value("[data-testid=scenario]", LESSON);
-    page.wait_for_text("[data-testid=scenario-title]", "F1");
-    let (button, expected) = match mode {
-        PatternMode::Naive => ("[data-testid=all-naive]", "naive"),
-        PatternMode::Idempotent => ("[data-testid=all-idempotent]", "idempotent"),
-    };
-    page.click(button);
-    page.wait_until(
-        "P4 switches",
-        &format!(
-            "document.querySelector('[data-testid=pattern-P4]').dataset.mode === '{expected}'"
-        ),
-    );
-    page.wait_for_text("[data-testid=position]", "step 0 /");
+    page.open_lesson(LESSON, mode);
     page
 }
 
-/// Steps until the first message copy waits in the broker with a Duplicate button; returns the
-/// step.
-fn step_until_the_message_waits(page: &LabPage) -> usize {
-    let mut steps = 0;
-    while !page.exists("[data-testid=pending-message-0] [data-fault=F1]") {
-        steps += 1;
-        assert!(steps < 60, "no pending message within 60 steps");
-        page.click("[data-testid=step]");
-        page.wait_for_text("[data-testid=position]", &format!("step {steps} /"));
-    }
-    steps
-}
+/// The first message copy waiting in the broker, with its fault buttons.
+const PENDING_MESSAGE: &str = "[data-testid=pending-message-0]";
 
 /// The core, driven as the page was: `before` scheduled steps, the learner's duplicate of
 /// entry 0, then to the end. Returns the violations at the end and the number of steps.
@@ -72,25 +50,6 @@ fn core_run(mode: PatternMode, before: usize) -> (Vec<Violation>, usize) {
     (simulation.world().violations(), simulation.steps().len())
 }
 
-/// Runs to the end and checks every invariant's badge and each violation's sentence.
-fn assert_invariants(page: &LabPage, violations: &[Violation]) {
-    for invariant in InvariantId::ALL {
-        let broken = violations.iter().any(|violation| violation.invariant == invariant);
-        let state = page.attribute(&format!("[data-testid=invariant-{invariant}]"), "data-state");
-        assert_eq!(state.as_deref(), Some(if broken { "broken" } else { "ok" }), "{invariant}");
-    }
-    for violation in violations {
-        let text = page.text(&format!("[data-testid=invariant-{}]", violation.invariant));
-        assert!(text.contains(&violation.sentence), "{text:?} lacks {:?}", violation.sentence);
-    }
-}
-
-fn run_to_end(page: &LabPage, steps_total: usize) {
-    page.click("[data-testid=run-to-end]");
-    page.wait_for_text("[data-testid=current-step]", "run ended");
-    page.wait_for_text("[data-testid=position]", &format!("step {steps_total} / {steps_total}"));
-}
-
 #[test]
 fn duplicate_on_the_pending_message_breaks_the_naive_shop() {
     let page = open_lesson(PatternMode::Naive);
@@ -103,7 +62,7 @@ fn duplicate_on_the_pending_message_breaks_the_naive_shop() {
     );
     assert_eq!(page.texts("[data-testid=pending-request-0] button"), ["F6 Double submit"]);
 
-    let before = step_until_the_message_waits(&page);
+    let before = page.step_until(&format!("{PENDING_MESSAGE} [data-fault=F1]"), 60);
     // The message waits on the Broker lane, with exactly the faults that apply to a queued
     // copy; the request still running in the API and the relay have theirs.
     assert_eq!(
@@ -124,8 +83,7 @@ fn duplicate_on_the_pending_message_breaks_the_naive_shop() {
     );
     page.screenshot("inject-in-diagram");
 
-    page.click("[data-testid=pending-message-0] [data-fault=F1]");
-    page.wait_for_text("[data-testid=position]", &format!("step {} /", before + 1));
+    page.inject_on(PENDING_MESSAGE, FaultClass::F1);
     page.wait_for_text("[data-testid=current-step]", "duplicate message entry 0");
     assert!(page.location().contains("&u="), "the link records the learner's choice");
 
@@ -134,21 +92,21 @@ fn duplicate_on_the_pending_message_breaks_the_naive_shop() {
         violations.iter().map(|violation| violation.invariant).collect();
     broken.dedup();
     assert_eq!(broken, [InvariantId::I2, InvariantId::I6]);
-    run_to_end(&page, steps_total);
-    assert_invariants(&page, &violations);
+    page.run_to_end(steps_total);
+    page.expect_invariants(&violations);
     page.screenshot("inject-in-diagram-broken");
 
     // The injection is recorded: the page's own link replays the same run.
     page.reload(false);
     page.wait_for_text("[data-testid=position]", &format!("step {steps_total} / {steps_total}"));
-    assert_invariants(&page, &violations);
+    page.expect_invariants(&violations);
     assert_eq!(page.console_errors(), Vec::<String>::new());
 }
 
 #[test]
 fn the_same_presses_keep_the_idempotent_shop_green() {
     let page = open_lesson(PatternMode::Idempotent);
-    let before = step_until_the_message_waits(&page);
+    let before = page.step_until(&format!("{PENDING_MESSAGE} [data-fault=F1]"), 60);
     // Pressed with the keyboard: the fault buttons are real, focusable buttons.
     page.evaluate(
         "document.querySelector('[data-testid=pending-message-0] [data-fault=F1]').focus(), true",
@@ -159,8 +117,8 @@ fn the_same_presses_keep_the_idempotent_shop_green() {
 
     let (violations, steps_total) = core_run(PatternMode::Idempotent, before);
     assert_eq!(violations, Vec::<Violation>::new());
-    run_to_end(&page, steps_total);
-    assert_invariants(&page, &violations);
+    page.run_to_end(steps_total);
+    page.expect_invariants(&violations);
     assert_eq!(page.count("[data-state=ok]"), InvariantId::ALL.len());
     assert!(page.wait_for_text("[data-testid=pending]", "Nothing waits").contains("run is over"));
     assert_eq!(page.console_errors(), Vec::<String>::new());

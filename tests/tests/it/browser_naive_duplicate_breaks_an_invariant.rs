@@ -3,40 +3,22 @@
 //! core's sentences; the "go to step" button jumps to the step that broke I2. The expected
 //! sentences come from the core, run the same way.
 
+use idempotency_lab::faults::FaultClass;
 use idempotency_lab::invariants::InvariantId;
 use idempotency_lab::sim::{Action, PatternMode, Simulation, catalogue_scenario};
 use idempotency_lab_tests::browser::LabPage;
 
 const LESSON: &str = "f03-crash-before-commit";
 
-/// Steps the page until a duplicate (F1) can be injected; returns how many steps it took.
-pub fn step_until_duplicate_is_offered(page: &LabPage) -> usize {
-    let mut steps = 0;
-    while !page.exists("[data-fault=F1]") {
-        steps += 1;
-        assert!(steps < 60, "no duplicate was offered within 60 steps");
-        page.click("[data-testid=step]");
-        page.wait_for_text("[data-testid=position]", &format!("step {steps} /"));
-    }
-    steps
-}
-
 #[test]
 fn a_duplicate_injected_by_hand_breaks_the_naive_shop() {
     let page = LabPage::open("");
-    page.set_value("[data-testid=scenario]", LESSON);
-    page.wait_for_text("[data-testid=scenario-title]", "F3");
-    page.click("[data-testid=all-naive]");
-    page.wait_until(
-        "P4 is naive",
-        "document.querySelector('[data-testid=pattern-P4]').dataset.mode === 'naive'",
-    );
+    page.open_lesson(LESSON, PatternMode::Naive);
 
-    let before = step_until_duplicate_is_offered(&page);
+    let before = page.step_until("[data-fault=F1]", 60);
     assert_eq!(page.count("[data-state=broken]"), 0, "all green before the fault");
     page.screenshot("fault-buttons");
-    page.click("[data-fault=F1]");
-    page.wait_for_text("[data-testid=position]", &format!("step {} /", before + 1));
+    page.inject_on("", FaultClass::F1);
     page.wait_for_text("[data-testid=current-step]", "duplicate message");
     page.click("[data-testid=run-to-end]");
     page.wait_until(
@@ -66,16 +48,7 @@ fn a_duplicate_injected_by_hand_breaks_the_naive_shop() {
         ids
     };
     assert_eq!(broken, [InvariantId::I2, InvariantId::I6]);
-    for invariant in InvariantId::ALL {
-        let selector = format!("[data-testid=invariant-{invariant}]");
-        let state = page.attribute(&selector, "data-state");
-        let expected = if broken.contains(&invariant) { "broken" } else { "ok" };
-        assert_eq!(state.as_deref(), Some(expected), "{invariant}");
-    }
-    for violation in &violations {
-        let text = page.text(&format!("[data-testid=invariant-{}]", violation.invariant));
-        assert!(text.contains(&violation.sentence), "{text:?} lacks {:?}", violation.sentence);
-    }
+    page.expect_invariants(&violations);
     let steps_total = simulation.steps().len();
     page.wait_for_text("[data-testid=position]", &format!("step {steps_total} / {steps_total}"));
     page.screenshot("naive-duplicate-broken");

@@ -2,6 +2,7 @@
 //! pattern switches, the learner's hand-injected fault, the step), and opening that address in
 //! a fresh browser shows the same step, the same invariants and the same tables.
 
+use idempotency_lab::faults::FaultClass;
 use idempotency_lab::invariants::InvariantId;
 use idempotency_lab_tests::browser::LabPage;
 
@@ -28,14 +29,8 @@ fn opening_the_address_of_a_run_shows_the_same_run() {
     first.wait_for_text("[data-testid=scenario-title]", "F3");
     first.set_value("[data-testid=seed]", "7");
     first.wait_until("seed 7 in the address", "window.location.hash.includes('seed=7')");
-    let mut steps = 0;
-    while !first.exists("[data-fault=F1]") {
-        steps += 1;
-        assert!(steps < 60, "no duplicate offered");
-        first.click("[data-testid=step]");
-        first.wait_for_text("[data-testid=position]", &format!("step {steps} /"));
-    }
-    first.click("[data-fault=F1]");
+    let mut steps = first.step_until("[data-fault=F1]", 60);
+    first.inject_on("", FaultClass::F1);
     first.wait_until("the choice is in the address", "window.location.hash.includes('&u=')");
     for _ in 0..12 {
         steps += 1;

@@ -5,22 +5,14 @@
 //! against silent model drift. Each naive twin's counterexample on the same scenario is in
 //! `check_two_orders_finds_each_naive_twin.rs`.
 
-use idempotency_lab::check::{
-    CheckOutcome, check, two_consumers_duplicate_and_crash_config,
-    two_consumers_two_orders_duplicate_and_crash,
-};
-use idempotency_lab::sim::{PatternMode, Patterns};
+use idempotency_lab::check::CheckOutcome;
+
+use crate::fixtures::two_orders_idempotent_proof;
 
 #[test]
 fn every_interleaving_of_two_orders_keeps_every_invariant_in_the_idempotent_shop() {
-    let mut seen: Vec<usize> = Vec::new();
-    let report = check(
-        two_consumers_two_orders_duplicate_and_crash(Patterns::all(PatternMode::Idempotent)),
-        0,
-        two_consumers_duplicate_and_crash_config(),
-        &mut |progress| seen.push(progress.states_explored),
-    )
-    .expect("the reference scenario is valid");
+    let proof = two_orders_idempotent_proof();
+    let (report, seen) = (&proof.report, &proof.progress);
     assert_eq!(report.outcome, CheckOutcome::Proved);
     assert_eq!(
         (report.stats.states_explored, report.stats.unique_states, report.stats.depth_reached),

@@ -1,8 +1,10 @@
 //! The workspace's integration, property and browser tests, one binary: each module is one
 //! scenario and opens with its purpose. `patterns` is the shared shop model of the
-//! cross-pattern property tests; `browser_*` drive the built page in headless Chromium through
+//! cross-pattern property tests; `fixtures` holds results several modules share, computed once;
+//! `browser_*` drive the built page in headless Chromium through
 //! `idempotency_lab_tests::browser`.
 
+mod fixtures;
 mod patterns;
 
 mod browser_check_panel;
@@ -17,6 +19,7 @@ mod browser_page_mounts;
 mod browser_play;
 mod browser_rewind_with_the_slider;
 mod browser_share_link_round_trip;
+mod browser_single_file_from_disk;
 mod check_counterexample_loads_in_the_simulator;
 mod check_finds_each_naive_twin;
 mod check_fuzz_finds_and_shrinks_each_naive_twin;

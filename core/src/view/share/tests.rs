@@ -5,7 +5,8 @@ use proptest::prelude::*;
 
 use super::*;
 use crate::sim::{
-    AttemptId, CATALOGUE, EntryId, HoldRelease, InstanceId, PatternMode, RequestIndex,
+    AnchoredAction, CATALOGUE, CopyRef, DeliveryRef, EntryId, HoldRelease, InstanceId,
+    MessageAnchor, PatternMode, RequestIndex, SendRef, Trace,
 };
 
 fn b64(text: &str) -> String {
@@ -38,12 +39,12 @@ fn encodes_a_catalogue_run_compactly() {
         link.scenario,
         SharedScenario::Catalogue { id: "f01-duplicate-delivery".to_owned() }
     );
-    assert_eq!(link.encode(), "#v=1&s=f01-duplicate-delivery&seed=3&p=nnnn&step=12");
+    assert_eq!(link.encode(), "#v=2&s=f01-duplicate-delivery&seed=3&p=nnnn&step=12");
     assert_eq!(link.to_string(), link.encode());
     assert_eq!(ShareLink::decode(&link.encode()), Ok(link.clone()));
-    // Without the `#`, or as a whole URL.
+    // Without the `#`, or as a whole URL; and a version-1 link without choices means the same.
     assert_eq!(
-        ShareLink::decode("v=1&s=f01-duplicate-delivery&seed=3&p=nnnn&step=12"),
+        ShareLink::decode("v=2&s=f01-duplicate-delivery&seed=3&p=nnnn&step=12"),
         Ok(link.clone())
     );
     assert_eq!(
@@ -64,7 +65,7 @@ fn an_edited_or_imported_scenario_travels_inline() {
     let link = ShareLink::new(&scenario, 1, Vec::new(), 0);
     assert!(matches!(link.scenario, SharedScenario::Inline { .. }));
     let fragment = link.encode();
-    assert!(fragment.starts_with("#v=1&j="), "{fragment}");
+    assert!(fragment.starts_with("#v=2&j="), "{fragment}");
     assert!(fragment.bytes().all(|byte| byte.is_ascii_alphanumeric() || b"#=&-_".contains(&byte)));
     let decoded = ShareLink::decode(&fragment).unwrap();
     assert_eq!(decoded, link);
@@ -74,54 +75,105 @@ fn an_edited_or_imported_scenario_travels_inline() {
 #[test]
 fn a_link_opens_the_same_run_at_its_step() {
     let trace = run_with_user_fault();
-    let choices = user_choices(&trace);
-    assert_eq!(choices.len(), 1);
-    assert_eq!(choices[0].action, Action::DuplicateMessage { entry: EntryId(0) });
+    let run = Run::of_trace(&trace).unwrap();
+    assert_eq!(run.choices.len(), 1);
+    let first_copy = CopyRef { message: MessageAnchor::OrderPlacedOf(RequestIndex(0)), copy: 0 };
+    assert_eq!(run.choices[0].action, AnchoredAction::DuplicateMessage { copy: first_copy });
     assert!(trace.invariants_ever_violated().contains(&crate::invariants::InvariantId::I2));
 
-    let link = ShareLink::of_trace(&trace, 12);
-    let fragment = link.encode();
-    let opened = ShareLink::decode(&fragment).unwrap().open().unwrap();
-    assert_eq!(opened.trace, trace);
-    assert_eq!(opened.simulation.steps(), &trace.steps[..12]);
-    assert_eq!(opened.simulation.trace().stop, crate::sim::StopReason::Running);
+    let link = ShareLink::of_run(&run, 12);
+    let opened = ShareLink::decode(&link.encode()).unwrap().open().unwrap();
+    assert_eq!(opened.run, run);
+    assert_eq!(opened.step, 12);
+    assert_eq!(opened.outcomes, vec![ChoiceOutcome::Taken { step: run.choices[0].step }]);
+    let steps = opened.simulation.steps();
+    assert!(steps.len() > 12);
+    assert_eq!(steps, &trace.steps[..steps.len()]);
 
-    // The simulation's own link says the same, at the step it has reached.
-    assert_eq!(ShareLink::of_simulation(&opened.simulation), link);
-    // The end of the run, and the start.
+    // At the end of the run, the run has ended; at the start, its future is there.
     let end = ShareLink { step: trace.steps.len(), ..link.clone() }.open().unwrap();
     assert_eq!(end.simulation.steps(), trace.steps.as_slice());
-    let start = ShareLink { step: 0, ..link.clone() }.open().unwrap();
-    assert!(start.simulation.steps().is_empty());
-    assert_eq!(start.trace, trace);
+    assert_eq!(end.simulation.stop_reason(), Some(&trace.stop));
+    let start = ShareLink { step: 0, ..link }.open().unwrap();
+    assert_eq!(start.step, 0);
+    assert_eq!(start.simulation.steps(), &trace.steps[..start.simulation.steps().len()]);
+    assert!(start.simulation.steps().iter().any(|step| step.chosen_by == crate::sim::Choice::User));
+}
+
+#[test]
+fn a_link_taken_after_rewinding_keeps_the_runs_future() {
+    // Repro 3: p4, all idempotent, F6 double submit at the start, one step back, the link.
+    let opened =
+        ShareLink::decode("#v=2&s=p4-inbox-consumer&seed=0&p=iiii&step=0").unwrap().open().unwrap();
+    let double_submit = Action::DoubleSubmit { request: RequestIndex(0) };
+    assert!(opened.simulation.world_after(0).unwrap().is_enabled(&double_submit));
+    let scenario = opened.run.scenario.clone();
+    let (run, _) = Run::anchor(scenario, 0, &[(1, double_submit.clone())]).unwrap();
+    let fragment = ShareLink::of_run(&run, 0).encode();
+    let reopened = ShareLink::decode(&fragment).unwrap().open().unwrap();
+    assert_eq!(reopened.step, 0);
+    assert_eq!(reopened.run.choices, run.choices);
+    assert_eq!(reopened.simulation.steps()[0].action, double_submit);
+    assert_eq!(reopened.outcomes, vec![ChoiceOutcome::Taken { step: 1 }]);
+}
+
+#[test]
+fn a_version_1_link_opens_as_the_same_run() {
+    let trace = run_with_user_fault();
+    let user_step = trace.steps.iter().find(|step| step.chosen_by == crate::sim::Choice::User);
+    let user_step = user_step.unwrap();
+    let old = serde_json::to_string(&[StepChoice {
+        step: user_step.step,
+        action: Action::DuplicateMessage { entry: EntryId(0) },
+    }])
+    .unwrap();
+    let fragment = format!(
+        "#v=1&j={}&seed=7&p=nnnn&u={}&step=12",
+        b64(&serde_json::to_string(&trace.scenario).unwrap()),
+        b64(&old)
+    );
+    let link = ShareLink::decode(&fragment).unwrap();
+    assert_eq!(link.user_choices, Run::of_trace(&trace).unwrap().choices);
+    assert!(link.encode().starts_with("#v=2&"));
+    let opened = link.open().unwrap();
+    let steps = opened.simulation.steps();
+    assert_eq!(steps, &trace.steps[..steps.len()]);
 }
 
 #[test]
 fn opening_refuses_what_the_run_cannot_do() {
     let trace = run_with_user_fault();
-    let link = ShareLink::of_trace(&trace, 0);
+    let link = ShareLink::of_run(&Run::of_trace(&trace).unwrap(), 0);
     let steps = trace.steps.len();
     assert_eq!(
         ShareLink { step: steps + 1, ..link.clone() }.open().unwrap_err(),
         ShareError::StepBeyondRun { step: steps + 1, steps }
     );
-    let refused = UserChoice { step: 1, action: Action::CrashRelay };
+    // A version-1 choice is a plain action at its step: the run must be able to take it.
+    let old = |step: usize| {
+        let choices = [StepChoice { step, action: Action::CrashRelay }];
+        format!(
+            "#v=1&s=f01-duplicate-delivery&seed=7&p=nnnn&u={}&step=0",
+            b64(&serde_json::to_string(&choices).unwrap())
+        )
+    };
     assert_eq!(
-        ShareLink { user_choices: vec![refused], ..link.clone() }.open().unwrap_err(),
+        ShareLink::decode(&old(1)).unwrap_err(),
         ShareError::UserChoiceRefused {
             step: 1,
             error: ApplyError::NotEnabled { action: Action::CrashRelay }
         }
     );
-    // Without the user's duplicate, the run is shorter, and ends before step 10 000.
-    let plain_steps = Simulation::run(link.scenario().unwrap(), link.seed).unwrap().steps.len();
-    assert!(plain_steps < steps);
-    let late = UserChoice { step: 10_000, action: Action::CrashRelay };
+    let plain = Scenario {
+        patterns: link.patterns,
+        ..catalogue_scenario("f01-duplicate-delivery").unwrap()
+    };
+    let plain_steps = Simulation::run(plain, 7).unwrap().steps.len();
     assert_eq!(
-        ShareLink { user_choices: vec![late], ..link.clone() }.open().unwrap_err(),
+        ShareLink::decode(&old(10_000)).unwrap_err(),
         ShareError::UserChoiceNotReached { step: 10_000, steps: plain_steps }
     );
-    let zero = UserChoice { step: 0, action: Action::CrashRelay };
+    let zero = UserChoice { step: 0, action: AnchoredAction::CrashRelay };
     assert_eq!(
         ShareLink { user_choices: vec![zero], ..link }.open().unwrap_err(),
         ShareError::UserChoiceOutOfOrder { step: 0, previous: 0 }
@@ -137,11 +189,11 @@ fn every_malformed_fragment_is_a_typed_error() {
     check_err("#v=1&v=1", ShareError::DuplicateField { field: "v".to_owned() });
     check_err(&format!("#{good}"), ShareError::MissingField { field: "v".to_owned() });
     check_err(
-        &format!("#v=2&{good}"),
-        ShareError::UnsupportedVersion { found: "2".to_owned(), supported: 1 },
+        &format!("#v=3&{good}"),
+        ShareError::UnsupportedVersion { found: "3".to_owned(), supported: 2 },
     );
     // A later version is refused as such, whatever fields it has.
-    check_err("#v=9&zzz=1", ShareError::UnsupportedVersion { found: "9".to_owned(), supported: 1 });
+    check_err("#v=9&zzz=1", ShareError::UnsupportedVersion { found: "9".to_owned(), supported: 2 });
     check_err(&format!("#v=1&{good}&x=1"), ShareError::UnknownField { field: "x".to_owned() });
     check_err("#v=1&seed=3&step=0", ShareError::MissingField { field: "s or j".to_owned() });
     check_err(&format!("#v=1&{good}&j=e30"), ShareError::ConflictingScenario);
@@ -207,12 +259,12 @@ fn every_malformed_fragment_is_a_typed_error() {
         "the field u is not valid JSON at line 2, column 11: EOF while parsing a value at line 2 column 11"
     );
     let unordered = serde_json::to_string(&[
-        UserChoice { step: 5, action: Action::CrashRelay },
-        UserChoice { step: 5, action: Action::CrashRelay },
+        UserChoice { step: 5, action: AnchoredAction::CrashRelay },
+        UserChoice { step: 5, action: AnchoredAction::CrashRelay },
     ])
     .unwrap();
     check_err(
-        &format!("#v=1&{good}&u={}", b64(&unordered)),
+        &format!("#v=2&{good}&u={}", b64(&unordered)),
         ShareError::UserChoiceOutOfOrder { step: 5, previous: 5 },
     );
     // An inline scenario is read strictly, with its field and position.
@@ -235,30 +287,42 @@ fn every_malformed_fragment_is_a_typed_error() {
     );
 }
 
-fn action_strategy() -> impl Strategy<Value = Action> {
+fn action_strategy() -> impl Strategy<Value = AnchoredAction> {
     let small = 0usize..6;
+    let message = prop_oneof![
+        (0usize..4).prop_map(|request| MessageAnchor::OrderPlacedOf(RequestIndex(request))),
+        any::<u128>()
+            .prop_map(|id| MessageAnchor::Id(crate::ids::MessageId(uuid::Uuid::from_u128(id)))),
+    ];
+    let copy = (message.clone(), 0u32..3).prop_map(|(message, copy)| CopyRef { message, copy });
+    let send = (small.clone(), 1u32..4)
+        .prop_map(|(request, send)| SendRef { request: RequestIndex(request), send });
     prop_oneof![
-        small.clone().prop_map(|entry| Action::DuplicateMessage { entry: EntryId(entry) }),
-        small.clone().prop_map(|attempt| Action::LoseResponse { attempt: AttemptId(attempt) }),
-        small.clone().prop_map(|request| Action::DoubleSubmit { request: RequestIndex(request) }),
-        (small.clone(), small.clone()).prop_map(|(request, key_of)| Action::SendWithKeyOf {
-            request: RequestIndex(request),
-            key_of: RequestIndex(key_of)
+        copy.clone().prop_map(|copy| AnchoredAction::DuplicateMessage { copy }),
+        send.prop_map(|send| AnchoredAction::LoseResponse { send }),
+        small
+            .clone()
+            .prop_map(|request| AnchoredAction::DoubleSubmit { request: RequestIndex(request) }),
+        (small.clone(), small.clone()).prop_map(|(request, key_of)| {
+            AnchoredAction::SendWithKeyOf {
+                request: RequestIndex(request),
+                key_of: RequestIndex(key_of),
+            }
         }),
-        small.clone().prop_map(|instance| Action::CrashConsumerAfterCommit {
-            instance: InstanceId(instance)
+        (message, 1u32..4).prop_map(|(message, delivery)| {
+            AnchoredAction::CrashConsumerAfterCommit { delivery: DeliveryRef { message, delivery } }
         }),
-        (small.clone(), 0u64..100).prop_map(|(entry, ticks)| Action::HoldMessage {
-            entry: EntryId(entry),
+        (copy.clone(), 0u64..100).prop_map(|(copy, ticks)| AnchoredAction::HoldMessage {
+            copy,
             until: HoldRelease::Ticks { ticks }
         }),
-        (small.clone(), small).prop_map(|(entry, instance)| Action::BrokerDeliver {
-            entry: EntryId(entry),
+        (copy, small).prop_map(|(copy, instance)| AnchoredAction::BrokerDeliver {
+            copy,
             instance: InstanceId(instance)
         }),
-        any::<u64>().prop_map(|ticks| Action::AdvanceClock { ticks }),
-        Just(Action::CrashRelay),
-        Just(Action::RelayStep),
+        Just(AnchoredAction::AdvanceClock),
+        Just(AnchoredAction::CrashRelay),
+        Just(AnchoredAction::RelayStep),
     ]
 }
 
@@ -321,7 +385,7 @@ proptest! {
                     Just("step"), Just("x")
                 ],
                 prop_oneof![
-                    Just("1".to_owned()),
+                    Just("2".to_owned()),
                     Just("f01-duplicate-delivery".to_owned()),
                     "[0-9]{0,22}",
                     "[a-zA-Z0-9_=-]{0,40}",
@@ -342,7 +406,7 @@ proptest! {
             .map(|(name, value)| format!("{name}={value}"))
             .collect::<Vec<_>>()
             .join("&");
-        if let Ok(link) = ShareLink::decode(&format!("#v=1&{fragment}")) {
+        if let Ok(link) = ShareLink::decode(&format!("#v=2&{fragment}")) {
             // A link that reads opens, or says why not; never a panic.
             let _ = link.open();
         }

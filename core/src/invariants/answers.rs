@@ -1,0 +1,187 @@
+//! I4 and I7, the invariants judged on the API's answers and the handler runs of the history:
+//! same key, same answer (and one handler per key at a time), and no 5xx for a duplicate.
+
+use std::collections::BTreeMap;
+
+use super::{InvariantId, RowRef, Violation};
+use crate::history::{
+    ApiResponse, HandlerRun, HandlerRunEnd, HandlerRunId, History, RequestAttempt, ResponseOrigin,
+};
+use crate::ids::{IdempotencyKey, Tick};
+
+/// I4: every completed request with the same key got the same status and body, and a key's
+/// handler never ran twice while the key was held.
+///
+/// The answers compared are those whose [`ResponseOrigin::is_answer_of_the_key`]: the answer of
+/// a handler that completed the key (`Completed`; every answer of the naive twin) and replays of
+/// the stored answer (`Replayed`). The first such answer of a key is the reference; each later
+/// one with another status or body is a violation. Refusals that never ran the handler (400,
+/// 409, 422) and failures whose key was released are not the key's answer and are not compared.
+/// A key forgotten after the retention window and run again is compared with its first answer
+/// too: that is fault F10's lesson, and the lab shows it red.
+///
+/// Handler runs of one key are taken in the order they started (ties in the order recorded); a
+/// run that starts while an earlier one still holds the key (see
+/// [`HandlerRun::holds_key_until`]) is a violation, naming the earlier run that holds it
+/// longest.
+pub fn check_i4_same_key_same_answer(history: &History) -> Vec<Violation> {
+    let mut violations = Vec::new();
+    let mut first_answers: BTreeMap<IdempotencyKey, (usize, &ApiResponse)> = BTreeMap::new();
+    for (index, response) in history.responses().iter().enumerate() {
+        let Some(key) = response.key else { continue };
+        if !response.origin.is_answer_of_the_key() {
+            continue;
+        }
+        let Some(&(first_index, first)) = first_answers.get(&key) else {
+            first_answers.insert(key, (index, response));
+            continue;
+        };
+        if (first.status, &first.body) != (response.status, &response.body) {
+            let how = match response.origin {
+                ResponseOrigin::Replayed => "a replay",
+                ResponseOrigin::Completed | ResponseOrigin::Released | ResponseOrigin::Refused => {
+                    "the handler ran again"
+                }
+            };
+            violations.push(Violation {
+                invariant: InvariantId::I4,
+                rows: vec![
+                    RowRef::Response { index: first_index },
+                    RowRef::Response { index },
+                ],
+                sentence: format!(
+                    "Requests with key {key} got different answers: {} at {}, but {} at {} ({how}).",
+                    describe_answer(first),
+                    first.answered_at,
+                    describe_answer(response),
+                    response.answered_at
+                ),
+            });
+        }
+    }
+
+    let mut runs_by_key: BTreeMap<IdempotencyKey, Vec<(HandlerRunId, &HandlerRun)>> =
+        BTreeMap::new();
+    for (index, run) in history.handler_runs().iter().enumerate() {
+        runs_by_key.entry(run.key).or_default().push((HandlerRunId(index), run));
+    }
+    for (key, mut runs) in runs_by_key {
+        runs.sort_by_key(|(id, run)| (run.started_at, *id));
+        // The earlier run that holds the key longest, and until when.
+        let mut holder: Option<(HandlerRunId, &HandlerRun, HoldEnd)> = None;
+        for (id, run) in runs {
+            if let Some((holder_id, holder_run, holder_end)) = holder
+                && holder_end.holds_at(run.started_at)
+            {
+                let token = match run.lease {
+                    Some(lease) => format!(" with token {}", lease.fencing_token.0),
+                    None => String::new(),
+                };
+                violations.push(Violation {
+                    invariant: InvariantId::I4,
+                    rows: vec![
+                        RowRef::HandlerRun { run: holder_id },
+                        RowRef::HandlerRun { run: id },
+                    ],
+                    sentence: format!(
+                        "The handler of key {key} ran twice at once: {id}{token} started at {} \
+                         while {holder_id}, started at {}, still held the key: {}.",
+                        run.started_at,
+                        holder_run.started_at,
+                        describe_hold(holder_run)
+                    ),
+                });
+            }
+            let end = HoldEnd::of(run);
+            if holder.is_none_or(|(_, _, holder_end)| end > holder_end) {
+                holder = Some((id, run, end));
+            }
+        }
+    }
+    violations
+}
+
+/// Until when a run holds its key; `Forever` sorts after every tick.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum HoldEnd {
+    Until(Tick),
+    Forever,
+}
+
+impl HoldEnd {
+    fn of(run: &HandlerRun) -> HoldEnd {
+        run.holds_key_until().map_or(HoldEnd::Forever, HoldEnd::Until)
+    }
+
+    fn holds_at(self, tick: Tick) -> bool {
+        match self {
+            HoldEnd::Until(end) => tick < end,
+            HoldEnd::Forever => true,
+        }
+    }
+}
+
+fn describe_hold(run: &HandlerRun) -> String {
+    match (run.lease, run.end) {
+        (Some(lease), None) => format!(
+            "its lease with token {} runs until {}",
+            lease.fencing_token.0, lease.expires_at
+        ),
+        (Some(lease), Some(HandlerRunEnd::Crashed { at })) => format!(
+            "it crashed at {at}, but its lease with token {} runs until {}",
+            lease.fencing_token.0, lease.expires_at
+        ),
+        (Some(lease), Some(HandlerRunEnd::Finished { at })) if at < lease.expires_at => format!(
+            "it finished only at {at}, within its lease with token {} (until {})",
+            lease.fencing_token.0, lease.expires_at
+        ),
+        (Some(lease), Some(HandlerRunEnd::Finished { at })) => format!(
+            "its lease with token {} runs until {} (it finished at {at})",
+            lease.fencing_token.0, lease.expires_at
+        ),
+        (None, None) => "it had no lease and was still running".to_owned(),
+        (None, Some(HandlerRunEnd::Finished { at })) => {
+            format!("it had no lease and ran until it finished at {at}")
+        }
+        (None, Some(HandlerRunEnd::Crashed { at })) => {
+            format!("it had no lease and ran until it crashed at {at}")
+        }
+    }
+}
+
+fn describe_answer(response: &ApiResponse) -> String {
+    if response.body.is_empty() {
+        format!("status {} with an empty body", response.status)
+    } else {
+        format!("status {} with body `{}`", response.status, response.body)
+    }
+}
+
+/// I7: no duplicate request ([`RequestAttempt::Duplicate`]) got a 5xx answer, whatever the
+/// answer's origin.
+pub fn check_i7_no_server_error_for_a_duplicate(history: &History) -> Vec<Violation> {
+    history
+        .responses()
+        .iter()
+        .enumerate()
+        .filter(|(_, response)| {
+            response.attempt == RequestAttempt::Duplicate && response.status >= 500
+        })
+        .map(|(index, response)| {
+            let key = match response.key {
+                Some(key) => format!("with key {key}"),
+                None => "without a key".to_owned(),
+            };
+            Violation {
+                invariant: InvariantId::I7,
+                rows: vec![RowRef::Response { index }],
+                sentence: format!(
+                    "A duplicate request {key} got {} at {}: a duplicate must never make the API \
+                     fail.",
+                    describe_answer(response),
+                    response.answered_at
+                ),
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,345 @@
+//! A run as a pure function of (scenario, seed, patterns, the learner's choices): the one
+//! replay of the crate.
+//!
+//! A [`Run`] is the scenario (its `patterns` are the twins that run), the seed and the
+//! learner's [`UserChoice`]s, each anchored to what it hits ([`crate::sim::AnchoredAction`])
+//! and the step it was made at. Playing it ([`Run::play`], or [`RunPlayer`] in slices) takes
+//! the scheduler's choice at every step but those where a learner's choice is taken. The
+//! choices are taken in their order, each as near to its step as its target allows:
+//! - at its step, if its target is there and the action enabled;
+//! - else at the latest step before it (after the choice before it) where it was;
+//! - else at the first step after it where it is;
+//! - else nowhere: its target never exists in this run, [`ChoiceOutcome::TargetMissing`],
+//!   and the next choice is placed as if it had not been made.
+//!
+//! In the run the choices were made in, each is taken exactly at its step, so a trace replays
+//! to the same bytes ([`Run::replay`]); in the other twin of a pattern, or after a pattern
+//! switch, the same choice hits the same request, message copy, delivery or instance wherever
+//! that exists, and [`Played::outcomes`] says for each where it was taken or that it was not.
+//! [`Run::anchor`] turns choices recorded as plain actions at step numbers (a trace, a
+//! version-1 share link) into a run.
+
+use thiserror::Error;
+
+use crate::sim::action::Action;
+use crate::sim::choice::{UserChoice, anchor};
+use crate::sim::scenario::{Scenario, ScenarioError};
+use crate::sim::scheduler::{ReplayError, Simulation};
+use crate::sim::trace::{Choice, StopReason, Trace};
+use crate::sim::world::ApplyError;
+
+/// One run: what it is a pure function of.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Run {
+    /// The scenario, with the pattern switches that run.
+    pub scenario: Scenario,
+    /// The seed.
+    pub seed: u64,
+    /// The learner's choices, by step, strictly increasing from step 1.
+    pub choices: Vec<UserChoice>,
+}
+
+/// Where a learner's choice was taken in a run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ChoiceOutcome {
+    /// At this step (the choice's own step in the run it was made in).
+    Taken {
+        /// The step, from 1.
+        step: usize,
+    },
+    /// Its target never exists (or its action is never enabled) in this run.
+    TargetMissing,
+}
+
+/// A played run.
+#[derive(Clone, Debug)]
+pub struct Played {
+    /// The run once every choice is placed: it steps on with the scheduler alone.
+    pub simulation: Simulation,
+    /// Where each choice was taken, in the order of [`Run::choices`].
+    pub outcomes: Vec<ChoiceOutcome>,
+}
+
+/// Why a run cannot be played or its choices anchored.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum RunError {
+    /// The scenario is invalid.
+    #[error(transparent)]
+    Scenario(ScenarioError),
+    /// The choices are not in strictly increasing step order from step 1.
+    #[error("the choice at step {step} comes after step {previous}: steps must increase from 1")]
+    ChoiceOutOfOrder {
+        /// The step of the choice.
+        step: usize,
+        /// The step of the choice before it (0 for the first).
+        previous: usize,
+    },
+    /// A choice recorded as an action is not enabled at its step ([`Run::anchor`]).
+    #[error("the choice at step {step} cannot be taken: {error}")]
+    ChoiceRefused {
+        /// The step.
+        step: usize,
+        /// Why.
+        error: ApplyError,
+    },
+    /// The run stops before the step of a choice recorded as an action ([`Run::anchor`]).
+    #[error("the choice at step {step} is never reached: the run stops after {steps} steps")]
+    ChoiceNotReached {
+        /// The step.
+        step: usize,
+        /// The steps of the run.
+        steps: usize,
+    },
+}
+
+impl Run {
+    /// Plays the run to where every choice is placed.
+    pub fn play(&self) -> Result<Played, RunError> {
+        let mut player = RunPlayer::new(self)?;
+        while !player.advance(usize::MAX) {}
+        Ok(player.finish())
+    }
+
+    /// Plays the run to its end (quiescence or a limit).
+    pub fn play_to_end(&self) -> Result<Played, RunError> {
+        let mut played = self.play()?;
+        played.simulation.run_to_end();
+        Ok(played)
+    }
+
+    /// The run whose choices are the actions `taken` at their step numbers, in `scenario` with
+    /// `seed`: each action is anchored in the world it is taken in, the scheduler takes every
+    /// other step. Returns the run and the simulation after its last choice.
+    pub fn anchor(
+        scenario: Scenario,
+        seed: u64,
+        taken: &[(usize, Action)],
+    ) -> Result<(Run, Simulation), RunError> {
+        check_order(taken.iter().map(|(step, _)| *step))?;
+        let mut simulation = Simulation::new(scenario.clone(), seed).map_err(RunError::Scenario)?;
+        let mut choices = Vec::with_capacity(taken.len());
+        for (step, action) in taken {
+            while simulation.steps().len().saturating_add(1) < *step {
+                if simulation.step().is_none() {
+                    let steps = simulation.steps().len();
+                    return Err(RunError::ChoiceNotReached { step: *step, steps });
+                }
+            }
+            let refused = |error| RunError::ChoiceRefused { step: *step, error };
+            let anchored = anchor(simulation.world(), action)
+                .ok_or_else(|| refused(ApplyError::NotEnabled { action: action.clone() }))?;
+            simulation.step_with(action.clone()).map_err(refused)?;
+            choices.push(UserChoice { step: *step, action: anchored });
+        }
+        Ok((Run { scenario, seed, choices }, simulation))
+    }
+
+    /// The run of a trace: its scenario and seed, and its steps chosen by the user
+    /// ([`Choice::User`]) as choices.
+    pub fn of_trace(trace: &Trace) -> Result<Run, ReplayError> {
+        let taken: Vec<(usize, Action)> = trace
+            .steps
+            .iter()
+            .filter(|step| step.chosen_by == Choice::User)
+            .map(|step| (step.step, step.action.clone()))
+            .collect();
+        Run::anchor(trace.scenario.clone(), trace.seed, &taken)
+            .map(|(run, _)| run)
+            .map_err(ReplayError::from)
+    }
+
+    /// The part of this run up to `step` as a run of its own: the choices that its play took
+    /// (`outcomes`, from [`Played::outcomes`]) at or before `step`, at the steps they were
+    /// taken. Playing it gives the same first `step` steps; a new choice after them starts a
+    /// new branch of the run (the choices after `step` are not in it).
+    pub fn until(&self, outcomes: &[ChoiceOutcome], step: usize) -> Run {
+        let choices = self
+            .choices
+            .iter()
+            .zip(outcomes)
+            .filter_map(|(choice, outcome)| match outcome {
+                ChoiceOutcome::Taken { step: taken } if *taken <= step => {
+                    Some(UserChoice { step: *taken, action: choice.action.clone() })
+                }
+                ChoiceOutcome::Taken { .. } | ChoiceOutcome::TargetMissing => None,
+            })
+            .collect();
+        Run { scenario: self.scenario.clone(), seed: self.seed, choices }
+    }
+
+    /// Runs a trace again: the result equals the trace. A trace of a run that was still going
+    /// (`stop` is [`StopReason::Running`]: the page exports the run up to the step it shows)
+    /// replays to its last step; any other runs on to its end.
+    pub fn replay(trace: &Trace) -> Result<Trace, ReplayError> {
+        let mut simulation = Run::of_trace(trace)?.play().map_err(ReplayError::from)?.simulation;
+        if trace.stop == StopReason::Running {
+            while simulation.steps().len() < trace.steps.len() && simulation.step().is_some() {}
+        } else {
+            simulation.run_to_end();
+        }
+        Ok(simulation.trace())
+    }
+}
+
+impl From<RunError> for ReplayError {
+    fn from(error: RunError) -> ReplayError {
+        match error {
+            RunError::Scenario(error) => ReplayError::Scenario(error),
+            RunError::ChoiceRefused { step, error } => ReplayError::Apply { step, error },
+            RunError::ChoiceOutOfOrder { step, previous } => {
+                ReplayError::OutOfOrder { step, previous }
+            }
+            RunError::ChoiceNotReached { step, steps } => ReplayError::NotReached { step, steps },
+        }
+    }
+}
+
+/// A run being played, a slice at a time (the page plays a long run between frames).
+#[derive(Clone, Debug)]
+pub struct RunPlayer {
+    choices: Vec<UserChoice>,
+    simulation: Simulation,
+    outcomes: Vec<ChoiceOutcome>,
+    window: Window,
+}
+
+/// Where the next choice is being placed.
+#[derive(Clone, Debug, Default)]
+struct Window {
+    /// Steps taken when the choice before it was placed.
+    start: usize,
+    /// The run at `start`, kept once a step is taken past it.
+    checkpoint: Option<Simulation>,
+    /// The latest count of steps taken, before the choice's step, at which it was enabled.
+    latest_enabled: Option<usize>,
+}
+
+impl RunPlayer {
+    /// A player at the start of `run`.
+    pub fn new(run: &Run) -> Result<RunPlayer, RunError> {
+        check_order(run.choices.iter().map(|choice| choice.step))?;
+        let simulation =
+            Simulation::new(run.scenario.clone(), run.seed).map_err(RunError::Scenario)?;
+        Ok(RunPlayer {
+            choices: run.choices.clone(),
+            simulation,
+            outcomes: Vec::with_capacity(run.choices.len()),
+            window: Window::default(),
+        })
+    }
+
+    /// Takes up to `moves_max` moves (a step, or going back to place a choice); returns
+    /// whether every choice is placed.
+    pub fn advance(&mut self, moves_max: usize) -> bool {
+        for _ in 0..moves_max {
+            if self.is_done() {
+                return true;
+            }
+            self.advance_one();
+        }
+        self.is_done()
+    }
+
+    /// Whether every choice is placed.
+    pub fn is_done(&self) -> bool {
+        self.outcomes.len() >= self.choices.len()
+    }
+
+    /// The steps the run has taken so far, and the choices placed out of all: for a progress
+    /// bar.
+    pub fn progress(&self) -> (usize, usize, usize) {
+        (self.simulation.steps().len(), self.outcomes.len(), self.choices.len())
+    }
+
+    /// The run as far as it is played, and where its choices were placed.
+    pub fn finish(self) -> Played {
+        Played { simulation: self.simulation, outcomes: self.outcomes }
+    }
+
+    fn advance_one(&mut self) {
+        let Some(choice) = self.choices.get(self.outcomes.len()) else { return };
+        let taken = self.simulation.steps().len();
+        let due = choice.step.max(self.window.start.saturating_add(1));
+        let enabled = match self.simulation.stop_reason() {
+            None => choice.action.enabled_in(self.simulation.world()),
+            Some(_) => None,
+        };
+        if taken.saturating_add(1) >= due {
+            if let Some(action) = enabled
+                && self.simulation.step_with(action).is_ok()
+            {
+                self.placed(ChoiceOutcome::Taken { step: taken.saturating_add(1) });
+                return;
+            }
+            if let Some(at) = self.window.latest_enabled {
+                self.take_earlier(at);
+                return;
+            }
+        } else if enabled.is_some() {
+            self.window.latest_enabled = Some(taken);
+        }
+        if self.window.checkpoint.is_none() {
+            debug_assert_eq!(taken, self.window.start, "a window's first step is at its start");
+            self.window.checkpoint = Some(self.simulation.clone());
+        }
+        if self.simulation.step().is_none() {
+            match self.window.latest_enabled {
+                Some(at) => self.take_earlier(at),
+                None => self.missing(),
+            }
+        }
+    }
+
+    fn placed(&mut self, outcome: ChoiceOutcome) {
+        self.outcomes.push(outcome);
+        self.window = Window { start: self.simulation.steps().len(), ..Window::default() };
+    }
+
+    /// Goes back to the run after `at` steps, where the choice was last enabled, and takes it.
+    fn take_earlier(&mut self, at: usize) {
+        let Some(checkpoint) = self.window.checkpoint.take() else {
+            // Stepping past the window's start keeps its checkpoint: only a bug gets here.
+            debug_assert!(false, "a choice enabled earlier in its window without a checkpoint");
+            return self.missing();
+        };
+        self.simulation = checkpoint;
+        while self.simulation.steps().len() < at && self.simulation.step().is_some() {}
+        let taken = self.simulation.steps().len();
+        let action = self
+            .choices
+            .get(self.outcomes.len())
+            .and_then(|choice| choice.action.enabled_in(self.simulation.world()));
+        let taken_now =
+            taken == at && action.is_some_and(|action| self.simulation.step_with(action).is_ok());
+        if taken_now {
+            self.placed(ChoiceOutcome::Taken { step: at.saturating_add(1) });
+        } else {
+            // The run is a pure function of its inputs: the same steps again enable it.
+            debug_assert!(false, "a choice enabled after {at} steps is not enabled again");
+            self.missing();
+        }
+    }
+
+    /// The choice's target never exists: back to the window's start, for the next choice.
+    fn missing(&mut self) {
+        self.outcomes.push(ChoiceOutcome::TargetMissing);
+        if let Some(checkpoint) = &self.window.checkpoint {
+            self.simulation = checkpoint.clone();
+        }
+        self.window.latest_enabled = None;
+    }
+}
+
+fn check_order(steps: impl Iterator<Item = usize>) -> Result<(), RunError> {
+    let mut previous = 0;
+    for step in steps {
+        if step <= previous {
+            return Err(RunError::ChoiceOutOfOrder { step, previous });
+        }
+        previous = step;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,252 @@
+//! Tests of the one replay: choices anchored to their targets survive a pattern switch, apply
+//! to both twins, and a run with them replays to the same bytes.
+
+use super::*;
+use crate::sim::{
+    AnchoredAction, CATALOGUE, CopyRef, MessageAnchor, PatternMode, RequestIndex,
+    catalogue_scenario,
+};
+
+/// A lesson in `mode`, taken `steps` scheduler steps in; then the learner takes the first
+/// enabled action that `pick` accepts (a fault on the diagram's pending items).
+fn learner_run(
+    lesson: &str,
+    mode: PatternMode,
+    steps: usize,
+    pick: impl Fn(&Action) -> bool,
+) -> (Run, Simulation) {
+    let scenario = catalogue_scenario(lesson).unwrap().with_mode(mode);
+    let mut simulation = Simulation::new(scenario.clone(), 0).unwrap();
+    for _ in 0..steps {
+        simulation.step().unwrap();
+    }
+    let action = simulation.world().enabled_actions().into_iter().find(|action| pick(action));
+    let action = action.unwrap_or_else(|| panic!("{lesson}: nothing to pick after {steps} steps"));
+    let (run, simulation) = Run::anchor(scenario, 0, &[(steps + 1, action)]).unwrap();
+    (run, simulation)
+}
+
+fn with_mode(run: &Run, mode: PatternMode) -> Run {
+    Run { scenario: run.scenario.with_mode(mode), ..run.clone() }
+}
+
+fn user_steps(simulation: &Simulation) -> Vec<(usize, Action)> {
+    simulation
+        .steps()
+        .iter()
+        .filter(|step| step.chosen_by == Choice::User)
+        .map(|step| (step.step, step.action.clone()))
+        .collect()
+}
+
+#[test]
+fn a_pattern_switch_keeps_the_learners_fault() {
+    // Repro 1: f03, nine steps, F1 on the pending message, then all idempotent.
+    let duplicate = |action: &Action| matches!(action, Action::DuplicateMessage { .. });
+    let (naive, taken) = learner_run("f03-crash-before-commit", PatternMode::Naive, 9, duplicate);
+    assert_eq!(
+        naive.choices[0].action,
+        AnchoredAction::DuplicateMessage {
+            copy: CopyRef { message: MessageAnchor::OrderPlacedOf(RequestIndex(0)), copy: 0 }
+        }
+    );
+    let played = naive.play().unwrap();
+    assert_eq!(played.outcomes, vec![ChoiceOutcome::Taken { step: 10 }]);
+    assert_eq!(played.simulation.steps(), taken.steps());
+
+    let switched = with_mode(&naive, PatternMode::Idempotent).play_to_end().unwrap();
+    let [ChoiceOutcome::Taken { step }] = switched.outcomes[..] else {
+        panic!("the fault is lost: {:?}", switched.outcomes);
+    };
+    let recorded = &switched.simulation.steps()[step - 1];
+    assert_eq!(recorded.chosen_by, Choice::User);
+    assert!(matches!(recorded.action, Action::DuplicateMessage { .. }), "{recorded:?}");
+    // The duplicate is delivered: two OrderPlaced deliveries at least, and the idempotent
+    // consumer keeps every invariant.
+    let trace = switched.simulation.trace();
+    assert!(trace.invariants_ever_violated().is_empty(), "{:?}", trace.invariants_ever_violated());
+    // And back: the same run as before the switch, byte for byte.
+    let back = with_mode(&with_mode(&naive, PatternMode::Idempotent), PatternMode::Naive);
+    assert_eq!(back.play().unwrap().simulation.steps(), taken.steps());
+}
+
+#[test]
+fn a_choice_is_taken_exactly_at_its_step_in_its_own_run() {
+    for entry in CATALOGUE {
+        for mode in [PatternMode::Naive, PatternMode::Idempotent] {
+            let scenario = catalogue_scenario(entry.id).unwrap().with_mode(mode);
+            let mut simulation = Simulation::new(scenario.clone(), 3).unwrap();
+            // A fault every fourth step where one is enabled, the scheduler elsewhere.
+            while simulation.steps().len() < 60 {
+                let fault = simulation
+                    .world()
+                    .enabled_fault_actions()
+                    .into_iter()
+                    .next()
+                    .filter(|_| simulation.steps().len() % 4 == 3);
+                let moved = match fault {
+                    Some(action) => simulation.step_with(action).is_ok(),
+                    None => simulation.step().is_some(),
+                };
+                if !moved {
+                    break;
+                }
+            }
+            let trace = simulation.trace();
+            let run = Run::of_trace(&trace).unwrap();
+            let played = run.play().unwrap();
+            let steps = played.simulation.steps();
+            assert_eq!(steps, &trace.steps[..steps.len()], "{} {mode:?}", entry.id);
+            assert!(
+                played.outcomes.iter().zip(&run.choices).all(
+                    |(outcome, choice)| *outcome == ChoiceOutcome::Taken { step: choice.step }
+                ),
+                "{} {mode:?}",
+                entry.id
+            );
+            assert_eq!(Run::replay(&trace).unwrap(), trace, "{} {mode:?}", entry.id);
+        }
+    }
+}
+
+#[test]
+fn every_enabled_action_resolves_back_from_its_anchor() {
+    for entry in CATALOGUE {
+        for mode in [PatternMode::Naive, PatternMode::Idempotent] {
+            let scenario = catalogue_scenario(entry.id).unwrap().with_mode(mode);
+            let mut simulation = Simulation::new(scenario, 1).unwrap();
+            loop {
+                let world = simulation.world();
+                for action in world.enabled_actions() {
+                    let anchored = crate::sim::anchor(world, &action)
+                        .unwrap_or_else(|| panic!("{}: {action:?} has no anchor", entry.id));
+                    assert_eq!(anchored.resolve(world), Some(action.clone()), "{}", entry.id);
+                    assert!(!anchored.target_text().is_empty());
+                }
+                if simulation.step().is_none() {
+                    break;
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_choice_whose_target_is_elsewhere_is_taken_nearest_to_its_step() {
+    // Made in the idempotent twin, whose consumer runs more statements; the naive twin gets
+    // there sooner, so the same fault is taken earlier there, never lost.
+    let duplicate = |action: &Action| matches!(action, Action::DuplicateMessage { .. });
+    let lesson = "f03-crash-before-commit";
+    let enabled_at = |mode: PatternMode| -> Vec<usize> {
+        let scenario = catalogue_scenario(lesson).unwrap().with_mode(mode);
+        let mut simulation = Simulation::new(scenario, 0).unwrap();
+        let mut at = Vec::new();
+        loop {
+            if simulation.world().enabled_actions().iter().any(duplicate) {
+                at.push(simulation.steps().len());
+            }
+            if simulation.step().is_none() {
+                return at;
+            }
+        }
+    };
+    // The last moment the message can be duplicated in the idempotent twin, long after the
+    // naive twin has passed it.
+    let idempotent_last = *enabled_at(PatternMode::Idempotent).last().unwrap();
+    let naive_last = *enabled_at(PatternMode::Naive).last().unwrap();
+    assert!(naive_last < idempotent_last, "{naive_last} {idempotent_last}");
+    let (idempotent, _) = learner_run(lesson, PatternMode::Idempotent, idempotent_last, duplicate);
+    let naive = with_mode(&idempotent, PatternMode::Naive).play().unwrap();
+    assert_eq!(naive.outcomes, vec![ChoiceOutcome::Taken { step: naive_last + 1 }]);
+    for mode in [PatternMode::Naive, PatternMode::Idempotent] {
+        let played = with_mode(&idempotent, mode).play().unwrap();
+        let [ChoiceOutcome::Taken { step }] = played.outcomes[..] else {
+            panic!("{mode:?}: {:?}", played.outcomes);
+        };
+        let recorded = &played.simulation.steps()[step - 1];
+        assert!(matches!(recorded.action, Action::DuplicateMessage { .. }), "{recorded:?}");
+        assert_eq!(user_steps(&played.simulation).len(), 1);
+    }
+}
+
+#[test]
+fn a_choice_whose_target_never_exists_is_reported_and_the_next_still_applies() {
+    let scenario = catalogue_scenario("p4-inbox-consumer").unwrap();
+    let missing = UserChoice {
+        step: 2,
+        // p4 has one request: request 5 never sends.
+        action: AnchoredAction::DoubleSubmit { request: RequestIndex(5) },
+    };
+    let double_submit =
+        UserChoice { step: 3, action: AnchoredAction::DoubleSubmit { request: RequestIndex(0) } };
+    let run = Run { scenario, seed: 0, choices: vec![missing, double_submit] };
+    let played = run.play().unwrap();
+    assert_eq!(played.outcomes[0], ChoiceOutcome::TargetMissing);
+    // The second is placed as if the first had not been made: at the first step where the
+    // request may still be sent, step 1 being before its own step.
+    assert_eq!(played.outcomes[1], ChoiceOutcome::Taken { step: 1 });
+    assert_eq!(
+        user_steps(&played.simulation),
+        vec![(1, Action::DoubleSubmit { request: RequestIndex(0) })]
+    );
+    let unordered = Run { choices: vec![run.choices[1].clone(), run.choices[0].clone()], ..run };
+    assert_eq!(unordered.play().unwrap_err(), RunError::ChoiceOutOfOrder { step: 2, previous: 3 });
+}
+
+#[test]
+fn a_player_in_slices_ends_where_one_call_ends() {
+    let duplicate = |action: &Action| matches!(action, Action::DuplicateMessage { .. });
+    let (naive, _) = learner_run("f03-crash-before-commit", PatternMode::Naive, 9, duplicate);
+    let switched = with_mode(&naive, PatternMode::Idempotent);
+    let whole = switched.play().unwrap();
+    let mut player = RunPlayer::new(&switched).unwrap();
+    let mut slices = 0;
+    while !player.advance(2) {
+        slices += 1;
+    }
+    assert!(slices > 2, "{slices}");
+    let sliced = player.finish();
+    assert_eq!(sliced.outcomes, whole.outcomes);
+    assert_eq!(sliced.simulation.steps(), whole.simulation.steps());
+}
+
+#[test]
+fn the_part_of_a_run_until_a_step_plays_its_first_steps() {
+    // Two faults, made in the naive twin, played in the idempotent one: the part until a
+    // step between them keeps the first, where the idempotent run took it.
+    let scenario = catalogue_scenario("f01-duplicate-delivery").unwrap();
+    let naive = scenario.with_mode(PatternMode::Naive);
+    let mut simulation = Simulation::new(naive.clone(), 0).unwrap();
+    let mut taken = Vec::new();
+    while taken.len() < 2 {
+        let duplicate = simulation
+            .world()
+            .enabled_actions()
+            .into_iter()
+            .find(|action| matches!(action, Action::DuplicateMessage { .. }));
+        match duplicate {
+            Some(action) if simulation.steps().len() > 8 + 6 * taken.len() => {
+                taken.push((simulation.steps().len() + 1, action.clone()));
+                simulation.step_with(action).unwrap();
+            }
+            _ => {
+                simulation.step().unwrap();
+            }
+        }
+    }
+    let (run, _) = Run::anchor(naive, 0, &taken).unwrap();
+    let switched = with_mode(&run, PatternMode::Idempotent);
+    let played = switched.play().unwrap();
+    let ChoiceOutcome::Taken { step: first } = played.outcomes[0] else { panic!() };
+    let ChoiceOutcome::Taken { step: second } = played.outcomes[1] else { panic!() };
+    let part = switched.until(&played.outcomes, second - 1);
+    assert_eq!(
+        part.choices,
+        vec![UserChoice { step: first, action: run.choices[0].action.clone() }]
+    );
+    let mut replayed = part.play().unwrap().simulation;
+    while replayed.steps().len() < second - 1 {
+        replayed.step().unwrap();
+    }
+    assert_eq!(replayed.steps(), &played.simulation.steps()[..second - 1]);
+}
