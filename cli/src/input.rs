@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use idempotency_lab::sim::{
     CATALOGUE, CatalogueError, ReplayError, Scenario, ScenarioError, Trace, TraceError,
-    catalogue_scenario,
+    catalogue_scenario, locate,
 };
 use thiserror::Error;
 
@@ -56,24 +56,27 @@ pub enum InputError {
         column: usize,
     },
     /// The JSON does not read as a scenario or a trace.
-    #[error("{}", describe_json_error(what, source_name, line, column, field.as_deref(), message))]
+    #[error("{}", describe_json_error(what, source_name, *line, *column, path, message, snippet))]
     Malformed {
         /// `scenario` or `trace`.
         what: &'static str,
         /// The file (or built-in id) read.
         source_name: String,
-        /// The field being read, when the parser could tell.
-        field: Option<String>,
+        /// The path of the field being read (`requests[0].operation.lines[0].qty`), empty
+        /// for the whole file.
+        path: String,
         /// Line, from 1.
         line: usize,
         /// Column, from 1.
         column: usize,
-        /// What went wrong, without the parser's own "at line L column C" suffix.
+        /// What went wrong, in plain words.
         message: String,
+        /// The offending line with a caret under the column.
+        snippet: String,
     },
     /// The JSON reads but is refused: another format version, a dangling reference, a number
-    /// out of range.
-    #[error("{what} `{source_name}` is refused: {message}")]
+    /// out of range. When the refused field is in the file, where it is.
+    #[error("{}", describe_refusal(what, source_name, message, place.as_ref()))]
     Invalid {
         /// `scenario` or `trace`.
         what: &'static str,
@@ -81,6 +84,8 @@ pub enum InputError {
         source_name: String,
         /// Why, as the core says it.
         message: String,
+        /// The refused field's path, line, column and snippet, when the file has it.
+        place: Option<Place>,
     },
     /// A built-in scenario does not read: a bug of the catalogue.
     #[error("{0}")]
@@ -93,6 +98,19 @@ pub enum InputError {
         /// Why.
         error: ReplayError,
     },
+}
+
+/// Where in a file a refused field is.
+#[derive(Clone, Debug)]
+pub struct Place {
+    /// The field's path.
+    pub path: String,
+    /// Line, from 1.
+    pub line: usize,
+    /// Column, from 1.
+    pub column: usize,
+    /// The line with a caret under the column.
+    pub snippet: String,
 }
 
 /// A scenario and where it came from.
@@ -116,7 +134,7 @@ pub fn load_scenario(name: &str) -> Result<NamedScenario, InputError> {
     }
     let text = read_text("scenario", path)?;
     let scenario = Scenario::from_json(&text)
-        .map_err(|error| scenario_error("scenario", name.to_owned(), error))?;
+        .map_err(|error| scenario_error("scenario", name.to_owned(), &text, "", error))?;
     Ok(NamedScenario { source_name: name.to_owned(), scenario })
 }
 
@@ -125,15 +143,14 @@ pub fn load_trace(path: &Path) -> Result<(Trace, String), InputError> {
     let text = read_text("trace", path)?;
     let source_name = path.display().to_string();
     let trace = Trace::from_json(&text).map_err(|error| match error {
-        TraceError::Json(error) => scenario_error("trace", source_name, error),
-        TraceError::UnsupportedVersion { .. } => {
-            InputError::Invalid { what: "trace", source_name, message: error.to_string() }
+        TraceError::Json(error) => scenario_error("trace", source_name, &text, "", error),
+        TraceError::Scenario(error) => {
+            scenario_error("trace", source_name, &text, "scenario.", error)
         }
-        TraceError::Scenario(error) => InputError::Invalid {
-            what: "trace",
-            source_name,
-            message: format!("its scenario: {error}"),
-        },
+        TraceError::UnsupportedVersion { .. } => {
+            invalid("trace", source_name, &text, "format_version", &error)
+        }
+        TraceError::TooManySteps { .. } => invalid("trace", source_name, &text, "steps", &error),
     })?;
     Ok((trace, text))
 }
@@ -158,30 +175,91 @@ fn read_text(what: &'static str, path: &Path) -> Result<String, InputError> {
     })
 }
 
-fn scenario_error(what: &'static str, source_name: String, error: ScenarioError) -> InputError {
+/// The input error for a refused scenario (or a trace's scenario, its fields under `prefix`),
+/// with the refused field's place in `text` when it can be found there.
+fn scenario_error(
+    what: &'static str,
+    source_name: String,
+    text: &str,
+    prefix: &str,
+    error: ScenarioError,
+) -> InputError {
     match error {
-        ScenarioError::Json { field, line, column, message } => {
-            let suffix = format!(" at line {line} column {column}");
-            let message = message.strip_suffix(&suffix).unwrap_or(&message).to_owned();
-            InputError::Malformed { what, source_name, field, line, column, message }
+        ScenarioError::Json { path, line, column, message } => {
+            let snippet = snippet(text, line, column);
+            InputError::Malformed { what, source_name, path, line, column, message, snippet }
         }
-        other => InputError::Invalid { what, source_name, message: other.to_string() },
+        other => {
+            let field = other.field().map(|field| format!("{prefix}{field}")).unwrap_or_default();
+            invalid(what, source_name, text, &field, &other)
+        }
     }
+}
+
+fn invalid(
+    what: &'static str,
+    source_name: String,
+    text: &str,
+    path: &str,
+    error: &dyn std::fmt::Display,
+) -> InputError {
+    let place = locate(text, path).map(|(line, column)| Place {
+        path: path.to_owned(),
+        line,
+        column,
+        snippet: snippet(text, line, column),
+    });
+    InputError::Invalid { what, source_name, message: error.to_string(), place }
+}
+
+/// How much of a long line the snippet shows on each side of the column.
+const SNIPPET_CHARS_EACH_SIDE: usize = 60;
+
+/// The line `line` of `text` (a window of it around `column` if it is long), numbered, with a
+/// caret under `column`.
+fn snippet(text: &str, line: usize, column: usize) -> String {
+    let Some(line_text) = line.checked_sub(1).and_then(|index| text.lines().nth(index)) else {
+        return String::new();
+    };
+    let chars: Vec<char> = line_text.chars().map(|c| if c == '\t' { ' ' } else { c }).collect();
+    let caret_at = column.saturating_sub(1).min(chars.len());
+    let start = caret_at.saturating_sub(SNIPPET_CHARS_EACH_SIDE);
+    let end = (caret_at + SNIPPET_CHARS_EACH_SIDE).min(chars.len());
+    let mut shown: String = chars.get(start..end).unwrap_or_default().iter().collect();
+    let mut caret_column = caret_at - start;
+    if start > 0 {
+        shown.insert_str(0, "...");
+        caret_column += 3;
+    }
+    if end < chars.len() {
+        shown.push_str("...");
+    }
+    let number = line.to_string();
+    let gutter = " ".repeat(number.len());
+    format!("{gutter} |\n{number} | {shown}\n{gutter} | {}^", " ".repeat(caret_column))
 }
 
 fn describe_json_error(
     what: &str,
     source_name: &str,
-    line: &usize,
-    column: &usize,
-    field: Option<&str>,
+    line: usize,
+    column: usize,
+    path: &str,
     message: &str,
+    snippet: &str,
 ) -> String {
-    let field = match field {
-        Some(field) => format!("\n  field:   `{field}`"),
-        None => String::new(),
-    };
+    let field = if path.is_empty() { String::new() } else { format!("\n  field:   `{path}`") };
     format!(
-        "{what} file `{source_name}` is malformed\n  at:      line {line}, column {column}{field}\n  problem: {message}"
+        "{what} file `{source_name}` is malformed\n  at:      line {line}, column {column}{field}\n  problem: {message}\n{snippet}"
     )
+}
+
+fn describe_refusal(what: &str, source_name: &str, message: &str, place: Option<&Place>) -> String {
+    match place {
+        None => format!("{what} `{source_name}` is refused: {message}"),
+        Some(place) => format!(
+            "{what} `{source_name}` is refused: {message}\n  at:      line {}, column {}\n  field:   `{}`\n{}",
+            place.line, place.column, place.path, place.snippet
+        ),
+    }
 }

@@ -314,6 +314,7 @@ fn simulate(
         what: "scenario",
         source_name: source_name.to_owned(),
         message: error.to_string(),
+        place: None,
     })
 }
 

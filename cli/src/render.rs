@@ -274,6 +274,9 @@ pub fn invariant_report(trace: &Trace) -> String {
             trace.summary.faults.iter().map(|(class, count)| format!("{class} x{count}")).collect();
         let _ = writeln!(text, "faults fired: {}", faults.join(", "));
     }
+    for line in idempotency_lab::sim::dead_letter_sentences(&trace.steps) {
+        let _ = writeln!(text, "{line}");
+    }
     let violated = trace.invariants_ever_violated();
     if violated.is_empty() {
         let _ = writeln!(text, "invariants: all of I1-I7 held at every step");

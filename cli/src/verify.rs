@@ -13,7 +13,7 @@ use idempotency_lab::check::{
     CheckConfig, CheckOutcome, CheckStatus, Checker, FaultBudget,
     two_consumers_duplicate_and_crash_config,
 };
-use idempotency_lab::sim::Scenario;
+use idempotency_lab::sim::{FiredFaults, Scenario};
 use idempotency_lab::testing::{FuzzConfig, FuzzRun, lesson_cases};
 
 use crate::input::InputError;
@@ -69,6 +69,7 @@ pub fn check(
         what: "scenario",
         source_name: source_name.to_owned(),
         message,
+        place: None,
     };
     let mut checker =
         Checker::new(scenario, seed, config).map_err(|error| invalid(error.to_string()))?;
@@ -223,7 +224,14 @@ pub fn fuzz(
         failure.shrunk.seed
     );
     let shrunk = &failure.shrunk.scenario;
-    let _ = writeln!(text, "injected faults: {}", shrunk.injections.len());
+    let fired = failure.trace.fired_faults();
+    let _ = writeln!(
+        text,
+        "faults that fired: injected {}; from random rates {}",
+        FiredFaults::describe(&fired.injected),
+        FiredFaults::describe(&fired.random)
+    );
+    let _ = writeln!(text, "injections in the shrunk case: {}", shrunk.injections.len());
     for injection in &shrunk.injections {
         let json = serde_json::to_string(injection).unwrap_or_default();
         let _ = writeln!(text, "  {} {json}", injection.fault_class());

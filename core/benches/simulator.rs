@@ -114,8 +114,8 @@ fn large_random_scenario() -> Scenario {
         "schedule": { "early_clock_advance_per_million": 50_000 },
         "fault_rates": fault_rates,
         "limits": {
-            "steps_max": 200_000,
-            "trace_steps_max": 200_000,
+            "steps_max": 20_000,
+            "trace_steps_max": 20_000,
             "queue_len_max": 4_096,
             "history_records_max": 100_000,
             "snapshot_every_steps": 64,

@@ -335,7 +335,8 @@ pub fn app() -> Html {
                 <SequenceDiagram lanes={lanes(state.sim.scenario())} steps={shown.get(first..).unwrap_or_default().to_vec()}
                     hidden={first} {on_reveal} on_select={on_seek.clone()} pending={pending(&state.world)} {on_inject} />
                 <aside class="side">
-                    <InvariantsPanel violations={violations} breaks={breaking_steps(shown)} on_jump={on_seek} language={*language} />
+                    <InvariantsPanel violations={violations} breaks={breaking_steps(shown)} on_jump={on_seek} language={*language}
+                        dead_letters={idempotency_lab::sim::dead_letter_sentences(shown)} />
                 </aside>
             </div>
             <StoreTables tables={state.world.store().committed().clone()} {changes} />

@@ -18,7 +18,7 @@ use idempotency_lab::check::{
     two_consumers_two_orders_duplicate_and_crash,
 };
 use idempotency_lab::faults::FaultClass;
-use idempotency_lab::sim::{PatternMode, Patterns, Scenario, Trace};
+use idempotency_lab::sim::{FiredFaults, PatternMode, Patterns, Scenario, Trace};
 use idempotency_lab::testing::{FuzzConfig, FuzzProgress, FuzzRun, lesson_cases};
 use idempotency_lab::view::first_break;
 use yew::platform::spawn_local;
@@ -401,17 +401,19 @@ fn fuzz_finding(report: idempotency_lab::testing::FuzzReport) -> Finding {
         .map(|invariant| format!("{invariant} {}", invariant.title()))
         .collect();
     let trace = failure.trace;
+    let fired = trace.fired_faults();
     // The first step at which a violated invariant broke: where the diagram opens.
     let broke_at = first_break(&trace.steps, &failure.violated).unwrap_or(trace.steps.len());
     Finding {
         kind: "violated",
         summary: format!(
-            "Violated: {} in case {} of {FUZZ_CASES}; shrunk in {} steps to seed {} with {} injected faults, broken at step {broke_at} of {}.",
+            "Violated: {} in case {} of {FUZZ_CASES}; shrunk in {} steps to seed {}; faults fired: injected {}, from random rates {}; broken at step {broke_at} of {}.",
             ids.join(", "),
             report.cases_run,
             failure.shrink_steps,
             failure.shrunk.seed,
-            failure.shrunk.scenario.injections.len(),
+            FiredFaults::describe(&fired.injected),
+            FiredFaults::describe(&fired.random),
             trace.steps.len()
         ),
         details: trace

@@ -20,6 +20,10 @@ pub struct InvariantsPanelProps {
     /// The language of the titles and descriptions (the sentences are the core's, English).
     #[prop_or_default]
     pub language: Language,
+    /// The dead letters up to the cursor, in the core's words
+    /// (`sim::dead_letter_sentences`): their own outcome, beside the invariants.
+    #[prop_or_default]
+    pub dead_letters: Vec<String>,
 }
 
 /// One badge per invariant.
@@ -57,6 +61,9 @@ pub fn invariants_panel(props: &InvariantsPanelProps) -> Html {
                 }
             }) }
             </ul>
+            { for props.dead_letters.iter().map(|sentence| html! {
+                <p class="dead-letter" data-testid="dead-letter">{ sentence.clone() }</p>
+            }) }
         </section>
     }
 }

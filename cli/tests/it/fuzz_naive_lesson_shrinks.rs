@@ -8,12 +8,13 @@ use crate::common::run_cli;
 fn naive_duplicate_delivery_is_found_shrunk_and_exits_1() {
     let run = run_cli(&["fuzz", "f01-duplicate-delivery", "--mode", "naive", "--cases", "32"]);
     assert_eq!(run.code, 1, "violated; stderr: {}", run.stderr);
-    let head: Vec<&str> = run.stdout.lines().take(6).collect();
+    let head: Vec<&str> = run.stdout.lines().take(7).collect();
     assert_eq!(
         head,
         [
             "violation in case 1 of 32: I2, I6; shrunk in 84 steps to seed 0",
-            "injected faults: 1",
+            "faults that fired: injected F1 x1; from random rates none",
+            "injections in the shrunk case: 1",
             "  F1 {\"fault\":\"duplicate_delivery\",\"message\":{\"order_placed_of\":0}}",
             "random fault rates: none",
             "",

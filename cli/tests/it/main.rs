@@ -8,6 +8,7 @@ mod check_and_fuzz_bad_flags_exit_2;
 mod check_idempotent_lesson_proves;
 mod check_naive_lesson_finds_i2;
 mod explain_tells_a_lesson;
+mod fuzz_dead_letter_is_not_i6;
 mod fuzz_naive_lesson_shrinks;
 mod lang_ru_lists_and_explains;
 mod list_shows_the_catalogue;

@@ -52,10 +52,14 @@ fn a_truncated_file() {
         "truncated.json",
         &VALID.as_bytes()[..cut],
         expect![[r#"
-        error: scenario file `DIR/truncated.json` is malformed
-          at:      line 9, column 4
-          problem: EOF while parsing a value
-    "#]],
+            error: scenario file `DIR/truncated.json` is malformed
+              at:      line 9, column 4
+              field:   `client`
+              problem: EOF while parsing a value
+              |
+            9 |     
+              |    ^
+        "#]],
     );
 }
 
@@ -67,11 +71,14 @@ fn a_wrong_type_in_a_field() {
         "wrong-type.json",
         text.as_bytes(),
         expect![[r#"
-        error: scenario file `DIR/wrong-type.json` is malformed
-          at:      line 7, column 26
-          field:   `timeout_ticks`
-          problem: invalid type: string "ten", expected u64
-    "#]],
+            error: scenario file `DIR/wrong-type.json` is malformed
+              at:      line 7, column 26
+              field:   `client.timeout_ticks`
+              problem: invalid type: string "ten", expected u64
+              |
+            7 |     "timeout_ticks": "ten",
+              |                          ^
+        "#]],
     );
 }
 
@@ -84,11 +91,14 @@ fn an_unknown_field() {
         "unknown-field.json",
         text.as_bytes(),
         expect![[r#"
-        error: scenario file `DIR/unknown-field.json` is malformed
-          at:      line 9, column 12
-          field:   `colour`
-          problem: unknown field `colour`, expected one of `timeout_ticks`, `attempts_max`, `backoff_ticks`, `key_on_retry`
-    "#]],
+            error: scenario file `DIR/unknown-field.json` is malformed
+              at:      line 9, column 12
+              field:   `client.colour`
+              problem: unknown field `colour`, expected one of `timeout_ticks`, `attempts_max`, `backoff_ticks`, `key_on_retry`
+              |
+            9 |     "colour": "red",
+              |            ^
+        "#]],
     );
 }
 
@@ -118,7 +128,85 @@ fn a_request_that_names_a_missing_request() {
         "dangling.json",
         text.as_bytes(),
         expect![[r#"
-        error: scenario `DIR/dangling.json` is refused: requests[1].order_of names request 5, but the scenario has 2 requests
+            error: scenario `DIR/dangling.json` is refused: requests[1].operation.order_of names request 5, but the scenario has 2 requests
+              at:      line 13, column 56
+              field:   `requests[1].operation.order_of`
+               |
+            13 |     { "operation": { "op": "cancel_order", "order_of": 5 } }
+               |                                                        ^
+        "#]],
+    );
+}
+
+#[test]
+fn repro_4_a_zero_quantity_is_refused_with_its_path_and_a_caret() {
+    let text = VALID.replace("\"qty\": 1 }", "\"qty\": 0 }");
+    check(
+        "zero-qty",
+        "zero-qty.json",
+        text.as_bytes(),
+        expect![[r#"
+        error: scenario `DIR/zero-qty.json` is refused: requests[0].operation.lines[0].qty is 0, but must be between 1 and 1000000
+          at:      line 12, column 78
+          field:   `requests[0].operation.lines[0].qty`
+           |
+        12 | ...: { "op": "place_order", "lines": [{ "sku": "apple", "qty": 0 }] } }
+           |                                                                ^
+    "#]],
+    );
+}
+
+#[test]
+fn repro_4_a_title_beyond_its_bound_is_refused_not_printed() {
+    let title = "t".repeat(5_000);
+    let text = VALID.replace("\"One order\"", &format!("\"{title}\""));
+    check(
+        "long-title",
+        "long-title.json",
+        text.as_bytes(),
+        expect![[r#"
+        error: scenario `DIR/long-title.json` is refused: title has 5000 characters, but must have between 1 and 200
+          at:      line 4, column 12
+          field:   `title`
+          |
+        4 |   "title": "ttttttttttttttttttttttttttttttttttttttttttttttttttttttttttt...
+          |            ^
+    "#]],
+    );
+}
+
+#[test]
+fn repro_6_a_top_level_array_is_named_as_such() {
+    check(
+        "array",
+        "array.json",
+        b"[1, 2, 3]\n",
+        expect![[r#"
+        error: scenario file `DIR/array.json` is malformed
+          at:      line 1, column 1
+          problem: a scenario is a JSON object ({...}), but this is an array
+          |
+        1 | [1, 2, 3]
+          | ^
+    "#]],
+    );
+}
+
+#[test]
+fn repro_6_an_integer_beyond_u64_is_out_of_range_not_a_float() {
+    let text = VALID.replace("\"timeout_ticks\": 10", "\"timeout_ticks\": 18446744073709551616");
+    check(
+        "beyond-u64",
+        "beyond-u64.json",
+        text.as_bytes(),
+        expect![[r#"
+        error: scenario file `DIR/beyond-u64.json` is malformed
+          at:      line 7, column 41
+          field:   `client.timeout_ticks`
+          problem: the integer 18446744073709551616 is out of range: this field takes an integer from 0 to 18446744073709551615
+          |
+        7 |     "timeout_ticks": 18446744073709551616,
+          |                                         ^
     "#]],
     );
 }
@@ -157,7 +245,10 @@ fn a_malformed_trace_for_replay() {
         error: trace file `DIR/trace.json` is malformed
           at:      line 3, column 12
           field:   `seed`
-          problem: invalid value: integer `-1`, expected u64
+          problem: the integer -1 is out of range: this field takes an integer from 0 to 18446744073709551615
+          |
+        3 |   "seed": -1
+          |            ^
     "#]]
     .assert_eq(&run.stderr.replace(dir.to_str().unwrap(), "DIR"));
 }

@@ -22,7 +22,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::history::{HandlerRunId, History};
-use crate::ids::ConsumerName;
+use crate::ids::{ConsumerName, MessageId};
 use crate::store::{Row, TableName, Tables};
 
 mod answers;
@@ -211,10 +211,16 @@ pub enum Quiescence {
     /// Messages are in flight, requests or handlers running: I6 is not checked.
     WorkPending,
     /// Nothing is pending: every `OrderPlaced` must have been processed exactly once by each of
-    /// these consumers (the consumers subscribed to `OrderPlaced`).
+    /// these consumers (the consumers subscribed to `OrderPlaced`), except that a message the
+    /// broker dead-lettered may have been processed not at all: a dead letter is an
+    /// operational outcome (the message waits in the dead-letter queue for an operator), not
+    /// a message lost or processed twice.
     Quiescent {
         /// The consumers of `OrderPlaced`; duplicates are ignored.
         order_placed_consumers: Vec<ConsumerName>,
+        /// The messages the broker dead-lettered.
+        #[serde(default)]
+        dead_lettered: Vec<MessageId>,
     },
 }
 

@@ -212,7 +212,10 @@ fn clean_shop() -> Shop {
     let mut shop = Shop {
         tables: Tables::default(),
         history: History::default(),
-        quiescence: Quiescence::Quiescent { order_placed_consumers: vec![reserve_stock()] },
+        quiescence: Quiescence::Quiescent {
+            order_placed_consumers: vec![reserve_stock()],
+            dead_lettered: Vec::new(),
+        },
     };
     shop.stock("apple", 10, 8)
         .stock("pear", 5, 4)
@@ -766,7 +769,8 @@ fn i6_an_unpublished_order_placed_is_never_processed() {
                 At quiescence, order 00000000-0000-0000-0000-000000000004 has no OrderPlaced message in the outbox, so no consumer processed its placement.
         "#]],
     );
-    shop.quiescence = Quiescence::Quiescent { order_placed_consumers: Vec::new() };
+    shop.quiescence =
+        Quiescence::Quiescent { order_placed_consumers: Vec::new(), dead_lettered: Vec::new() };
     check(&shop, expect![""]);
 }
 
@@ -1017,8 +1021,9 @@ fn any_history() -> impl Strategy<Value = History> {
 fn any_quiescence() -> impl Strategy<Value = Quiescence> {
     prop_oneof![
         Just(Quiescence::WorkPending),
-        prop::collection::vec(any_consumer(), 0..3)
-            .prop_map(|order_placed_consumers| Quiescence::Quiescent { order_placed_consumers }),
+        prop::collection::vec(any_consumer(), 0..3).prop_map(|order_placed_consumers| {
+            Quiescence::Quiescent { order_placed_consumers, dead_lettered: Vec::new() }
+        }),
     ]
 }
 
@@ -1065,7 +1070,7 @@ proptest! {
             "message_events": [],
         });
         let history: History = serde_json::from_value(json).unwrap();
-        let quiescence = Quiescence::Quiescent { order_placed_consumers: vec![reserve_stock()] };
+        let quiescence = Quiescence::Quiescent { order_placed_consumers: vec![reserve_stock()], dead_lettered: Vec::new() };
         let _ = check_all(&tables, &history, &quiescence);
     }
 }

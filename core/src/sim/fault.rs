@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::faults::FaultClass;
 use crate::sim::action::RequestIndex;
+use crate::sim::json::TagFirst;
 
 /// A broker message named by where it comes from, since its id is drawn during the run.
 /// In JSON: `{"order_placed_of": 0}`.
@@ -38,9 +39,10 @@ pub enum ApiCrashPoint {
     AfterHandlerCommitted,
 }
 
-/// One fault at a named target, fired once, the first step its trigger holds.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(tag = "fault", rename_all = "snake_case", deny_unknown_fields)]
+/// One fault at a named target, fired once, the first step its trigger holds. In JSON,
+/// tagged by `fault`, which comes first as the lab writes it (see [`TagFirst`]).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(tag = "fault", rename_all = "snake_case")]
 pub enum Injection {
     /// F1: once the message is in the queue, the broker adds a second copy.
     DuplicateDelivery {
@@ -119,6 +121,40 @@ pub enum Injection {
         /// The message.
         message: MessageRef,
     },
+}
+
+/// [`Injection`]'s externally tagged twin, through which it reads; the compiler checks that it
+/// builds exactly [`Injection`]'s variants.
+#[derive(Deserialize)]
+#[serde(remote = "Injection", rename_all = "snake_case", deny_unknown_fields)]
+enum InjectionFields {
+    DuplicateDelivery { message: MessageRef },
+    CrashConsumerAfterCommit { message: MessageRef, delivery: u32 },
+    CrashConsumerBeforeCommit { message: MessageRef, delivery: u32 },
+    ConcurrentDelivery { message: MessageRef },
+    LoseResponse { request: RequestIndex, attempt: u32 },
+    DoubleSubmit { request: RequestIndex },
+    ReuseKey { request: RequestIndex, key_of: RequestIndex },
+    CrashApi { request: RequestIndex, attempt: u32, point: ApiCrashPoint },
+    DeliverAfter { message: MessageRef, after_request: RequestIndex },
+    DuplicateAfterRetention { message: MessageRef },
+    RetryWithNewKey { request: RequestIndex },
+    CrashRelayAfterPublish { message: MessageRef },
+}
+
+impl TagFirst for Injection {
+    const TAG: &'static str = "fault";
+    const EXPECTING: &'static str = "an injection object tagged by \"fault\"";
+
+    fn from_external<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        InjectionFields::deserialize(deserializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Injection {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Injection::deserialize_tag_first(deserializer)
+    }
 }
 
 impl Injection {

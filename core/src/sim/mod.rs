@@ -38,6 +38,7 @@
 
 mod action;
 mod api;
+pub mod bounds;
 mod broker;
 mod catalogue;
 mod choice;
@@ -45,6 +46,7 @@ mod client;
 mod clock;
 mod consumer;
 mod fault;
+mod json;
 mod locks;
 mod network;
 mod pending;
@@ -67,6 +69,7 @@ pub use client::{ClientRequest, ClientState, PlannedOrder};
 pub use clock::{Deadline, DeadlineReason};
 pub use consumer::{ConsumerInstance, Delivery};
 pub use fault::{ApiCrashPoint, FaultRates, Injection, MessageRef};
+pub use json::locate;
 pub use network::InFlightResponse;
 pub use pending::PendingWork;
 pub use relay::RelayRun;
@@ -79,8 +82,9 @@ pub use scenario::{
 };
 pub use scheduler::{ReplayError, RewindError, Simulation, Snapshot, trigger};
 pub use trace::{
-    Choice, SimEvent, StepRecord, StopReason, TRACE_FORMAT_VERSION, Trace, TraceError, TraceStep,
-    TraceSummary, describe_event, describe_row_changes,
+    Choice, FiredFaults, SimEvent, StepRecord, StopReason, TRACE_FORMAT_VERSION, Trace, TraceError,
+    TraceStep, TraceSummary, dead_letter_sentences, dead_letters, describe_event,
+    describe_row_changes,
 };
 pub use world::{ApplyError, RESERVE_STOCK_CONSUMER, Target, World, WorldConfig};
 

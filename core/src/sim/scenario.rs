@@ -21,7 +21,9 @@ use crate::order::OrderImplementation;
 use crate::outbox::RelayConfig;
 use crate::shop::ShopConfig;
 use crate::sim::action::RequestIndex;
+use crate::sim::bounds;
 use crate::sim::fault::{FaultRates, Injection};
+use crate::sim::json;
 use crate::stock::StockImplementation;
 use crate::store::OrderLine;
 
@@ -119,9 +121,10 @@ impl Patterns {
     }
 }
 
-/// What a request asks the shop.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
+/// What a request asks the shop. In JSON, tagged by `op`, which comes first as the lab writes
+/// it (a later `op` still reads; see [`json::TagFirst`]).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
 pub enum Operation {
     /// `POST /orders` with these lines.
     PlaceOrder {
@@ -140,6 +143,32 @@ pub enum Operation {
         /// The `place_order` request whose order is cancelled.
         order_of: RequestIndex,
     },
+}
+
+/// [`Operation`]'s externally tagged twin, through which it reads; the compiler checks that it
+/// builds exactly [`Operation`]'s variants.
+#[derive(Deserialize)]
+#[serde(remote = "Operation", rename_all = "snake_case", deny_unknown_fields)]
+enum OperationFields {
+    PlaceOrder { lines: Vec<OrderLine> },
+    PayOrder { order_of: RequestIndex, payment_id: PaymentId },
+    CancelOrder { order_of: RequestIndex },
+}
+
+impl json::TagFirst for Operation {
+    const TAG: &'static str = "op";
+    const EXPECTING: &'static str =
+        "an operation object tagged by \"op\": place_order, pay_order or cancel_order";
+
+    fn from_external<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        OperationFields::deserialize(deserializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Operation {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        <Operation as json::TagFirst>::deserialize_tag_first(deserializer)
+    }
 }
 
 /// One request a client sends (and retries, by the retry policy).
@@ -324,16 +353,17 @@ pub struct Scenario {
 /// Why a scenario was refused.
 #[derive(Clone, Debug, PartialEq, Eq, Error, Serialize, Deserialize)]
 pub enum ScenarioError {
-    /// The JSON does not read as a scenario.
-    #[error("scenario JSON, line {line}, column {column}{}: {message}", field_suffix(field))]
+    /// The JSON does not read as a scenario (or a trace).
+    #[error("{}", describe_json_error(path, *line, *column, message))]
     Json {
-        /// The field being read, when it can be told (the last key before the error).
-        field: Option<String>,
+        /// The path of the field being read, such as `requests[0].operation.lines[0].qty`;
+        /// empty for the whole value.
+        path: String,
         /// Line, from 1.
         line: usize,
         /// Column, from 1.
         column: usize,
-        /// What serde_json said.
+        /// What went wrong, in plain words (serde_json's message, without its position).
         message: String,
     },
     /// The file is of another format version.
@@ -347,7 +377,7 @@ pub enum ScenarioError {
     /// A request or injection names a request that does not exist.
     #[error("{field} names request {}, but the scenario has {requests} requests", request.0)]
     UnknownRequest {
-        /// Where the reference is, such as `requests[1].order_of`.
+        /// Where the reference is, such as `requests[1].operation.order_of`.
         field: String,
         /// The request named.
         request: RequestIndex,
@@ -362,10 +392,10 @@ pub enum ScenarioError {
         /// The request named.
         request: RequestIndex,
     },
-    /// A number is outside its range.
+    /// A number is outside its range ([`crate::sim::bounds`]).
     #[error("{field} is {value}, but must be between {min} and {max}")]
     OutOfRange {
-        /// The field.
+        /// The field's path, such as `requests[0].operation.lines[0].qty`.
         field: String,
         /// Its value.
         value: u64,
@@ -374,26 +404,82 @@ pub enum ScenarioError {
         /// The largest allowed.
         max: u64,
     },
+    /// A number that must not be negative is.
+    #[error("{field} is {value}, but must not be negative")]
+    Negative {
+        /// The field's path.
+        field: String,
+        /// Its value.
+        value: i64,
+    },
+    /// A list has too many (or too few) entries.
+    #[error("{field} has {entries} entries, but must have between {min} and {max}")]
+    TooManyEntries {
+        /// The list's path, such as `requests` or `requests[3].operation.lines`.
+        field: String,
+        /// How many it has.
+        entries: u64,
+        /// The fewest allowed.
+        min: u64,
+        /// The most allowed.
+        max: u64,
+    },
+    /// A string is too long (or too short).
+    #[error("{field} has {chars} characters, but must have between {min} and {max}")]
+    BadLength {
+        /// The string's path, such as `title`.
+        field: String,
+        /// How many characters it has.
+        chars: u64,
+        /// The fewest allowed.
+        min: u64,
+        /// The most allowed.
+        max: u64,
+    },
+    /// The input is larger than any accepted scenario or trace could be.
+    #[error("the input is {bytes} bytes, more than the {max} bytes accepted")]
+    TooLarge {
+        /// Its size.
+        bytes: u64,
+        /// The most accepted.
+        max: u64,
+    },
 }
 
-fn field_suffix(field: &Option<String>) -> String {
-    match field {
-        Some(field) => format!(" (field `{field}`)"),
-        None => String::new(),
+impl ScenarioError {
+    /// The path of the field the error is about, when it names one: what a front end points
+    /// at (with [`crate::sim::locate`], its line and column in the text).
+    pub fn field(&self) -> Option<&str> {
+        match self {
+            ScenarioError::Json { path, .. } => (!path.is_empty()).then_some(path.as_str()),
+            ScenarioError::UnsupportedVersion { .. } => Some("format_version"),
+            ScenarioError::UnknownRequest { field, .. }
+            | ScenarioError::NotAnOrderRequest { field, .. }
+            | ScenarioError::OutOfRange { field, .. }
+            | ScenarioError::Negative { field, .. }
+            | ScenarioError::TooManyEntries { field, .. }
+            | ScenarioError::BadLength { field, .. } => Some(field),
+            ScenarioError::TooLarge { .. } => None,
+        }
     }
 }
 
+fn describe_json_error(path: &str, line: usize, column: usize, message: &str) -> String {
+    let at = if path.is_empty() { String::new() } else { format!(", at `{path}`") };
+    format!("JSON line {line}, column {column}{at}: {message}")
+}
+
 /// The fewest consumer instances a scenario may have: two, so that a race (F4) can happen.
-pub const INSTANCES_MIN: usize = 2;
+pub const INSTANCES_MIN: usize = bounds::INSTANCES.min as usize;
 
 /// The most consumer instances a scenario may have.
-pub const INSTANCES_MAX: usize = 8;
+pub const INSTANCES_MAX: usize = bounds::INSTANCES.max as usize;
 
 impl Scenario {
     /// Reads and validates a scenario.
     pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
-        let scenario: Scenario =
-            serde_json::from_str(text).map_err(|error| json_error(text, &error))?;
+        bounds::SCENARIO_JSON.check(String::new, text.len() as u64)?;
+        let scenario: Scenario = json::from_json("scenario", text)?;
         scenario.validate()?;
         Ok(scenario)
     }
@@ -444,7 +530,8 @@ impl Scenario {
         classes
     }
 
-    /// Checks what the JSON's shape cannot: version, references, ranges.
+    /// Checks what the JSON's shape cannot: version, the bounds of [`crate::sim::bounds`],
+    /// references.
     pub fn validate(&self) -> Result<(), ScenarioError> {
         if self.format_version != SCENARIO_FORMAT_VERSION {
             return Err(ScenarioError::UnsupportedVersion {
@@ -452,6 +539,7 @@ impl Scenario {
                 supported: SCENARIO_FORMAT_VERSION,
             });
         }
+        bounds::check_scenario(self)?;
         let count = self.requests.len();
         let known = |field: String, request: RequestIndex| {
             if request.0 < count {
@@ -471,7 +559,7 @@ impl Scenario {
             match &spec.operation {
                 Operation::PlaceOrder { .. } => {}
                 Operation::PayOrder { order_of, .. } | Operation::CancelOrder { order_of } => {
-                    places_order(format!("requests[{index}].order_of"), *order_of)?;
+                    places_order(format!("requests[{index}].operation.order_of"), *order_of)?;
                 }
             }
             if let Some(after) = spec.after {
@@ -485,32 +573,9 @@ impl Scenario {
             if let Some(crate::sim::fault::MessageRef::OrderPlacedOf(request)) =
                 injection_message(injection)
             {
-                places_order(format!("injections[{index}].message.request"), request)?;
+                places_order(format!("injections[{index}].message.order_placed_of"), request)?;
             }
         }
-        let range = |field: &str, value: u64, min: u64, max: u64| {
-            if (min..=max).contains(&value) {
-                Ok(())
-            } else {
-                Err(ScenarioError::OutOfRange { field: field.to_owned(), value, min, max })
-            }
-        };
-        range(
-            "consumers.instances",
-            self.consumers.instances as u64,
-            INSTANCES_MIN as u64,
-            INSTANCES_MAX as u64,
-        )?;
-        range("consumers.deliveries_max", u64::from(self.consumers.deliveries_max), 1, 100)?;
-        range("client.attempts_max", u64::from(self.client.attempts_max), 1, 100)?;
-        range("requests", count as u64, 0, 64)?;
-        range("limits.steps_max", self.limits.steps_max as u64, 1, 1_000_000)?;
-        range(
-            "limits.snapshot_every_steps",
-            self.limits.snapshot_every_steps as u64,
-            1,
-            1_000_000,
-        )?;
         Ok(())
     }
 }
@@ -530,28 +595,4 @@ fn injection_message(injection: &Injection) -> Option<crate::sim::fault::Message
         | Injection::CrashApi { .. }
         | Injection::RetryWithNewKey { .. } => None,
     }
-}
-
-/// Wraps serde_json's error with its line, column and, when it can be told, the field: the
-/// message itself names missing and unknown fields; for a wrong value, the last `"key":`
-/// before the error's position on its line is the field.
-pub(crate) fn json_error(text: &str, error: &serde_json::Error) -> ScenarioError {
-    let line = error.line();
-    let column = error.column();
-    let message = error.to_string();
-    let from_message =
-        ["missing field `", "unknown field `", "duplicate field `"].iter().find_map(|marker| {
-            let start = message.find(marker)? + marker.len();
-            let rest = message.get(start..)?;
-            Some(rest.get(..rest.find('`')?)?.to_owned())
-        });
-    let from_text = || {
-        let line_text = text.lines().nth(line.checked_sub(1)?)?;
-        let before: String = line_text.chars().take(column).collect();
-        let colon = before.rfind("\":")?;
-        let key_text = before.get(..colon)?;
-        let open = key_text.rfind('"')?;
-        Some(key_text.get(open + 1..)?.to_owned())
-    };
-    ScenarioError::Json { field: from_message.or_else(from_text), line, column, message }
 }

@@ -453,19 +453,19 @@ fn malformed_scenarios_are_typed_errors_naming_the_field_and_line() {
     check(
         "{\n  \"format_version\": 1,\n  \"id\": \"x\",\n  \"title\": \"t\"\n}",
         expect_test::expect![
-            "scenario JSON, line 5, column 1 (field `description`): missing field `description` at line 5 column 1"
+            "JSON line 5, column 1, at `description`: missing field `description`"
         ],
     );
     check(
         "{\n  \"format_version\": 1,\n  \"id\": \"x\",\n  \"title\": \"t\",\n  \"description\": \"d\",\n  \"requests\": [],\n  \"client\": {\"timeout_ticks\": \"ten\", \"attempts_max\": 2, \"backoff_ticks\": 1}\n}",
         expect_test::expect![[
-            r#"scenario JSON, line 7, column 35 (field `timeout_ticks`): invalid type: string "ten", expected u64 at line 7 column 35"#
+            r#"JSON line 7, column 35, at `client.timeout_ticks`: invalid type: string "ten", expected u64"#
         ]],
     );
     check(
         "{\"format_version\": 1, \"id\": \"x\", \"title\": \"t\", \"description\": \"d\", \"requests\": [], \"colour\": 1}",
         expect_test::expect![
-            "scenario JSON, line 1, column 91 (field `colour`): unknown field `colour`, expected one of `format_version`, `id`, `title`, `description`, `patterns`, `focus`, `shop`, `requests`, `client`, `api`, `consumers`, `relay`, `retention_job`, `schedule`, `injections`, `fault_rates`, `limits` at line 1 column 91"
+            "JSON line 1, column 91, at `colour`: unknown field `colour`, expected one of `format_version`, `id`, `title`, `description`, `patterns`, `focus`, `shop`, `requests`, `client`, `api`, `consumers`, `relay`, `retention_job`, `schedule`, `injections`, `fault_rates`, `limits`"
         ],
     );
     check(
@@ -475,25 +475,25 @@ fn malformed_scenarios_are_typed_errors_naming_the_field_and_line() {
     check(
         "{\"format_version\": 1, \"id\": \"x\", \"title\": \"t\", \"description\": \"d\", \"requests\": [{\"operation\": {\"op\": \"cancel_order\", \"order_of\": 3}}]}",
         expect_test::expect![
-            "requests[0].order_of names request 3, but the scenario has 1 requests"
+            "requests[0].operation.order_of names request 3, but the scenario has 1 requests"
         ],
     );
     // Unknown fields are refused at every depth, not only at the top level.
     check(
         "{\"format_version\": 1, \"id\": \"x\", \"title\": \"t\", \"description\": \"d\", \"requests\": [], \"shop\": {\"stock\": [{\"sku\": \"apple\", \"qty\": 1, \"price\": 3}]}}",
         expect_test::expect![
-            "scenario JSON, line 1, column 136 (field `price`): unknown field `price`, expected `sku` or `qty` at line 1 column 136"
+            "JSON line 1, column 136, at `shop.stock[0].price`: unknown field `price`, expected `sku` or `qty`"
         ],
     );
     check(
         "{\"format_version\": 1, \"id\": \"x\", \"title\": \"t\", \"description\": \"d\", \"requests\": [], \"injections\": [{\"fault\": \"duplicate_delivery\", \"message\": {\"order_placed_of\": 0}, \"times\": 2}]}",
         expect_test::expect![
-            "scenario JSON, line 1, column 177 (field `times`): unknown field `times`, expected `message` at line 1 column 177"
+            "JSON line 1, column 172, at `injections[0].times`: unknown field `times`, expected `message`"
         ],
     );
     let error = Scenario::from_json("{\"format_version\": 1,\n \"id\": 5}").unwrap_err();
-    let ScenarioError::Json { field, line, column, .. } = error else { panic!("{error:?}") };
-    assert_eq!((field.as_deref(), line, column), (Some("id"), 2, 8));
+    let ScenarioError::Json { path, line, column, .. } = error else { panic!("{error:?}") };
+    assert_eq!((path.as_str(), line, column), ("id", 2, 8));
     assert!(matches!(Trace::from_json("{\"format_version\": 9}"), Err(TraceError::Json(_))));
 }
 
@@ -654,4 +654,37 @@ fn a_trace_cut_while_running_replays_to_its_last_step_byte_for_byte() {
     let whole = Simulation::run(scenario, 0).unwrap();
     assert_eq!(whole.stop, StopReason::Quiescent);
     assert_eq!(Simulation::replay(&whole).unwrap(), whole);
+}
+
+/// Repro 5 of issue 11: five F3 crashes in a row (the lesson's `deliveries_max` is 5)
+/// dead-letter the message. The idempotent shop neither lost nor doubled it: I6 holds, and the
+/// dead letter is its own outcome in the trace, in words for the CLI and the page.
+#[test]
+fn repro_5_a_dead_letter_is_its_own_outcome_not_an_i6_violation() {
+    let mut lesson =
+        catalogue_scenario("f03-crash-before-commit").unwrap().with_mode(PatternMode::Idempotent);
+    let crash = |delivery| Injection::CrashConsumerBeforeCommit {
+        message: MessageRef::OrderPlacedOf(RequestIndex(0)),
+        delivery,
+    };
+    lesson.injections = (1..=lesson.consumers.deliveries_max).map(crash).collect();
+    let trace = Simulation::run(lesson, 0).unwrap();
+    assert_eq!(trace.stop, StopReason::Quiescent);
+    assert_eq!(trace.invariants_ever_violated(), Vec::<InvariantId>::new());
+    let dead = trace.dead_letters();
+    assert_eq!(dead.len(), 1, "{dead:?}");
+    let (step, entry, message_id) = dead[0];
+    assert_eq!(
+        dead_letter_sentences(&trace.steps),
+        vec![format!(
+            "Dead-lettered at step {step}: message {message_id} ({entry}) ran out of deliveries; \
+             it waits in the dead-letter queue for an operator, neither lost nor processed twice \
+             (I6 does not count it)."
+        )]
+    );
+    // A message processed twice is still I6, dead letter or not: the naive twin of F1.
+    let naive = catalogue_scenario("f01-duplicate-delivery").unwrap().with_mode(PatternMode::Naive);
+    assert!(
+        Simulation::run(naive, 0).unwrap().invariants_ever_violated().contains(&InvariantId::I6)
+    );
 }

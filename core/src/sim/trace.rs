@@ -20,7 +20,7 @@ use crate::inbox::{ConsumeOutcome, ConsumerCrashed, InboxRowsPurged};
 use crate::invariants::{InvariantId, Violation};
 use crate::outbox::RelayCrashed;
 use crate::sim::action::{Action, Actor, AttemptId, EntryId, InstanceId, RequestIndex};
-use crate::sim::scenario::{Scenario, ScenarioError, json_error};
+use crate::sim::scenario::{Scenario, ScenarioError};
 use crate::stock::StockReservationEvent;
 use crate::store::{RowChange, RowLockWait};
 
@@ -382,6 +382,61 @@ pub struct TraceSummary {
     pub faults: BTreeMap<FaultClass, usize>,
 }
 
+/// The copies dead-lettered in `steps` (a whole trace, or the steps a page shows so far): the
+/// step, the copy and its message.
+pub fn dead_letters(steps: &[TraceStep]) -> Vec<(usize, EntryId, MessageId)> {
+    steps
+        .iter()
+        .flat_map(|step| {
+            step.events.iter().filter_map(move |event| match event {
+                SimEvent::DeadLettered { entry, message_id } => {
+                    Some((step.step, *entry, *message_id))
+                }
+                _ => None,
+            })
+        })
+        .collect()
+}
+
+/// One sentence per dead letter in `steps`, the same for the CLI and the page.
+pub fn dead_letter_sentences(steps: &[TraceStep]) -> Vec<String> {
+    dead_letters(steps)
+        .into_iter()
+        .map(|(step, entry, message_id)| {
+            format!(
+                "Dead-lettered at step {step}: message {message_id} ({entry}) ran out of \
+                 deliveries; it waits in the dead-letter queue for an operator, neither lost nor \
+                 processed twice (I6 does not count it)."
+            )
+        })
+        .collect()
+}
+
+/// The faults that fired in a run, by class and origin ([`Trace::fired_faults`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FiredFaults {
+    /// Fired by the scenario's injections.
+    pub injected: BTreeMap<FaultClass, usize>,
+    /// Drawn by the scenario's random fault rates.
+    pub random: BTreeMap<FaultClass, usize>,
+    /// Chosen by the user.
+    pub user: BTreeMap<FaultClass, usize>,
+}
+
+impl FiredFaults {
+    /// `F3 x2, F5 x1`, or `none`.
+    pub fn describe(counts: &BTreeMap<FaultClass, usize>) -> String {
+        if counts.is_empty() {
+            return "none".to_owned();
+        }
+        counts
+            .iter()
+            .map(|(class, count)| format!("{class} x{count}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
 /// A whole run.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -417,6 +472,16 @@ pub enum TraceError {
     /// Its scenario is invalid.
     #[error("the trace's scenario: {0}")]
     Scenario(ScenarioError),
+    /// It has more steps than its scenario's `limits.trace_steps_max` lets a trace record.
+    #[error(
+        "the trace has {steps} steps, but its scenario's limits.trace_steps_max is {trace_steps_max}"
+    )]
+    TooManySteps {
+        /// Its steps.
+        steps: usize,
+        /// Its scenario's limit.
+        trace_steps_max: usize,
+    },
 }
 
 impl Trace {
@@ -428,8 +493,10 @@ impl Trace {
 
     /// Reads a trace.
     pub fn from_json(text: &str) -> Result<Trace, TraceError> {
-        let trace: Trace = serde_json::from_str(text)
-            .map_err(|error| TraceError::Json(json_error(text, &error)))?;
+        crate::sim::bounds::TRACE_JSON
+            .check(String::new, text.len() as u64)
+            .map_err(TraceError::Json)?;
+        let trace: Trace = crate::sim::json::from_json("trace", text).map_err(TraceError::Json)?;
         if trace.format_version != TRACE_FORMAT_VERSION {
             return Err(TraceError::UnsupportedVersion {
                 found: trace.format_version,
@@ -437,7 +504,36 @@ impl Trace {
             });
         }
         trace.scenario.validate().map_err(TraceError::Scenario)?;
+        let trace_steps_max = trace.scenario.limits.trace_steps_max;
+        if trace.steps.len() > trace_steps_max {
+            return Err(TraceError::TooManySteps { steps: trace.steps.len(), trace_steps_max });
+        }
         Ok(trace)
+    }
+
+    /// The faults that fired, by class, told apart by where they came from: the scenario's
+    /// injections, its random rates, or the user's hand. What a fuzz report says, so that a
+    /// violation that came from random rates is not reported as "0 injected faults".
+    pub fn fired_faults(&self) -> FiredFaults {
+        let mut fired = FiredFaults::default();
+        for step in &self.steps {
+            let Some(class) = step.fault else { continue };
+            let by_origin = match step.chosen_by {
+                Choice::Injection { .. } => &mut fired.injected,
+                Choice::RandomFault => &mut fired.random,
+                Choice::User => &mut fired.user,
+                // The scheduler draws only normal actions; a fault it took is counted as random.
+                Choice::Scheduler => &mut fired.random,
+            };
+            *by_origin.entry(class).or_insert(0) += 1;
+        }
+        fired
+    }
+
+    /// The copies the broker dead-lettered: their own outcome, which I6 does not count as a
+    /// message lost or processed twice. In words: [`dead_letter_sentences`].
+    pub fn dead_letters(&self) -> Vec<(usize, EntryId, MessageId)> {
+        dead_letters(&self.steps)
     }
 
     /// Every invariant violated at some step of the run.

@@ -317,6 +317,12 @@ impl World {
         } else {
             Quiescence::Quiescent {
                 order_placed_consumers: vec![self.config.consumer_name.clone()],
+                dead_lettered: self
+                    .broker
+                    .dead_letters
+                    .iter()
+                    .map(|dead_letter| dead_letter.message_id)
+                    .collect(),
             }
         }
     }

@@ -121,6 +121,14 @@ pub enum ShareError {
     /// The fragment is empty.
     #[error("the link has no fragment to read")]
     Empty,
+    /// The link is longer than any accepted run's link could be ([`crate::sim::bounds::LINK`]).
+    #[error("the link has {chars} characters, more than the {max} accepted")]
+    TooLong {
+        /// Its length.
+        chars: usize,
+        /// The most accepted.
+        max: u64,
+    },
     /// A part between `&`s has no `=`.
     #[error("the link's part {part:?} is not of the form name=value")]
     MalformedPart {
@@ -304,6 +312,12 @@ impl ShareLink {
         let fragment = fragment.split_once('#').map_or(fragment, |(_, after)| after);
         if fragment.is_empty() {
             return Err(ShareError::Empty);
+        }
+        if !crate::sim::bounds::LINK.accepts(fragment.len() as u64) {
+            return Err(ShareError::TooLong {
+                chars: fragment.len(),
+                max: crate::sim::bounds::LINK.max,
+            });
         }
         let mut fields: BTreeMap<&str, &str> = BTreeMap::new();
         for part in fragment.split('&') {

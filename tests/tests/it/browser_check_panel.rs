@@ -15,7 +15,7 @@ use idempotency_lab::check::{
 };
 use idempotency_lab::faults::FaultClass;
 use idempotency_lab::invariants::InvariantId;
-use idempotency_lab::sim::{PatternMode, Scenario, catalogue_scenario};
+use idempotency_lab::sim::{FiredFaults, PatternMode, Scenario, catalogue_scenario};
 use idempotency_lab::testing::{FuzzConfig, FuzzRun, lesson_cases};
 use idempotency_lab::view::first_break;
 use idempotency_lab_tests::browser::LabPage;
@@ -318,18 +318,20 @@ fn the_fuzzer_finds_and_shrinks_the_naive_failure() {
         .iter()
         .map(|invariant| format!("{invariant} {}", invariant.title()))
         .collect();
+    let fired = failure.trace.fired_faults();
     page.click("[data-testid=fuzz-run]");
     wait_for_kind(&page, "violated");
     assert_eq!(
         page.text("[data-testid=check-summary]"),
         format!(
-            "Violated: {} in case {} of 256; shrunk in {} steps to seed {} with {} injected \
-             faults, broken at step {broke_at} of {}.",
+            "Violated: {} in case {} of 256; shrunk in {} steps to seed {}; faults fired: \
+             injected {}, from random rates {}; broken at step {broke_at} of {}.",
             names.join(", "),
             report.cases_run,
             failure.shrink_steps,
             failure.shrunk.seed,
-            failure.shrunk.scenario.injections.len(),
+            FiredFaults::describe(&fired.injected),
+            FiredFaults::describe(&fired.random),
             failure.trace.steps.len()
         )
     );

@@ -277,7 +277,7 @@ fn every_malformed_fragment_is_a_typed_error() {
     };
     assert_eq!(
         error.to_string(),
-        "scenario JSON, line 1, column 29 (field `id`): invalid type: integer `7`, expected a string at line 1 column 29"
+        "JSON line 1, column 29, at `id`: invalid type: integer `7`, expected a string"
     );
     // Long garbage is quoted short.
     let long = "x".repeat(1_000);

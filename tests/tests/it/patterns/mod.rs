@@ -413,8 +413,10 @@ impl Shop {
 
     /// Every violation, at quiescence: call after [`Shop::drain`].
     pub fn violations_at_quiescence(&self) -> Vec<Violation> {
-        let quiescence =
-            Quiescence::Quiescent { order_placed_consumers: vec![reserve_stock_consumer()] };
+        let quiescence = Quiescence::Quiescent {
+            order_placed_consumers: vec![reserve_stock_consumer()],
+            dead_lettered: Vec::new(),
+        };
         check_all(self.store.committed(), &self.history, &quiescence)
     }
 
