@@ -106,8 +106,9 @@ pub struct ShareLink {
 pub struct OpenedLink {
     /// The run the link names.
     pub run: Run,
-    /// The run played until every choice is placed and at least `step` steps are taken; if
-    /// the run ends at `step`, it has stopped (its stop reason says why).
+    /// The run played until every choice is placed and `step` steps are taken (more if a
+    /// choice lies beyond `step`); if the run ends at `step`, it has stopped (its stop reason
+    /// says why).
     pub simulation: Simulation,
     /// Where each choice was taken.
     pub outcomes: Vec<ChoiceOutcome>,
@@ -415,18 +416,25 @@ impl ShareLink {
         Ok(Run { scenario: self.scenario()?, seed: self.seed, choices: self.user_choices.clone() })
     }
 
-    /// Plays the link's run until every choice is placed and `step` steps are taken (one
-    /// more is tried, so that a link at the end of its run shows that it ended); `step` must be
+    /// Plays the link's run until every choice is placed and `step` steps are taken (if the
+    /// run ends there, it has stopped, so that a link at the end shows that it ended); `step` must be
     /// within the run ([`ShareError::StepBeyondRun`]). A choice whose target the run never
     /// holds is not an error: [`OpenedLink::outcomes`] says so.
     pub fn open(&self) -> Result<OpenedLink, ShareError> {
         let run = self.run()?;
         let played = run.play().map_err(ShareError::from)?;
         let mut simulation = played.simulation;
-        while simulation.steps().len() <= self.step && simulation.step().is_some() {}
+        while simulation.steps().len() < self.step && simulation.step().is_some() {}
         let steps = simulation.steps().len();
         if self.step > steps {
             return Err(ShareError::StepBeyondRun { step: self.step, steps });
+        }
+        if steps == self.step && simulation.stop_reason().is_none() {
+            // Whether the run ends here: a step tried on a copy, kept only if none is taken.
+            let mut probe = simulation.clone();
+            if probe.step().is_none() {
+                simulation = probe;
+            }
         }
         Ok(OpenedLink { run, simulation, outcomes: played.outcomes, step: self.step })
     }
