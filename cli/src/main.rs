@@ -295,12 +295,13 @@ fn sql(name: &str, seed: u64, mode: ModeArg) -> Result<Outcome, InputError> {
         what: "scenario",
         source_name: named.source_name.clone(),
         message: error.to_string(),
+        place: None,
     })?;
     let stdout = format!(
         "-- Idempotency Lab: {}, mode {}, seed {seed}\n{}",
         named.source_name,
         mode.name(),
-        idempotency_lab::sql::psql_scripts(simulation)
+        idempotency_lab::view::psql_scripts(simulation)
     );
     Ok(Outcome { stdout, exit_code: EXIT_HELD })
 }

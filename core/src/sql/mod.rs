@@ -11,11 +11,9 @@
 //! the client) print a comment or a broker verb; [`is_sql`] tells them apart.
 
 mod rows;
-mod script;
 pub mod statements;
 
 pub use rows::{SqlRow, table_rows_json};
-pub use script::{PsqlScripts, SessionScript, psql_scripts};
 
 use crate::store::Tables;
 

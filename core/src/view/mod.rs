@@ -15,6 +15,7 @@ mod lang;
 mod lesson;
 mod mermaid;
 mod pending;
+mod psql;
 mod share;
 
 pub use breaks::{breaking_steps, first_break};
@@ -28,6 +29,7 @@ pub use lang::{Language, UnknownLanguage};
 pub use lesson::{LessonText, LessonTextError, lesson_text};
 pub use mermaid::{diagram_to_mermaid, trace_to_mermaid};
 pub use pending::{PendingItem, PendingTarget, pending};
+pub use psql::{PsqlScripts, SessionScript, psql_scripts};
 pub use share::{
     OpenedLink, SHARE_FORMAT_VERSION, SHARE_FORMAT_VERSION_STEPS, ShareError, ShareLink,
     SharedScenario, StepChoice,
