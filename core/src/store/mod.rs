@@ -450,6 +450,21 @@ impl Store {
         self.record(|| StoreOp::Wrote { tx, table, key: key_json(key).to_string() });
     }
 
+    /// What a conditional `UPDATE` or `DELETE` did: wrote its row, matched none (`Skipped`), or
+    /// waited or failed.
+    fn record_conditional_write<R: Row>(
+        &mut self,
+        result: &Result<Option<R>, StoreError>,
+        tx: TxId,
+        key: &R::Key,
+    ) {
+        match result {
+            Ok(Some(_)) => self.record_write(tx, R::TABLE, key),
+            Ok(None) => self.record(|| StoreOp::Skipped { tx }),
+            Err(_) => self.record_result(result, tx, R::TABLE),
+        }
+    }
+
     /// A store whose `stock` table holds these quantities, on hand and available.
     pub fn with_stock(config: StoreConfig, stock: impl IntoIterator<Item = (Sku, i64)>) -> Store {
         let mut store = Store::new(config);
@@ -642,11 +657,7 @@ impl Store {
         change: impl FnOnce(&mut R),
     ) -> Result<Option<R>, StoreError> {
         let result = self.try_update(tx, key, condition, change);
-        match &result {
-            Ok(Some(_)) => self.record_write(tx, R::TABLE, key),
-            Ok(None) => self.record(|| StoreOp::Skipped { tx }),
-            Err(_) => self.record_result(&result, tx, R::TABLE),
-        }
+        self.record_conditional_write::<R>(&result, tx, key);
         result
     }
 
@@ -690,11 +701,7 @@ impl Store {
         condition: impl Fn(&R) -> bool,
     ) -> Result<Option<R>, StoreError> {
         let result = self.try_delete(tx, key, condition);
-        match &result {
-            Ok(Some(_)) => self.record_write(tx, R::TABLE, key),
-            Ok(None) => self.record(|| StoreOp::Skipped { tx }),
-            Err(_) => self.record_result(&result, tx, R::TABLE),
-        }
+        self.record_conditional_write::<R>(&result, tx, key);
         result
     }
 
