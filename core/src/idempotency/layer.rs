@@ -27,9 +27,19 @@
 //! key completed lets the request that takes the key over run the handler a second time. A
 //! handler that must never run twice writes its effect and the key in one transaction.
 
+mod fencing;
+mod handler;
+mod state;
+
+pub use fencing::next_fencing_token;
+use fencing::{fencing_token_of, found_key, stale_detail};
+pub use handler::describe_response;
+pub(crate) use handler::{failure_detail, step_handler};
+pub use state::{AfterReservation, Completion, LayerState};
+
 use crate::idempotency::config::{Config, FailurePolicy, lease_holds};
 use crate::idempotency::error::IdempotencyError;
-use crate::idempotency::event::{FoundKey, IdempotencyEvent};
+use crate::idempotency::event::IdempotencyEvent;
 use crate::idempotency::fingerprint::{fingerprint, short_fingerprint};
 use crate::idempotency::key::{KeyHeaderError, parse_idempotency_key};
 use crate::idempotency::problem::{ProblemType, problem_response};
@@ -41,151 +51,6 @@ use crate::store::{
     FencingToken, IdempotencyKeyRow, Inserted, KeyState, RequestFingerprint, RowLockWait, Store,
     StoreError,
 };
-
-/// Where one request is in the layer. Each state carries what its statement needs.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum LayerState {
-    /// The header is parsed next.
-    ParseKeyHeader,
-    /// The reservation transaction begins next.
-    BeginReservation {
-        /// The parsed key.
-        key: IdempotencyKey,
-    },
-    /// The key's row is read next.
-    SelectKey {
-        /// The key.
-        key: IdempotencyKey,
-        /// The reservation transaction.
-        tx: TxId,
-    },
-    /// The key's row, whose retention is over, is deleted next; the insert follows.
-    DeleteExpiredKey {
-        /// The key.
-        key: IdempotencyKey,
-        /// The reservation transaction.
-        tx: TxId,
-        /// The row as it was read; it is deleted only if it is still this row.
-        expired: IdempotencyKeyRow,
-    },
-    /// The key is reserved next: `INSERT ... ON CONFLICT DO NOTHING`.
-    InsertKey {
-        /// The key.
-        key: IdempotencyKey,
-        /// The reservation transaction.
-        tx: TxId,
-        /// The token of the row this insert replaces, if one was deleted: the new token must
-        /// be larger.
-        replaced_fencing_token: Option<FencingToken>,
-    },
-    /// The key, whose lease ended, is taken over next: an `UPDATE` fenced by the old token.
-    TakeOverKey {
-        /// The key.
-        key: IdempotencyKey,
-        /// The reservation transaction.
-        tx: TxId,
-        /// The token of the request whose lease ended.
-        previous_fencing_token: FencingToken,
-    },
-    /// The reservation transaction commits next.
-    CommitReservation {
-        /// The key.
-        key: IdempotencyKey,
-        /// The reservation transaction.
-        tx: TxId,
-        /// What follows the commit.
-        then: AfterReservation,
-    },
-    /// The business handler's steps run.
-    RunHandler {
-        /// The key this request holds.
-        key: IdempotencyKey,
-        /// The token it holds it with.
-        fencing_token: FencingToken,
-    },
-    /// The completion transaction begins next.
-    BeginCompletion {
-        /// The key.
-        key: IdempotencyKey,
-        /// The token this request holds the key with.
-        fencing_token: FencingToken,
-        /// What the completion writes.
-        completion: Completion,
-    },
-    /// The completion's fenced write runs next.
-    WriteCompletion {
-        /// The key.
-        key: IdempotencyKey,
-        /// The token this request holds the key with.
-        fencing_token: FencingToken,
-        /// The completion transaction.
-        tx: TxId,
-        /// What it writes.
-        completion: Completion,
-    },
-    /// The completion's fenced write changed nothing: the key is read next, to say what holds
-    /// it now.
-    ReadStaleKey {
-        /// The key.
-        key: IdempotencyKey,
-        /// The token this request held the key with.
-        fencing_token: FencingToken,
-        /// The completion transaction.
-        tx: TxId,
-    },
-    /// The completion transaction commits next, then the request answers.
-    CommitCompletion {
-        /// The completion transaction.
-        tx: TxId,
-        /// The answer.
-        response: HttpResponse,
-    },
-    /// The request has answered (or failed).
-    Done,
-}
-
-/// What follows the commit of the reservation transaction.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum AfterReservation {
-    /// The request answers without running the handler (replay, 409, 422).
-    Answer(HttpResponse),
-    /// This request holds the key: the handler runs.
-    RunHandler {
-        /// The token it holds the key with.
-        fencing_token: FencingToken,
-    },
-}
-
-/// What the completion writes to the key.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Completion {
-    /// Store the response, to be replayed to every retry.
-    StoreResponse(HttpResponse),
-    /// Delete the key (a handler failure under [`FailurePolicy::ReleaseKey`]), then answer the
-    /// failure response.
-    ReleaseKey(HttpResponse),
-}
-
-impl Completion {
-    /// The response the request answers if the completion goes through.
-    pub fn response(&self) -> &HttpResponse {
-        match self {
-            Completion::StoreResponse(response) | Completion::ReleaseKey(response) => response,
-        }
-    }
-}
-
-/// The fencing token of a request that gets a key at `now`, replacing a holder with token
-/// `replaced` if there was one: larger than `replaced`, and larger than `now`.
-///
-/// Drawing tokens from the clock keeps them growing even when the previous token is unknown
-/// (the key was released or purged): any earlier holder got its token at an earlier tick, since
-/// a lease lasts at least one tick, so its token is at most `now`.
-pub fn next_fencing_token(replaced: Option<FencingToken>, now: Tick) -> FencingToken {
-    let from_clock = now.0.saturating_add(1);
-    let from_replaced = replaced.map_or(0, |FencingToken(token)| token.saturating_add(1));
-    FencingToken(from_clock.max(from_replaced))
-}
 
 /// One request through the idempotent layer, around the business handler `H`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -664,85 +529,4 @@ pub(crate) fn split_blocked<T>(
         Err(StoreError::Blocked(wait)) => Ok(Err(wait)),
         Err(error) => Err(error),
     }
-}
-
-/// The token of a key in progress; a completed key has none.
-fn fencing_token_of(row: &IdempotencyKeyRow) -> Option<FencingToken> {
-    match row.state {
-        KeyState::InProgress { fencing_token, .. } => Some(fencing_token),
-        KeyState::Completed { .. } => None,
-    }
-}
-
-fn found_key(row: Option<&IdempotencyKeyRow>) -> FoundKey {
-    match row.map(|row| &row.state) {
-        None => FoundKey::Absent,
-        Some(KeyState::InProgress { fencing_token, .. }) => {
-            FoundKey::InProgress { fencing_token: *fencing_token }
-        }
-        Some(KeyState::Completed { response }) => FoundKey::Completed { status: response.status },
-    }
-}
-
-fn stale_detail(
-    key: IdempotencyKey,
-    FencingToken(token): FencingToken,
-    found: &FoundKey,
-) -> String {
-    let found_text = match found {
-        FoundKey::Absent => "the key is no longer stored (released or forgotten)".to_owned(),
-        FoundKey::InProgress { fencing_token: FencingToken(newer) } => {
-            format!("another request holds it now with fencing token {newer}")
-        }
-        FoundKey::Completed { status } => {
-            format!("another request completed it with status {status}, which retries replay")
-        }
-    };
-    format!(
-        "this request's lease on Idempotency-Key {key} (fencing token {token}) ended before it \
-         completed, and {found_text}; this request's result was not stored"
-    )
-}
-
-/// The 500 answered when the handler returns a typed failure.
-/// Runs one statement of the business handler. A handler failure becomes its 5xx problem
-/// response, after making sure the handler's transaction is rolled back (its contract is to
-/// roll back before failing). Shared by the idempotent layer and its naive twin.
-pub(crate) fn step_handler<H>(handler: &mut H, store: &mut Store, now: Tick) -> Step<HttpResponse>
-where
-    H: Steps<Output = HttpResponse>,
-    H::Error: std::fmt::Display,
-{
-    match handler.step(store, now) {
-        Ok(step) => step,
-        Err(error) => {
-            if let Some(handler_tx) = handler.open_transaction() {
-                let _ = store.rollback(handler_tx);
-            }
-            Step::Done(handler_failure_response(&error))
-        }
-    }
-}
-
-pub(crate) fn handler_failure_response(error: &impl std::fmt::Display) -> HttpResponse {
-    problem_response(ProblemType::HandlerFailed, format!("the handler failed: {error}"))
-}
-
-/// What a failure response says, for the `HandlerFailed` event: the problem's `detail` if the
-/// body is a problem, else the start of the body.
-pub(crate) fn failure_detail(response: &HttpResponse) -> String {
-    serde_json::from_str::<crate::idempotency::problem::Problem>(&response.body)
-        .map(|problem| problem.detail)
-        .unwrap_or_else(|_| crate::idempotency::key::cut_to_chars(&response.body, 120))
-}
-
-/// A response summed up for a trace line: `(201, 2 headers, 87-byte body)`.
-pub fn describe_response(response: &HttpResponse) -> String {
-    format!(
-        "({}, {} header{}, {}-byte body)",
-        response.status,
-        response.headers.len(),
-        if response.headers.len() == 1 { "" } else { "s" },
-        response.body.len()
-    )
 }

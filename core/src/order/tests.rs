@@ -9,9 +9,14 @@ use expect_test::{Expect, expect};
 use uuid::Uuid;
 
 use super::*;
-use crate::step::Steps;
-use crate::stock::{ReleasedStock, ReserveStock, StockImplementation, reserve_stock};
-use crate::store::StoreConfig;
+use crate::ids::{ChargeId, MessageId, OrderId, PaymentId, Sku, Tick};
+use crate::step::{EffectSteps, RunError, Step, Steps};
+use crate::stock::{
+    ReleasedStock, ReserveStock, StockImplementation, StockReleaseEvent, reserve_stock,
+};
+use crate::store::{
+    MessagePayload, OrderLine, OrderRow, OrderStatus, OutboxRow, Store, StoreConfig,
+};
 
 fn sku(name: &str) -> Sku {
     Sku::new(name)

@@ -11,8 +11,9 @@ use proptest::prelude::*;
 use uuid::Uuid;
 
 use super::*;
-use crate::step::Steps;
-use crate::store::{StoreConfig, TableName};
+use crate::ids::Tick;
+use crate::step::{EffectSteps, InTransaction, Steps, run_to_completion};
+use crate::store::{StockRow, Store, StoreConfig, TableName};
 
 fn sku(name: &str) -> Sku {
     Sku::new(name)

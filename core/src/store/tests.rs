@@ -2,7 +2,7 @@
 //! rollback, limits.
 
 use super::*;
-use crate::ids::{IdempotencyKey, MessageId, OrderId};
+use crate::ids::{ConsumerName, IdempotencyKey, MessageId, OrderId};
 use uuid::Uuid;
 
 fn apple() -> Sku {

@@ -1,0 +1,180 @@
+//! The tables, declared once: the `tables!` macro generates from one list [`TableName`],
+//! [`Tables`] (the committed rows), [`WriteSet`] (a transaction's pending writes), each row
+//! type's [`Row`] impl, and [`Tables::diff`], the rows a step's commits changed
+//! ([`RowChange`]).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+
+use super::{
+    ChargeRow, IdempotencyKeyRow, InboxRow, OrderRow, OutboxRow, ReservationRow, Row, StockRow,
+};
+use crate::ids::{ChargeId, ConsumerName, IdempotencyKey, MessageId, OrderId, Sku};
+
+macro_rules! tables {
+    ($( $(#[$doc:meta])* $field:ident : $row:ty, $key:ty, |$r:ident| $key_expr:expr, $variant:ident, [$($column:literal),*] ;)*) => {
+        /// The name of a table, as traces and violations print it.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+        #[serde(rename_all = "snake_case")]
+        pub enum TableName {
+            $( $(#[$doc])* $variant, )*
+        }
+
+        impl TableName {
+            /// Every table, in the order the page shows them.
+            pub const ALL: &'static [TableName] = &[$(TableName::$variant,)*];
+
+            /// The table's SQL-style name, such as `idempotency_keys`.
+            pub fn as_str(self) -> &'static str {
+                match self { $( TableName::$variant => stringify!($field), )* }
+            }
+
+            /// The table's columns: the fields of its rows' JSON objects, in schema order.
+            pub fn columns(self) -> &'static [&'static str] {
+                match self { $( TableName::$variant => &[$($column),*], )* }
+            }
+        }
+
+        impl Tables {
+            /// The rows of one table as JSON objects, in key order: what the page and the
+            /// trace show.
+            pub fn rows_json(&self, table: TableName) -> Vec<serde_json::Value> {
+                match table {
+                    $( TableName::$variant => self.$field.values().map(row_json).collect(), )*
+                }
+            }
+
+            /// The rows that differ from `self` to `after`, table by table in declaration
+            /// order, then in key order: what a step's commits changed.
+            pub fn diff(&self, after: &Tables) -> Vec<RowChange> {
+                let mut changes = Vec::new();
+                $( diff_table(TableName::$variant, &self.$field, &after.$field, &mut changes); )*
+                changes
+            }
+        }
+
+        /// The committed contents of every table.
+        #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+        pub struct Tables {
+            $( $(#[$doc])* pub $field: BTreeMap<$key, $row>, )*
+        }
+
+        /// The pending writes of one open transaction, per table; `None` is a delete.
+        #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+        pub struct WriteSet {
+            $( $(#[$doc])* pub $field: BTreeMap<$key, Option<$row>>, )*
+        }
+
+        impl WriteSet {
+            pub(super) fn apply(self, tables: &mut Tables, changes: &mut Vec<RowChange>) {
+                $(
+                    for (key, after) in self.$field {
+                        let before = match &after {
+                            Some(row) => tables.$field.insert(key.clone(), row.clone()),
+                            None => tables.$field.remove(&key),
+                        };
+                        if before.as_ref() != after.as_ref() {
+                            changes.push(RowChange::new(TableName::$variant, &key, before.as_ref(), after.as_ref()));
+                        }
+                    }
+                )*
+            }
+
+            pub(super) fn row_count(&self) -> usize {
+                0 $( + self.$field.len() )*
+            }
+        }
+
+        $(
+            impl Row for $row {
+                type Key = $key;
+                const TABLE: TableName = TableName::$variant;
+                fn key(&self) -> $key { let $r = self; $key_expr }
+                fn rows(tables: &Tables) -> &BTreeMap<$key, Self> { &tables.$field }
+                fn writes(writes: &WriteSet) -> &BTreeMap<$key, Option<Self>> { &writes.$field }
+                fn writes_mut(writes: &mut WriteSet) -> &mut BTreeMap<$key, Option<Self>> { &mut writes.$field }
+            }
+        )*
+    };
+}
+
+tables! {
+    /// `orders`, keyed by order id.
+    orders: OrderRow, OrderId, |r| r.id, Orders, ["id", "lines", "status"];
+    /// `stock`, keyed by sku.
+    stock: StockRow, Sku, |r| r.sku.clone(), Stock, ["sku", "on_hand_qty", "available_qty"];
+    /// `reservations`, unique on `(order_id, sku)`.
+    reservations: ReservationRow, (OrderId, Sku), |r| (r.order_id, r.sku.clone()), Reservations,
+        ["order_id", "sku", "qty"];
+    /// `inbox`, unique on `(message_id, consumer)`.
+    inbox: InboxRow, (MessageId, ConsumerName), |r| (r.message_id, r.consumer.clone()), Inbox,
+        ["message_id", "consumer", "processed_at"];
+    /// `outbox`, keyed by message id.
+    outbox: OutboxRow, MessageId, |r| r.message_id, Outbox,
+        ["message_id", "payload", "published", "created_at"];
+    /// `idempotency_keys`, keyed by the key.
+    idempotency_keys: IdempotencyKeyRow, IdempotencyKey, |r| r.key, IdempotencyKeys,
+        ["key", "fingerprint", "state", "created_at"];
+    /// `charges`, the payment provider's ledger, keyed by charge id.
+    charges: ChargeRow, ChargeId, |r| r.id, Charges, ["id", "order_id", "payment_id"];
+}
+
+fn row_json<R: Serialize>(row: &R) -> serde_json::Value {
+    // Rows are plain data with string keys: serialization cannot fail.
+    serde_json::to_value(row).unwrap_or(serde_json::Value::Null)
+}
+
+/// The rows of one table that differ between `before` and `after`, in key order.
+fn diff_table<K: Ord + Serialize, R: PartialEq + Serialize>(
+    table: TableName,
+    before: &BTreeMap<K, R>,
+    after: &BTreeMap<K, R>,
+    changes: &mut Vec<RowChange>,
+) {
+    if before == after {
+        return;
+    }
+    let keys: BTreeSet<&K> = before.keys().chain(after.keys()).collect();
+    for key in keys {
+        let (old, new) = (before.get(key), after.get(key));
+        if old != new {
+            changes.push(RowChange::new(table, key, old, new));
+        }
+    }
+}
+
+pub(super) fn key_json<K: Serialize>(key: &K) -> serde_json::Value {
+    // Keys are ids, strings and tuples of them: serialization cannot fail.
+    serde_json::to_value(key).unwrap_or(serde_json::Value::Null)
+}
+
+/// One row that a commit changed: the page highlights it, the trace records it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RowChange {
+    /// The table.
+    pub table: TableName,
+    /// The primary key, as JSON.
+    pub key: serde_json::Value,
+    /// The row before the commit; `None` for an insert.
+    pub before: Option<serde_json::Value>,
+    /// The row after the commit; `None` for a delete.
+    pub after: Option<serde_json::Value>,
+}
+
+impl RowChange {
+    fn new<R: Serialize, K: Serialize>(
+        table: TableName,
+        key: &K,
+        before: Option<&R>,
+        after: Option<&R>,
+    ) -> RowChange {
+        let to_json = |row: &R| serde_json::to_value(row).unwrap_or(serde_json::Value::Null);
+        RowChange {
+            table,
+            key: key_json(key),
+            before: before.map(to_json),
+            after: after.map(to_json),
+        }
+    }
+}
