@@ -515,33 +515,13 @@ impl Shop {
             let step = layer.step(&mut self.store, now).unwrap();
             for event in layer.take_events() {
                 self.saw(event_name(&event));
-                match event {
-                    IdempotencyEvent::KeyReserved { fencing_token, lease_expires_at, .. }
-                    | IdempotencyEvent::KeyTakenOver { fencing_token, lease_expires_at, .. } => {
-                        lease = Some(KeyLease { fencing_token, expires_at: lease_expires_at });
-                    }
-                    IdempotencyEvent::ResponseReplayed { .. } => {
-                        origin = Some(ResponseOrigin::Replayed)
-                    }
-                    IdempotencyEvent::KeyHeaderRejected { .. }
-                    | IdempotencyEvent::KeyInProgress { .. }
-                    | IdempotencyEvent::ReservationLost { .. }
-                    | IdempotencyEvent::FingerprintMismatch { .. }
-                    | IdempotencyEvent::StaleCompletionRejected { .. } => {
-                        origin = Some(ResponseOrigin::Refused)
-                    }
-                    IdempotencyEvent::KeyReleased { .. } => origin = Some(ResponseOrigin::Released),
-                    IdempotencyEvent::ResponseStored { .. } => {
-                        origin = Some(ResponseOrigin::Completed)
-                    }
-                    IdempotencyEvent::HandlerCompleted { .. }
-                    | IdempotencyEvent::HandlerFailed { .. } => {
-                        if self.setup.api == idempotency::Implementation::Naive {
-                            origin = Some(ResponseOrigin::Completed);
-                        }
-                    }
-                    IdempotencyEvent::KeyExpired { .. } => {}
+                if let IdempotencyEvent::KeyReserved { fencing_token, lease_expires_at, .. }
+                | IdempotencyEvent::KeyTakenOver { fencing_token, lease_expires_at, .. } = event
+                {
+                    lease = Some(KeyLease { fencing_token, expires_at: lease_expires_at });
                 }
+                // The origin follows the core's one rule, `ResponseOrigin::after`.
+                origin = Some(origin.unwrap_or(ResponseOrigin::Completed).after(&event));
             }
             // The run holds the key from the commit of its reservation (or takeover) on.
             if let (None, Some(lease), ApiLayer::Idempotent(inner)) = (run, lease, &layer)
