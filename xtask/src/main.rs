@@ -33,7 +33,7 @@ enum Task {
     InstallCheck,
     /// Mutation testing of the core's safety-critical code with cargo-mutants, scoped by
     /// `.cargo/mutants.toml` (hours for the whole scope: not part of `test`). Arguments after
-    /// `--` go to cargo-mutants: `--list` counts, `--file <glob>` narrows.
+    /// `--` go to cargo-mutants: `--list` counts, `--re <regex>` narrows (to a file, a line).
     Mutants {
         /// Mutants built and tested at once.
         #[arg(long, default_value_t = 1)]

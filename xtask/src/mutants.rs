@@ -4,12 +4,13 @@
 //! tests do not catch is a rule no test guards: it is killed by a new test or listed, with the
 //! reason it is equivalent, in `core/mutants-equivalent.md`.
 //!
-//! What it mutates and how it tests (the files, the core's library tests, the test profile) is
+//! What it mutates and how it tests (the files, the core's library tests) is
 //! `.cargo/mutants.toml`, so that a plain `cargo mutants` from the root does the same. This
 //! command adds what a shared machine needs: one job at a time, a timeout per mutant, and a
 //! check that cargo-mutants is installed. It takes minutes per file and hours for the whole
 //! scope, so it is not part of `cargo xtask test`; narrow it with cargo-mutants' own arguments
-//! after `--` (`--list` to count, `--file <glob>` for one file, `--re <regex>` for functions,
+//! after `--` (`--list` to count, `--re <regex>` on the mutants' names, which start with their
+//! file and line, for one file or a few lines (`--file` would add files to the configured ones);
 //! `--in-place` in a throwaway checkout to reuse its warm target directory).
 
 use std::path::Path;
@@ -20,7 +21,8 @@ use crate::{XtaskError, command, setup};
 /// How `cargo xtask mutants` runs cargo-mutants.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MutantsRun {
-    /// Mutants built and tested at once (`--jobs`): each needs its own build.
+    /// Mutants built and tested at once (`--jobs`): each needs its own build. Ignored with
+    /// `--in-place`, which is one job by construction.
     pub jobs: u32,
     /// Seconds after which a mutant's tests count as hung (`--timeout`): a mutant that makes a
     /// loop endless is caught this way.
@@ -29,15 +31,16 @@ pub struct MutantsRun {
     pub args: Vec<String>,
 }
 
-/// The cargo-mutants command line of `run`, from `root`.
+/// The cargo-mutants command line of `run`, from `root`. With `--in-place` (mutate the tree
+/// itself, reusing its target directory: for a throwaway checkout) there is one job by
+/// construction, and cargo-mutants refuses `--jobs`.
 pub fn mutants_command(root: &Path, run: &MutantsRun) -> Command {
     let mut cargo = Command::new(setup::cargo());
-    cargo
-        .current_dir(root)
-        .arg("mutants")
-        .args(["--jobs", &run.jobs.to_string()])
-        .args(["--timeout", &run.timeout_seconds.to_string()])
-        .args(&run.args);
+    cargo.current_dir(root).arg("mutants");
+    if !run.args.iter().any(|arg| arg == "--in-place") {
+        cargo.args(["--jobs", &run.jobs.to_string()]);
+    }
+    cargo.args(["--timeout", &run.timeout_seconds.to_string()]).args(&run.args);
     cargo
 }
 
@@ -63,12 +66,12 @@ mod tests {
         let run = MutantsRun {
             jobs: 1,
             timeout_seconds: 240,
-            args: vec!["--file".to_owned(), "core/src/inbox.rs".to_owned()],
+            args: vec!["--re".to_owned(), "inbox".to_owned()],
         };
         let line = command::display(&mutants_command(Path::new("."), &run));
-        assert!(
-            line.ends_with(" mutants --jobs 1 --timeout 240 --file core/src/inbox.rs"),
-            "{line}"
-        );
+        assert!(line.ends_with(" mutants --jobs 1 --timeout 240 --re inbox"), "{line}");
+        let in_place = MutantsRun { args: vec!["--in-place".to_owned()], ..run };
+        let line = command::display(&mutants_command(Path::new("."), &in_place));
+        assert!(line.ends_with(" mutants --timeout 240 --in-place"), "{line}");
     }
 }

@@ -5,6 +5,8 @@ use crate::faults::FaultClass;
 use crate::ids::{PaymentId, Sku};
 use crate::store::OrderLine;
 
+mod takeover_race;
+
 fn lines(sku: &str, qty: u32) -> Vec<OrderLine> {
     vec![OrderLine { sku: Sku::new(sku), qty }]
 }

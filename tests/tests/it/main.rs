@@ -48,4 +48,3 @@ mod naive_mark_paid_is_caught;
 mod naive_stock_ledger_is_caught;
 mod postgres_differential;
 mod readme_example_prints_what_the_readme_quotes;
-mod slow_request_races_a_lease_takeover;

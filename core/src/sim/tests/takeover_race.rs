@@ -18,6 +18,9 @@
 //!   change to either fact is noticed. A handler that must never run twice writes its effect
 //!   and the key in one transaction (the harness's `KeyedWalletTopUp`).
 //!
+//! A system-level test beside the layer's unit tests (`idempotency/tests.rs`), among the core's
+//! library tests so that mutation testing (`cargo xtask mutants`) runs it.
+//!
 //! The slow send is held at two points: right after its reservation committed (its handler has
 //! not run a statement), and right after its handler committed (its completion is next). The
 //! two then finish in either order: the newer send completes the key first (the slow one finds
@@ -27,13 +30,13 @@
 
 use std::collections::BTreeMap;
 
-use idempotency_lab::idempotency::{ApiLayer, FoundKey, IdempotencyEvent, LayerState};
-use idempotency_lab::ids::IdempotencyKey;
-use idempotency_lab::sim::{
+use crate::idempotency::{ApiLayer, FoundKey, IdempotencyEvent, LayerState};
+use crate::ids::IdempotencyKey;
+use crate::sim::{
     Action, AttemptId, ClientState, PatternMode, RequestIndex, Scenario, SimEvent, Simulation,
     StopReason, World, catalogue_scenario,
 };
-use idempotency_lab::store::{FencingToken, KeyState, StoredResponse};
+use crate::store::{FencingToken, KeyState, StoredResponse};
 
 /// Where the slow send is held.
 #[derive(Clone, Copy, Debug)]
