@@ -1,7 +1,10 @@
 //! The seed's lesson in thirty lines: deliver the same `OrderPlaced` message twice to the
 //! reserve-stock consumer, once naive and once idempotent, and let the invariants judge.
 //!
-//! Run with `cargo run -p idempotency-lab --example duplicate_delivery`.
+//! Run with `cargo run -p idempotency-lab --example duplicate_delivery`. The README quotes what
+//! it prints, and a test runs [`duplicate_delivery`] and compares.
+
+use std::fmt::Write as _;
 
 use idempotency_lab::history::{History, InboxUse, MessageEvent};
 use idempotency_lab::ids::{ConsumerName, MessageId, OrderId, Sku, Tick};
@@ -14,6 +17,13 @@ use idempotency_lab::stock::{ReserveStock, ReserveStockEffect, StockImplementati
 use idempotency_lab::store::{MessagePayload, OrderLine};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
+    print!("{}", duplicate_delivery()?);
+    Ok(())
+}
+
+/// The program's output: per consumer, the apples left and the invariants violated.
+pub fn duplicate_delivery() -> Result<String, Box<dyn std::error::Error>> {
+    let mut out = String::new();
     for (consumer, ledger) in [
         (ConsumerImplementation::Naive, StockImplementation::Naive),
         (ConsumerImplementation::Idempotent, StockImplementation::Idempotent),
@@ -62,13 +72,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
 
         let apples = &store.committed().stock[&Sku::new("apple")];
-        println!(
+        writeln!(
+            out,
             "{consumer:?}: {} of {} apples available",
             apples.available_qty, apples.on_hand_qty
-        );
+        )?;
         for violation in check_all(store.committed(), &history, &Quiescence::WorkPending) {
-            println!("  {}: {}", violation.invariant, violation.sentence);
+            writeln!(out, "  {}: {}", violation.invariant, violation.sentence)?;
         }
     }
-    Ok(())
+    Ok(out)
 }

@@ -7,6 +7,7 @@
 
 pub mod command;
 pub mod install;
+pub mod mutants;
 pub mod page;
 pub mod serve;
 pub mod setup;

@@ -1,10 +1,12 @@
-//! `cargo xtask`: build the page, serve it, run every test. See the crate's library docs.
+//! `cargo xtask`: build the page, serve it, run every test, mutation-test the core. See the
+//! crate's library docs.
 
 use std::process::{Command, ExitCode};
 
 use clap::{Parser, Subcommand};
+use xtask::mutants::MutantsRun;
 use xtask::page::{self, PageBuild};
-use xtask::{XtaskError, command, install, serve, setup, workspace_root};
+use xtask::{XtaskError, command, install, mutants, serve, setup, workspace_root};
 
 #[derive(Parser)]
 #[command(name = "cargo xtask", about = "Idempotency Lab's build, serve and test tooling")]
@@ -29,6 +31,20 @@ enum Task {
     /// Install the CLI as the README says (`cargo install --path cli`) into a temporary root
     /// and run its `list` from there (a release build: minutes; not part of `test`).
     InstallCheck,
+    /// Mutation testing of the core's safety-critical code with cargo-mutants, scoped by
+    /// `.cargo/mutants.toml` (hours for the whole scope: not part of `test`). Arguments after
+    /// `--` go to cargo-mutants: `--list` counts, `--re <regex>` narrows (to a file, a line).
+    Mutants {
+        /// Mutants built and tested at once.
+        #[arg(long, default_value_t = 1)]
+        jobs: u32,
+        /// Seconds a mutant's tests may take before it counts as hung (and caught).
+        #[arg(long, default_value_t = 300)]
+        timeout: u64,
+        /// Further arguments for cargo-mutants.
+        #[arg(last = true)]
+        args: Vec<String>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -78,6 +94,9 @@ fn run(task: Task) -> Result<(), XtaskError> {
                     .env("LAB_CHROMIUM", &chromium)
                     .env("LAB_PG_BIN", &postgresql),
             )
+        }
+        Task::Mutants { jobs, timeout, args } => {
+            mutants::mutants(&root, &MutantsRun { jobs, timeout_seconds: timeout, args })
         }
         Task::InstallCheck => {
             let check = install::install_check(&root)?;

@@ -1052,7 +1052,7 @@ fn step_flight(
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+    #![proptest_config(crate::testing::proptest_config(256))]
 
     /// I4: under random sends, interleaved steps, crashes and clock advances, no request gets a
     /// key while another's lease on it holds, fencing tokens of a key only grow, and every

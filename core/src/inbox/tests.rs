@@ -923,7 +923,7 @@ fn check_schedule(
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+    #![proptest_config(crate::testing::proptest_config(512))]
 
     #[test]
     fn the_inbox_consumer_applies_each_message_exactly_once(

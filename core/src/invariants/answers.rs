@@ -1,5 +1,6 @@
 //! I4 and I7, the invariants judged on the API's answers and the handler runs of the history:
-//! same key, same answer (and one handler per key at a time), and no 5xx for a duplicate.
+//! same key, same answer, for the same request only (and one handler per key at a time), and
+//! no 5xx for a duplicate.
 
 use std::collections::BTreeMap;
 
@@ -9,16 +10,22 @@ use crate::history::{
 };
 use crate::ids::{IdempotencyKey, Tick};
 
-/// I4: every completed request with the same key got the same status and body, and a key's
-/// handler never ran twice while the key was held.
+/// I4: every completed request with the same key got the same status and body, the key's
+/// answer went only to requests like the one it was first given to, and a key's handler never
+/// ran twice while the key was held.
 ///
 /// The answers compared are those whose [`ResponseOrigin::is_answer_of_the_key`]: the answer of
 /// a handler that completed the key (`Completed`; every answer of the naive twin) and replays of
-/// the stored answer (`Replayed`). The first such answer of a key is the reference; each later
-/// one with another status or body is a violation. Refusals that never ran the handler (400,
-/// 409, 422) and failures whose key was released are not the key's answer and are not compared.
-/// A key forgotten after the retention window and run again is compared with its first answer
-/// too: that is fault F10's lesson, and the lab shows it red.
+/// the stored answer (`Replayed`). The first such answer of a key is the reference. A later one
+/// given to a request with another fingerprint (method, path, body) is a violation whatever its
+/// status and body: a replay of the stored answer to another payload (a layer that does not
+/// compare fingerprints answers a reused key with the first request's answer, so the answers
+/// agree and only this rule sees it), or the handler run again for it (the naive twin under
+/// fault F7); a reused key must get 422, which is a refusal and not the key's answer. A later
+/// one for the same fingerprint with another status or body is a violation too. Refusals that
+/// never ran the handler (400, 409, 422) and failures whose key was released are not the key's
+/// answer and are not compared. A key forgotten after the retention window and run again is
+/// compared with its first answer too: that is fault F10's lesson, and the lab shows it red.
 ///
 /// Handler runs of one key are taken in the order they started (ties in the order recorded); a
 /// run that starts while an earlier one still holds the key (see
@@ -36,7 +43,9 @@ pub fn check_i4_same_key_same_answer(history: &History) -> Vec<Violation> {
             first_answers.insert(key, (index, response));
             continue;
         };
-        if (first.status, &first.body) != (response.status, &response.body) {
+        if first.fingerprint != response.fingerprint {
+            violations.push(another_request(key, (first_index, first), (index, response)));
+        } else if (first.status, &first.body) != (response.status, &response.body) {
             let how = match response.origin {
                 ResponseOrigin::Replayed => "a replay",
                 ResponseOrigin::Completed | ResponseOrigin::Released | ResponseOrigin::Refused => {
@@ -99,6 +108,33 @@ pub fn check_i4_same_key_same_answer(history: &History) -> Vec<Violation> {
         }
     }
     violations
+}
+
+/// The violation of a key's answer (`response`, at `index`) given to a request with another
+/// fingerprint than the key's first answer (`first`, at `first_index`).
+fn another_request(
+    key: IdempotencyKey,
+    (first_index, first): (usize, &ApiResponse),
+    (index, response): (usize, &ApiResponse),
+) -> Violation {
+    let how = match response.origin {
+        ResponseOrigin::Replayed => "a replay of the stored answer",
+        ResponseOrigin::Completed | ResponseOrigin::Released | ResponseOrigin::Refused => {
+            "the handler ran again for it"
+        }
+    };
+    Violation {
+        invariant: InvariantId::I4,
+        rows: vec![RowRef::Response { index: first_index }, RowRef::Response { index }],
+        sentence: format!(
+            "Key {key} answered another request: {} at {} went to a request whose method, path \
+             or body differs from the one the key first answered at {} ({how}); a key reused \
+             for another request must get 422.",
+            describe_answer(response),
+            response.answered_at,
+            first.answered_at
+        ),
+    }
 }
 
 /// Until when a run holds its key; `Forever` sorts after every tick.

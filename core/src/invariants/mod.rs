@@ -45,7 +45,7 @@ pub enum InvariantId {
     I2,
     /// An order is charged at most once.
     I3,
-    /// Same key, same answer; one handler per key at a time.
+    /// Same key, same answer, for the same request only; one handler per key at a time.
     I4,
     /// An inbox row exists exactly when its effect was applied.
     I5,
@@ -99,8 +99,10 @@ impl InvariantId {
             }
             InvariantId::I4 => {
                 "Every completed request with the same idempotency key got the same status and \
-                 body, and a key's handler never ran twice while the key was held (by a lease, \
-                 or by a run without a lease that had not ended)."
+                 body, the key's answer went only to requests with the method, path and body it \
+                 was first answered for (another request with the key gets 422), and a key's \
+                 handler never ran twice while the key was held (by a lease, or by a run without \
+                 a lease that had not ended)."
             }
             InvariantId::I5 => {
                 "An inbox row exists exactly when its effect was applied: each inbox row has a \

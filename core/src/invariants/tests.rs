@@ -164,10 +164,25 @@ impl Shop {
         body: &str,
         at: u64,
     ) -> &mut Self {
+        self.response_to("POST /orders apple=2", key_number, attempt, origin, status, body, at)
+    }
+
+    /// An answer to a request with `fingerprint`.
+    #[allow(clippy::too_many_arguments)]
+    fn response_to(
+        &mut self,
+        fingerprint: &str,
+        key_number: Option<u128>,
+        attempt: RequestAttempt,
+        origin: ResponseOrigin,
+        status: u16,
+        body: &str,
+        at: u64,
+    ) -> &mut Self {
         self.history
             .record_response(ApiResponse {
                 key: key_number.map(key),
-                fingerprint: RequestFingerprint("POST /orders apple=2".to_owned()),
+                fingerprint: RequestFingerprint(fingerprint.to_owned()),
                 attempt,
                 origin,
                 status,
@@ -558,6 +573,61 @@ fn i4_a_retry_that_runs_the_handler_again_gets_another_answer() {
                 Requests with key 00000000-0000-0000-0000-000000000201 got different answers: status 201 with body `{"order":1}` at t2, but status 200 with an empty body at t10 (a replay).
         "#]],
     );
+}
+
+#[test]
+fn i4_a_keys_answer_goes_only_to_the_request_it_was_first_given_to() {
+    // Key 1 was first answered for 2 apples. Its stored answer replayed to a request for pears
+    // agrees with the first answer, status and body, and is still a violation: a layer that
+    // skips the fingerprint comparison does exactly this. The naive twin running the handler
+    // again for the pears is one violation, not two. A 422 for the pears is the right answer.
+    let mut shop = clean_shop();
+    let pears = "POST /orders pear=1";
+    shop.response_to(pears, Some(1), RequestAttempt::First, ResponseOrigin::Refused, 422, "", 9)
+        .response_to(
+            pears,
+            Some(1),
+            RequestAttempt::First,
+            ResponseOrigin::Replayed,
+            201,
+            r#"{"order":1}"#,
+            10,
+        )
+        .response_to(
+            pears,
+            Some(1),
+            RequestAttempt::First,
+            ResponseOrigin::Completed,
+            201,
+            r#"{"order":3}"#,
+            11,
+        );
+    check(
+        &shop,
+        expect![[r#"
+            I4 [responses[0], responses[5]]
+                Key 00000000-0000-0000-0000-000000000201 answered another request: status 201 with body `{"order":1}` at t10 went to a request whose method, path or body differs from the one the key first answered at t2 (a replay of the stored answer); a key reused for another request must get 422.
+            I4 [responses[0], responses[6]]
+                Key 00000000-0000-0000-0000-000000000201 answered another request: status 201 with body `{"order":3}` at t11 went to a request whose method, path or body differs from the one the key first answered at t2 (the handler ran again for it); a key reused for another request must get 422.
+        "#]],
+    );
+    // The reference is the key's first answer, not its first request: a first request whose
+    // failure released the key leaves the key to the next request that completes it.
+    let mut released = clean_shop();
+    released
+        .response_to(pears, Some(3), RequestAttempt::First, ResponseOrigin::Released, 500, "", 9)
+        .response(Some(3), RequestAttempt::First, ResponseOrigin::Completed, 201, "{}", 10)
+        .response(Some(3), RequestAttempt::Duplicate, ResponseOrigin::Replayed, 201, "{}", 11)
+        .response_to(
+            pears,
+            Some(3),
+            RequestAttempt::Duplicate,
+            ResponseOrigin::Refused,
+            422,
+            "",
+            12,
+        );
+    check(&released, expect![""]);
 }
 
 #[test]
@@ -1028,6 +1098,8 @@ fn any_quiescence() -> impl Strategy<Value = Quiescence> {
 }
 
 proptest! {
+    #![proptest_config(crate::testing::proptest_config(256))]
+
     #[test]
     fn check_all_never_panics_and_is_deterministic(
         tables in any_tables(),

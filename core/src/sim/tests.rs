@@ -5,6 +5,8 @@ use crate::faults::FaultClass;
 use crate::ids::{PaymentId, Sku};
 use crate::store::OrderLine;
 
+mod takeover_race;
+
 fn lines(sku: &str, qty: u32) -> Vec<OrderLine> {
     vec![OrderLine { sku: Sku::new(sku), qty }]
 }
@@ -520,6 +522,32 @@ fn every_catalogue_scenario_reads_round_trips_and_teaches_something() {
     );
 }
 
+/// The committed stock, sku by sku: available of on hand, and what the reservations hold. The
+/// golden traces pin it, so that a changed effect shows in the lesson's end state, not only in
+/// the rows a step changed.
+fn stock_at_the_end(store: &crate::store::Store) -> String {
+    let tables = store.committed();
+    let described: Vec<String> = tables
+        .stock
+        .values()
+        .map(|row| {
+            let reserved: i64 = tables
+                .reservations
+                .values()
+                .filter(|reservation| reservation.sku == row.sku)
+                .map(|reservation| reservation.qty)
+                .sum();
+            format!(
+                "{} {} of {} available, {reserved} reserved",
+                row.sku, row.available_qty, row.on_hand_qty
+            )
+        })
+        .collect();
+    described.join("; ")
+}
+
+/// Golden traces: the header (title, mode, the invariants ever violated, the stock at the end)
+/// and the text trace of every lesson in both modes.
 #[test]
 fn golden_traces_of_every_catalogue_scenario_in_both_modes() {
     for entry in CATALOGUE {
@@ -528,6 +556,8 @@ fn golden_traces_of_every_catalogue_scenario_in_both_modes() {
             let trace = run_catalogue(entry.id, mode, 0);
             let mut text = format!("{} ({name}), seed 0\n", trace.scenario.title);
             text.push_str(&format!("violated: {:?}\n", trace.invariants_ever_violated()));
+            let end = final_world(&trace);
+            text.push_str(&format!("stock at the end: {}\n", stock_at_the_end(end.store())));
             text.push_str(&trace.to_text());
             expect_test::expect_file![format!("snapshots/{}.{name}.txt", entry.id)]
                 .assert_eq(&text);

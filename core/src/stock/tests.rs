@@ -754,7 +754,7 @@ fn step_kind<T>(step: &Step<T>) -> Option<bool> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+    #![proptest_config(crate::testing::proptest_config(512))]
 
     #[test]
     fn the_idempotent_ledger_conserves_stock_under_any_sequence_of_deliveries(

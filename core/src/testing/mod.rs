@@ -1,5 +1,6 @@
-//! Public test support, compiled with the `testing` feature: proptest strategies for the
-//! simulator's inputs ([`strategies`]), the property fuzzer with shrinking ([`fuzz`]), and the
+//! Public test support, compiled with the `testing` feature: the one configuration of every
+//! property test, whose seed replays from the environment ([`config`]), proptest strategies for
+//! the simulator's inputs ([`strategies`]), the property fuzzer with shrinking ([`fuzz`]), and the
 //! harness that fuzzes and exhaustively checks a user's own consumer or HTTP handler
 //! ([`harness`], with the worked examples [`loyalty_points`] and [`wallet_top_up`]).
 //!
@@ -14,12 +15,14 @@
 //! assert!(failure.faults() <= 1);
 //! ```
 
+pub mod config;
 pub mod fuzz;
 pub mod harness;
 pub mod loyalty_points;
 pub mod strategies;
 pub mod wallet_top_up;
 
+pub use config::{PropertyRun, proptest_config};
 pub use fuzz::{FuzzConfig, FuzzFailure, FuzzProgress, FuzzReport, FuzzRun, fuzz, run_case};
 pub use strategies::{
     FuzzCase, RandomFaults, SURVIVABLE_FAULTS, ScenarioShape, WorldConfig, configured_scenario,

@@ -5,6 +5,7 @@ use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::TestRunner;
 
+use super::config::{PropertyEnvError, PropertyRun, property_run};
 use super::harness::{ConsumerUnderTest, HarnessConfig, HarnessModel};
 use super::loyalty_points::{InboxLoyaltyPoints, NaiveLoyaltyPoints};
 use super::*;
@@ -20,6 +21,8 @@ fn every_class_shape(mode: PatternMode) -> ScenarioShape {
 }
 
 proptest! {
+    #![proptest_config(crate::testing::proptest_config(256))]
+
     #[test]
     fn every_generated_scenario_is_valid(generated in scenario(every_class_shape(PatternMode::Naive))) {
         prop_assert_eq!(generated.validate(), Ok(()));
@@ -29,6 +32,8 @@ proptest! {
 }
 
 proptest! {
+    #![proptest_config(crate::testing::proptest_config(256))]
+
     #[test]
     fn every_configured_scenario_is_valid(generated in configured_scenario(every_class_shape(PatternMode::Idempotent))) {
         prop_assert_eq!(generated.validate(), Ok(()));
@@ -144,4 +149,71 @@ fn the_http_harness_reference_is_each_operation_once() {
             super::harness::HttpAction::Send { operation: 1 }
         ]
     );
+}
+
+#[test]
+fn a_property_run_takes_its_cases_and_seed_from_the_environment_or_its_own() {
+    let fresh = || 77;
+    assert_eq!(property_run(512, None, None, fresh), Ok(PropertyRun { cases: 512, seed: 77 }));
+    assert_eq!(
+        property_run(512, Some(" 20 "), Some("18446744073709551615"), || unreachable!()),
+        Ok(PropertyRun { cases: 20, seed: u64::MAX })
+    );
+    assert_eq!(
+        property_run(512, Some("0"), None, fresh),
+        Err(PropertyEnvError::Cases { value: "0".to_owned() })
+    );
+    assert_eq!(
+        property_run(512, Some("many"), None, fresh),
+        Err(PropertyEnvError::Cases { value: "many".to_owned() })
+    );
+    assert_eq!(
+        property_run(512, None, Some("-1"), fresh),
+        Err(PropertyEnvError::Seed { value: "-1".to_owned() })
+    );
+    assert_eq!(
+        PropertyEnvError::Seed { value: "0x10".to_owned() }.to_string(),
+        "PROPTEST_RNG_SEED=\"0x10\" is not a seed from 0 to 18446744073709551615"
+    );
+    assert_eq!(
+        PropertyRun { cases: 64, seed: 9 }.replay_line(),
+        "property test: seed 9, 64 cases; replay with PROPTEST_RNG_SEED=9 PROPTEST_CASES=64"
+    );
+}
+
+/// A property over `run` that fails on about one case in eight: every input it was called
+/// with (the cases, then the shrinking steps), and the minimal failing input, if it failed.
+fn property_under(run: PropertyRun) -> (Vec<Vec<u32>>, Option<Vec<u32>>) {
+    let config =
+        proptest::test_runner::Config { failure_persistence: None, ..config::config_of(run) };
+    let mut runner = TestRunner::new(config);
+    let tried = std::cell::RefCell::new(Vec::new());
+    let result = runner.run(&proptest::collection::vec(0u32..1_000, 0..20), |values| {
+        tried.borrow_mut().push(values.clone());
+        prop_assert!(values.iter().filter(|&&value| value >= 700).count() < 3);
+        Ok(())
+    });
+    let minimal = match result {
+        Ok(()) => None,
+        Err(proptest::test_runner::TestError::Fail(_, minimal)) => Some(minimal),
+        Err(error) => panic!("{error}"),
+    };
+    (tried.into_inner(), minimal)
+}
+
+#[test]
+fn a_failure_replays_from_its_printed_seed() {
+    // Under a fixed seed the property sees the same cases and the same shrinking steps again,
+    // so a failure in a log is found again and shrunk to the same input.
+    let runs: Vec<_> =
+        (0..16).map(|seed| property_under(PropertyRun { cases: 64, seed })).collect();
+    let failed: Vec<_> = runs.iter().filter_map(|(_, minimal)| minimal.clone()).collect();
+    assert!(failed.len() >= 8, "the property fails under most seeds: {failed:?}");
+    assert!(failed.iter().all(|minimal| minimal == &[700, 700, 700]), "{failed:?}");
+    for (seed, run) in (0..16).zip(&runs) {
+        assert_eq!(&property_under(PropertyRun { cases: 64, seed }), run, "seed {seed}");
+    }
+    // The seed decides the cases: no two seeds tried the same inputs.
+    let distinct: std::collections::BTreeSet<_> = runs.iter().map(|(tried, _)| tried).collect();
+    assert_eq!(distinct.len(), runs.len());
 }

@@ -59,6 +59,8 @@ fn the_inbox_in_the_effects_transaction_passes_every_schedule() {
 }
 
 proptest! {
+    // The seed is printed on failure, and `PROPTEST_RNG_SEED` replays it.
+    #![proptest_config(idempotency_lab::testing::proptest_config(256))]
     /// The strategy in an ordinary `proptest!`, as a user writes it.
     #[test]
     fn the_inbox_consumer_in_a_users_own_proptest(

@@ -47,3 +47,4 @@ mod naive_inbox_consumer_is_caught;
 mod naive_mark_paid_is_caught;
 mod naive_stock_ledger_is_caught;
 mod postgres_differential;
+mod readme_example_prints_what_the_readme_quotes;

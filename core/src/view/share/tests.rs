@@ -362,7 +362,7 @@ fn link_strategy() -> impl Strategy<Value = ShareLink> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+    #![proptest_config(crate::testing::proptest_config(64))]
 
     #[test]
     fn encode_then_decode_is_the_identity(link in link_strategy()) {

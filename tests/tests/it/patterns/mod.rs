@@ -240,14 +240,15 @@ pub fn op() -> impl Strategy<Value = Op> {
     ]
 }
 
-/// The configuration of a `proptest!` in these tests: `cases` cases, and failures persisted
+/// The configuration of a `proptest!` in these tests: the core's shared one
+/// ([`idempotency_lab::testing::proptest_config`]: `cases` cases unless `PROPTEST_CASES` says
+/// otherwise, the seed printed and `PROPTEST_RNG_SEED` to replay it), with failures persisted
 /// under `proptest-regressions/` of the tests crate, in `regressions_file` (proptest cannot find
 /// a crate root above `tests/tests/it/`, so the file is named here).
 pub fn proptest_config(cases: u32, regressions_file: &'static str) -> Config {
     Config {
-        cases,
         failure_persistence: Some(Box::new(FileFailurePersistence::Direct(regressions_file))),
-        ..Config::default()
+        ..idempotency_lab::testing::proptest_config(cases)
     }
 }
 

@@ -228,7 +228,7 @@ fn message_ids_are_fixed_and_distinct() {
 }
 
 proptest! {
-    #![proptest_config(proptest::test_runner::Config { cases: 64, ..Default::default() })]
+    #![proptest_config(crate::testing::proptest_config(64))]
     /// The strategy in a user's own `proptest!`, with `verdict` as the test's result.
     #[test]
     fn in_a_users_own_proptest(schedule in schedules(awards(), ScheduleConfig::default())) {
