@@ -609,3 +609,34 @@ impl LabPage {
         self.evaluate(&script).as_f64()
     }
 }
+
+/// The keyboard alone: Tab through the page's controls, press keys on the one focused.
+impl LabPage {
+    /// Presses `key` (such as `"Enter"` or `"Tab"`) on whatever has focus now.
+    pub fn press_on_focus(&self, key: &str) {
+        self.tab.press_key(key).unwrap_or_else(|error| panic!("press {key}: {error}"));
+    }
+
+    /// Presses Tab until the focused element matches `selector` (at most `tabs_max` times),
+    /// checking at every stop that the focus is visible (an outline of 2 px or more).
+    pub fn tab_to(&self, selector: &str, tabs_max: usize) {
+        for _ in 0..tabs_max {
+            self.press_on_focus("Tab");
+            let stop = self.evaluate(&format!(
+                "(() => {{ const element = document.activeElement; if (!element || element === document.body) return ''; \
+                 const style = getComputedStyle(element); \
+                 const visible = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2; \
+                 const name = element.dataset.testid || element.getAttribute('aria-label') || element.tagName; \
+                 return JSON.stringify([element.matches({selector:?}), visible, name]); }})()"
+            ));
+            let Some(text) = stop.as_str().filter(|text| !text.is_empty()) else { continue };
+            let (matched, visible, name): (bool, bool, String) =
+                serde_json::from_str(text).expect("the focus probe's JSON");
+            assert!(visible, "the focus on {name} is not visible");
+            if matched {
+                return;
+            }
+        }
+        panic!("{selector} is not reached within {tabs_max} presses of Tab");
+    }
+}

@@ -13,6 +13,7 @@ mod browser_idempotent_duplicate_keeps_invariants;
 mod browser_import_export;
 mod browser_inject_in_diagram;
 mod browser_invalid_share_link;
+mod browser_keyboard_only;
 mod browser_language;
 mod browser_naive_duplicate_breaks_an_invariant;
 mod browser_page_mounts;
