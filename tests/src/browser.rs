@@ -640,3 +640,19 @@ impl LabPage {
         panic!("{selector} is not reached within {tabs_max} presses of Tab");
     }
 }
+
+impl LabPage {
+    /// Runs axe-core ([`crate::axe`]) on the page against WCAG 2 A and AA and returns each
+    /// violation as `rule: how many nodes (the first nodes' selectors)`; empty when none.
+    pub fn axe_violations(&self) -> Vec<String> {
+        if self.evaluate("typeof window.axe") != "object" {
+            self.evaluate(&format!("{}; true", crate::axe::axe_source()));
+        }
+        let value = self.evaluate(
+            "axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } }).then(result => \
+             JSON.stringify(result.violations.map(violation => `${violation.id}: ${violation.nodes.length} (${violation.nodes.slice(0, 3).map(node => node.target.join(' ')).join('; ')})`)))",
+        );
+        serde_json::from_str(value.as_str().unwrap_or("[\"axe returned nothing\"]"))
+            .unwrap_or_else(|error| vec![format!("axe's answer does not read: {error}")])
+    }
+}

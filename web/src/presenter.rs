@@ -199,7 +199,8 @@ pub fn presenter_tables(props: &PresenterTablesProps) -> Html {
     let touched = |table: TableName| props.changes.iter().any(|change| change.table == table);
     order.sort_by_key(|table| (!touched(*table), *table != TableName::Stock));
     html! {
-        <section class="tables presenter-tables" aria-label="Store tables">
+        // A scrolling box is focusable, so that the keyboard can scroll it too.
+        <section class="tables presenter-tables" aria-label="Store tables" tabindex="0">
             { for order.into_iter().map(|table| html! {
                 <TableView {table} rows={props.tables.rows_json(table)}
                     changes={props.changes.iter().filter(|change| change.table == table).cloned().collect::<Vec<_>>()} />

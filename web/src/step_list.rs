@@ -60,7 +60,8 @@ pub fn step_list(props: &StepListProps) -> Html {
     html! {
         <section class={classes!("step-list", (!props.visible).then_some("visually-hidden"))}
             data-testid="step-list" aria-label={ui.step_list}>
-            <div class="step-list-scroll" ref={scroller}>
+            // A scrolling box is focusable, so that the keyboard can scroll it too.
+            <div class="step-list-scroll" ref={scroller} tabindex={props.visible.then_some("0")}>
                 if props.hidden > 0 && props.visible {
                     <button type="button" class="earlier" data-testid="step-list-earlier" onclick={on_earlier}>
                         { format!("▲ {} {}", ui.earlier_steps, props.hidden) }

@@ -7,6 +7,7 @@
 mod fixtures;
 mod patterns;
 
+mod browser_accessibility;
 mod browser_check_panel;
 mod browser_compare_view;
 mod browser_idempotent_duplicate_keeps_invariants;
