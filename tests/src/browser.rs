@@ -508,3 +508,151 @@ impl LabPage {
         }
     }
 }
+
+/// Geometry: the viewport, what is inside it, and how the page overflows it.
+impl LabPage {
+    /// Makes the page's viewport `width` x `height` CSS pixels, as a desktop window (or, if
+    /// `mobile`, as a phone, which honours the page's `<meta name=viewport>`), and waits until
+    /// the page's media queries see that size.
+    pub fn set_viewport(&self, width: u32, height: u32, mobile: bool) {
+        use headless_chrome::protocol::cdp::Emulation::SetDeviceMetricsOverride;
+        self.tab
+            .call_method(SetDeviceMetricsOverride {
+                width,
+                height,
+                device_scale_factor: 1.0,
+                mobile,
+                scale: None,
+                screen_width: None,
+                screen_height: None,
+                position_x: None,
+                position_y: None,
+                dont_set_visible_size: None,
+                screen_orientation: None,
+                viewport: None,
+                display_feature: None,
+                device_posture: None,
+            })
+            .unwrap_or_else(|error| panic!("set the viewport to {width}x{height}: {error}"));
+        self.wait_until(
+            &format!("the viewport is {width}x{height}"),
+            &format!("matchMedia('(width: {width}px) and (height: {height}px)').matches"),
+        );
+    }
+
+    /// Where the first element matching `selector` is wholly visible: inside the viewport and
+    /// inside every scrolling box around it (so not scrolled out of view), with a size.
+    /// `Err` says where it is instead (its box, and the box that hides it).
+    pub fn in_view(&self, selector: &str) -> Result<(), String> {
+        let script = format!(
+            r#"(() => {{
+  const element = document.querySelector({selector:?});
+  if (!element) return "no element matches";
+  const box = element.getBoundingClientRect();
+  const text = b => `[${{Math.round(b.left)}}, ${{Math.round(b.top)}}, ${{Math.round(b.right)}}, ${{Math.round(b.bottom)}}]`;
+  if (box.width <= 0 || box.height <= 0) return `it has no size: ${{text(box)}}`;
+  const outside = (b, c) => b.top < c.top - 1 || b.left < c.left - 1 || b.bottom > c.bottom + 1 || b.right > c.right + 1;
+  const viewport = {{ left: 0, top: 0, right: window.innerWidth, bottom: window.innerHeight }};
+  if (outside(box, viewport)) return `${{text(box)}} is outside the viewport ${{text(viewport)}}`;
+  for (let parent = element.parentElement; parent; parent = parent.parentElement) {{
+    const style = getComputedStyle(parent);
+    if (/(auto|scroll|hidden|clip)/.test(style.overflowX + style.overflowY) && outside(box, parent.getBoundingClientRect())) {{
+      return `${{text(box)}} is hidden outside its scrolling box ${{parent.className || parent.tagName}} ${{text(parent.getBoundingClientRect())}}`;
+    }}
+  }}
+  return "";
+}})()"#
+        );
+        match self.evaluate(&script) {
+            serde_json::Value::String(problem) if problem.is_empty() => Ok(()),
+            serde_json::Value::String(problem) => Err(format!("{selector}: {problem}")),
+            other => Err(format!("{selector}: the probe returned {other}")),
+        }
+    }
+
+    /// Waits until the first element matching `selector` is wholly visible ([`LabPage::in_view`]).
+    pub fn wait_in_view(&self, selector: &str) {
+        let deadline = std::time::Instant::now() + WAIT_TIMEOUT;
+        loop {
+            match self.in_view(selector) {
+                Ok(()) => return,
+                Err(problem) => {
+                    assert!(std::time::Instant::now() < deadline, "not in view: {problem}")
+                }
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// How far the page is wider and taller than its viewport, in CSS pixels (0 when it fits):
+    /// `scrollWidth - clientWidth` and `scrollHeight - clientHeight` of the document.
+    pub fn overflow(&self) -> (i64, i64) {
+        let value = self.evaluate(
+            "(() => { const root = document.scrollingElement; \
+             return JSON.stringify([root.scrollWidth - root.clientWidth, root.scrollHeight - root.clientHeight]); })()",
+        );
+        serde_json::from_str::<(i64, i64)>(value.as_str().unwrap_or("[0,0]"))
+            .map(|(wide, tall)| (wide.max(0), tall.max(0)))
+            .unwrap_or((0, 0))
+    }
+
+    /// The smallest size, in CSS pixels on screen, of the text of the elements matching
+    /// `selector` (an SVG text's font size times the drawing's scale); `None` if none matches.
+    pub fn smallest_text_px(&self, selector: &str) -> Option<f64> {
+        let script = format!(
+            "(() => {{ const sizes = Array.from(document.querySelectorAll({selector:?}), element => {{ \
+               const size = parseFloat(getComputedStyle(element).fontSize); \
+               const matrix = element.getScreenCTM ? element.getScreenCTM() : null; \
+               return matrix ? size * Math.hypot(matrix.a, matrix.b) : size; }}); \
+             return sizes.length ? Math.min(...sizes) : null; }})()"
+        );
+        self.evaluate(&script).as_f64()
+    }
+}
+
+/// The keyboard alone: Tab through the page's controls, press keys on the one focused.
+impl LabPage {
+    /// Presses `key` (such as `"Enter"` or `"Tab"`) on whatever has focus now.
+    pub fn press_on_focus(&self, key: &str) {
+        self.tab.press_key(key).unwrap_or_else(|error| panic!("press {key}: {error}"));
+    }
+
+    /// Presses Tab until the focused element matches `selector` (at most `tabs_max` times),
+    /// checking at every stop that the focus is visible (an outline of 2 px or more).
+    pub fn tab_to(&self, selector: &str, tabs_max: usize) {
+        for _ in 0..tabs_max {
+            self.press_on_focus("Tab");
+            let stop = self.evaluate(&format!(
+                "(() => {{ const element = document.activeElement; if (!element || element === document.body) return ''; \
+                 const style = getComputedStyle(element); \
+                 const visible = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2; \
+                 const name = element.dataset.testid || element.getAttribute('aria-label') || element.tagName; \
+                 return JSON.stringify([element.matches({selector:?}), visible, name]); }})()"
+            ));
+            let Some(text) = stop.as_str().filter(|text| !text.is_empty()) else { continue };
+            let (matched, visible, name): (bool, bool, String) =
+                serde_json::from_str(text).expect("the focus probe's JSON");
+            assert!(visible, "the focus on {name} is not visible");
+            if matched {
+                return;
+            }
+        }
+        panic!("{selector} is not reached within {tabs_max} presses of Tab");
+    }
+}
+
+impl LabPage {
+    /// Runs axe-core ([`crate::axe`]) on the page against WCAG 2 A and AA and returns each
+    /// violation as `rule: how many nodes (the first nodes' selectors)`; empty when none.
+    pub fn axe_violations(&self) -> Vec<String> {
+        if self.evaluate("typeof window.axe") != "object" {
+            self.evaluate(&format!("{}; true", crate::axe::axe_source()));
+        }
+        let value = self.evaluate(
+            "axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } }).then(result => \
+             JSON.stringify(result.violations.map(violation => `${violation.id}: ${violation.nodes.length} (${violation.nodes.slice(0, 3).map(node => node.target.join(' ')).join('; ')})`)))",
+        );
+        serde_json::from_str(value.as_str().unwrap_or("[\"axe returned nothing\"]"))
+            .unwrap_or_else(|error| vec![format!("axe's answer does not read: {error}")])
+    }
+}

@@ -20,7 +20,12 @@ use crate::diagram::{SequenceDiagram, WINDOW_STEPS, first_drawn};
 use crate::files::{Download, read_file, start_download};
 use crate::invariants::InvariantsPanel;
 use crate::labels::{UiText, action_label, stop_text, ui};
+use crate::presenter::{
+    PresenterTables, TypeScale, TypeScaleAction, ViewButtons, bring_into_view, in_fullscreen,
+    toggle_fullscreen,
+};
 use crate::state::{Action, IMPORTED_SCENARIO, LabState, SPEEDS_MS};
+use crate::step_list::{NARROW_QUERY, StepList};
 use crate::storage;
 use crate::tables::StoreTables;
 
@@ -29,17 +34,44 @@ const SPEED_SETTING: &str = "idempotency-lab.speed-ms";
 /// The local-storage key of the page's language (`en`, `ru`).
 const LANGUAGE_SETTING: &str = "idempotency-lab.language";
 
+/// Props of [`App`]: how a page that embeds the lab opens it.
+#[derive(Properties, PartialEq, Default)]
+pub struct AppProps {
+    /// Open in the presenter view, even if the address's link does not ask for it (a link
+    /// with `presenter=1` opens in it anyway).
+    #[prop_or_default]
+    pub presenter: bool,
+}
+
 /// The root of the page.
 #[function_component(App)]
-pub fn app() -> Html {
-    let state = use_reducer(|| {
-        let state = LabState::initial_for_fragment(&current_fragment());
+pub fn app(props: &AppProps) -> Html {
+    let presenter_asked = props.presenter;
+    let state = use_reducer(move || {
+        let mut state = LabState::initial_for_fragment(&current_fragment());
+        state.presenter |= presenter_asked;
         match storage::get::<u32>(SPEED_SETTING) {
             Some(speed_ms) if SPEEDS_MS.contains(&speed_ms) => LabState { speed_ms, ..state },
             _ => state,
         }
     });
     let dispatcher = state.dispatcher();
+    let root = use_node_ref();
+
+    // The type scale (`+` and `-`), kept in the settings store, and fullscreen, which the
+    // browser may end by itself (Escape): the page follows `fullscreenchange`.
+    let type_scale = use_reducer(TypeScale::stored);
+    let fullscreen = use_state_eq(in_fullscreen);
+    {
+        let fullscreen = fullscreen.clone();
+        use_effect_with((), move |_| {
+            let listener =
+                EventListener::new(&gloo::utils::document(), "fullscreenchange", move |_| {
+                    fullscreen.set(in_fullscreen());
+                });
+            move || drop(listener)
+        });
+    }
 
     // Settings survive a reload: the play speed, in local storage.
     use_effect_with(state.speed_ms, |speed_ms| {
@@ -92,10 +124,27 @@ pub fn app() -> Html {
         });
     }
 
-    // Keyboard: space plays or pauses when no control has focus, the arrows step, except
-    // while typing in a field.
+    // A narrow screen shows the run as a list of steps instead of the diagram; the page
+    // follows the media query as the window (or the phone) turns.
+    let narrow = use_state_eq(|| narrow_screen().is_some_and(|query| query.matches()));
+    {
+        let narrow = narrow.clone();
+        use_effect_with((), move |_| {
+            let listener = narrow_screen().map(|query| {
+                let target = query.clone();
+                EventListener::new(&target, "change", move |_| narrow.set(query.matches()))
+            });
+            move || drop(listener)
+        });
+    }
+
+    // Keyboard: space plays or pauses when no control has focus, the arrows step, `p` turns
+    // the presenter view on or off, `f` fullscreen, `+` and `-` scale the type; except while
+    // typing in a field.
     {
         let dispatcher = dispatcher.clone();
+        let scale = type_scale.dispatcher();
+        let root = root.clone();
         use_effect_with((), move |_| {
             let options = EventListenerOptions::enable_prevent_default();
             let listener = EventListener::new_with_options(
@@ -123,7 +172,17 @@ pub fn app() -> Html {
                         " " => Action::TogglePlay,
                         "ArrowRight" => Action::StepForward,
                         "ArrowLeft" => Action::StepBack,
-                        _ => return,
+                        "p" | "P" => Action::TogglePresenter,
+                        key => {
+                            match key {
+                                "+" | "=" => scale.dispatch(TypeScaleAction::Larger),
+                                "-" | "_" => scale.dispatch(TypeScaleAction::Smaller),
+                                "f" | "F" => toggle_fullscreen(&root),
+                                _ => return,
+                            }
+                            event.prevent_default();
+                            return;
+                        }
                     };
                     event.prevent_default();
                     dispatcher.dispatch(action);
@@ -218,6 +277,45 @@ pub fn app() -> Html {
         let dispatcher = dispatcher.clone();
         Callback::from(move |step: usize| dispatcher.dispatch(Action::SeekTo(step)))
     };
+    // "Go to step N, where it broke": after the page shows step N, what the button names
+    // (the step in the diagram, the invariant, the rows the step changed) is scrolled into
+    // view, the step last, so that it wins where not all fit.
+    let jumps = use_state_eq(|| 0u32);
+    {
+        let root = root.clone();
+        use_effect_with(*jumps, move |jumps| {
+            if *jumps > 0 {
+                let selectors = ["tr.changed", ".invariant:focus-within", ".diagram .step.current"];
+                bring_into_view(&root, &selectors.map(str::to_owned));
+            }
+        });
+    }
+    let on_jump = {
+        let dispatcher = dispatcher.clone();
+        let jumps = jumps.clone();
+        Callback::from(move |step: usize| {
+            dispatcher.dispatch(Action::SeekTo(step));
+            jumps.set(jumps.wrapping_add(1).max(1));
+        })
+    };
+    let view_buttons = {
+        let on_scale = {
+            let scale = type_scale.dispatcher();
+            Callback::from(move |action| scale.dispatch(action))
+        };
+        let on_presenter = {
+            let dispatcher = dispatcher.clone();
+            Callback::from(move |()| dispatcher.dispatch(Action::TogglePresenter))
+        };
+        let on_fullscreen = {
+            let root = root.clone();
+            Callback::from(move |()| toggle_fullscreen(&root))
+        };
+        html! {
+            <ViewButtons {ui} scale={*type_scale} {on_scale} presenter={state.presenter} {on_presenter}
+                fullscreen={*fullscreen} {on_fullscreen} />
+        }
+    };
     let on_inject = {
         let dispatcher = dispatcher.clone();
         Callback::from(move |action| dispatcher.dispatch(Action::Inject(action)))
@@ -242,9 +340,12 @@ pub fn app() -> Html {
     let shown = state.shown_steps();
     let violations = state.world.violations();
     let changes = state.current_step().map(|step| step.row_changes.clone()).unwrap_or_default();
+    let drawn = shown.get(first..).unwrap_or_default().to_vec();
+    let waiting = pending(&state.world);
 
     html! {
-        <main class="lab" data-testid="app">
+        <main class={classes!("lab", state.presenter.then_some("presenter"))} data-testid="app"
+            ref={root} style={type_scale.style()}>
             if let Some(error) = &state.error {
                 <div class="error-banner" role="alert" data-testid="error">
                     <span>{ error.clone() }</span>
@@ -257,6 +358,8 @@ pub fn app() -> Html {
                     <button class="dismiss" onclick={send(Action::DismissError)}>{ "dismiss" }</button>
                 </div>
             }
+            // The page's top: one compact bar in the presenter view (style.css).
+            <div class="topbar">
             <header class="lab-header">
                 <h1>{ "Idempotency Lab" }</h1>
                 <p class="tagline">{ ui.tagline }</p>
@@ -294,7 +397,9 @@ pub fn app() -> Html {
                         }
                     } />
                 <span class="position" data-testid="position">{ format!("{} {} / {}", ui.position, state.cursor, steps_total) }</span>
+                { view_buttons }
             </section>
+            </div>
             <section class="files" aria-label="Export and import">
                 <button data-testid="compare-toggle" class={classes!(state.compare_open.then_some("active"))}
                     onclick={send(Action::ToggleCompare)} aria-pressed={state.compare_open.to_string()}>
@@ -325,23 +430,37 @@ pub fn app() -> Html {
                     _ => String::new(),
                 } }
             </p>
-            if state.compare_open {
+            // The presenter view shows the run alone; the panels come back when it ends.
+            if state.compare_open && !state.presenter {
                 <CompareView comparison={comparison} />
             }
-            if *check_open {
+            if *check_open && !state.presenter {
                 <CheckPanel scenario={state.sim.scenario().clone()} seed={state.seed} on_open={on_open_run} />
             }
             <div class="workspace">
-                <SequenceDiagram lanes={lanes(state.sim.scenario())} steps={shown.get(first..).unwrap_or_default().to_vec()}
-                    hidden={first} {on_reveal} on_select={on_seek.clone()} pending={pending(&state.world)} {on_inject} />
+                if !*narrow {
+                    <SequenceDiagram lanes={lanes(state.sim.scenario())} steps={drawn.clone()} presenter={state.presenter}
+                        hidden={first} on_reveal={on_reveal.clone()} on_select={on_seek} pending={waiting.clone()} on_inject={on_inject.clone()} />
+                }
+                <StepList {ui} steps={drawn} hidden={first} {on_reveal} pending={waiting} {on_inject} visible={*narrow} />
                 <aside class="side">
-                    <InvariantsPanel violations={violations} breaks={breaking_steps(shown)} on_jump={on_seek} language={*language}
+                    <InvariantsPanel violations={violations} breaks={breaking_steps(shown)} {on_jump} language={*language}
                         dead_letters={idempotency_lab::sim::dead_letter_sentences(shown)} />
+                    if state.presenter {
+                        <PresenterTables tables={state.world.store().committed().clone()} changes={changes.clone()} />
+                    }
                 </aside>
             </div>
-            <StoreTables tables={state.world.store().committed().clone()} {changes} />
+            if !state.presenter {
+                <StoreTables tables={state.world.store().committed().clone()} {changes} />
+            }
         </main>
     }
+}
+
+/// The media query of a narrow screen ([`NARROW_QUERY`]), if the browser gives one.
+fn narrow_screen() -> Option<web_sys::MediaQueryList> {
+    gloo::utils::window().match_media(NARROW_QUERY).ok().flatten()
 }
 
 /// The address's fragment, `#` included (empty if none).

@@ -14,10 +14,13 @@
 //! request, answer, message copy or delivery on its lane, with a button for each fault that
 //! applies to exactly it. The part is HTML aligned to the SVG's lanes (percentages of the same
 //! width), so the buttons are real, focusable `<button>`s. This file only maps the core's
-//! models to coordinates.
+//! models to coordinates. The drawing is hidden from screen readers: its text alternative is
+//! the step list (`crate::step_list`), which says the same step by step.
 
 use idempotency_lab::sim::{Action, TraceStep};
 use idempotency_lab::view::{ArrowKind, DiagramItem, Lane, MarkKind, PendingItem, step_items};
+use wasm_bindgen::JsCast;
+use wasm_bindgen::closure::Closure;
 use yew::prelude::*;
 
 use crate::faults::fault_button;
@@ -27,6 +30,10 @@ const LEFT: i32 = 90;
 const RIGHT: i32 = 120;
 const ITEM_ROW: i32 = 32;
 const EMPTY_ROW: i32 = 18;
+
+/// Where the presenter view keeps the current step's bottom edge, as a fraction of the
+/// diagram's visible height from its top.
+const PRESENTER_STEP_AT: f64 = 0.6;
 
 /// How many steps the diagram draws before the cursor, and how many more each reveal adds.
 pub const WINDOW_STEPS: usize = 60;
@@ -105,6 +112,10 @@ pub struct SequenceDiagramProps {
     pub pending: Vec<PendingItem>,
     /// Applies a fault (or lets time pass) chosen on a pending item.
     pub on_inject: Callback<Action>,
+    /// The presenter view: the current step is kept at [`PRESENTER_STEP_AT`] of the view's
+    /// height, with the steps before it above and what waits below.
+    #[prop_or_default]
+    pub presenter: bool,
 }
 
 /// The diagram, in a scrolling box that follows the current (last shown) step.
@@ -136,10 +147,36 @@ pub fn sequence_diagram(props: &SequenceDiagramProps) -> Html {
     let current = props.steps.last().map(|step| step.step);
     {
         let scroller = scroller.clone();
-        use_effect_with((current, props.pending.clone()), move |_| {
-            if let Some(element) = scroller.cast::<web_sys::Element>() {
-                let top = element.scroll_height() - element.client_height();
-                element.set_scroll_top(top.max(0));
+        use_effect_with(
+            (current, props.pending.clone(), props.presenter),
+            move |(_, _, presenter)| {
+                if let Some(element) = scroller.cast::<web_sys::Element>() {
+                    follow_current_step(&element, *presenter);
+                }
+            },
+        );
+    }
+    // The box changes size when the panels beside it do (they may render after it), when the
+    // window does, in fullscreen and with the type scale: it follows the current step again.
+    let presenter_now = use_mut_ref(|| props.presenter);
+    *presenter_now.borrow_mut() = props.presenter;
+    {
+        let scroller = scroller.clone();
+        use_effect_with((), move |_| {
+            let observer = scroller.cast::<web_sys::Element>().and_then(|element| {
+                let target = element.clone();
+                let on_resize = Closure::<dyn FnMut()>::new(move || {
+                    follow_current_step(&element, *presenter_now.borrow());
+                });
+                let observer =
+                    web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()).ok()?;
+                observer.observe(&target);
+                Some((observer, on_resize))
+            });
+            move || {
+                if let Some((observer, _on_resize)) = observer {
+                    observer.disconnect();
+                }
             }
         });
     }
@@ -202,19 +239,19 @@ pub fn sequence_diagram(props: &SequenceDiagramProps) -> Html {
         .collect();
     html! {
         <section class="diagram-box" aria-label="Sequence diagram">
-            <svg class="diagram lanes-head" viewBox={format!("0 0 {width} 40")} preserveAspectRatio="xMinYMin meet">
-                { for lanes.iter().map(|lane| html! {
-                    <text x={lane_x(&lanes, *lane).to_string()} y="28" text-anchor="middle" class="lane-name">{ lane.name() }</text>
-                }) }
-            </svg>
             <div class="diagram-scroll" ref={scroller} data-testid="diagram" {onscroll}>
+              <div class="diagram-canvas" style={format!("--diagram-units: {width}")}>
+                <svg class="diagram lanes-head" viewBox={format!("0 0 {width} 40")} preserveAspectRatio="xMinYMin meet" aria-hidden="true">
+                    { for lanes.iter().map(|lane| html! {
+                        <text x={lane_x(&lanes, *lane).to_string()} y="28" text-anchor="middle" class="lane-name">{ lane.name() }</text>
+                    }) }
+                </svg>
                 if hidden > 0 {
                     <button type="button" class="earlier" data-testid="diagram-earlier" onclick={on_earlier}>
                         { format!("▲ {hidden} earlier steps not drawn: show {} more", hidden.min(WINDOW_STEPS)) }
                     </button>
                 }
-                <svg class="diagram" viewBox={format!("0 0 {width} {height}")} preserveAspectRatio="xMinYMin meet" role="img"
-                    aria-label="Sequence diagram of the run">
+                <svg class="diagram" viewBox={format!("0 0 {width} {height}")} preserveAspectRatio="xMinYMin meet" aria-hidden="true">
                     <defs>
                         <marker id="arrowhead" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
                             <path d="M 0 0 L 10 5 L 0 10 z" fill="context-stroke" />
@@ -230,8 +267,40 @@ pub fn sequence_diagram(props: &SequenceDiagramProps) -> Html {
                     }
                 </svg>
                 { pending_part(&lanes, width, &props.pending, &props.on_inject) }
+              </div>
             </div>
         </section>
+    }
+}
+
+/// Scrolls the diagram to its bottom (the pending part), then back up as far as
+/// [`keep_current_step_in_view`] needs.
+fn follow_current_step(scroller: &web_sys::Element, presenter: bool) {
+    let top = scroller.scroll_height() - scroller.client_height();
+    scroller.set_scroll_top(top.max(0));
+    keep_current_step_in_view(scroller, presenter);
+}
+
+/// After the diagram scrolled to its bottom (the pending part), scrolls back up if that hid
+/// the current step under the lane names: the step shown stays in view however much waits.
+/// In the presenter view, it scrolls up further, until the step's bottom edge is at
+/// [`PRESENTER_STEP_AT`] of the view, so that the steps that led to it show above it.
+fn keep_current_step_in_view(scroller: &web_sys::Element, presenter: bool) {
+    let (Ok(Some(current)), Ok(Some(head))) =
+        (scroller.query_selector(".step.current"), scroller.query_selector(".lanes-head"))
+    else {
+        return;
+    };
+    let visible_top = head.get_bounding_client_rect().bottom();
+    let visible_bottom = scroller.get_bounding_client_rect().bottom();
+    let band = current.get_bounding_client_rect();
+    let mut up = (visible_top - band.top() + 4.0).max(0.0);
+    if presenter {
+        let wanted_bottom = visible_top + (visible_bottom - visible_top) * PRESENTER_STEP_AT;
+        up = up.max(wanted_bottom - band.bottom());
+    }
+    if up > 0.0 {
+        scroller.set_scroll_top((scroller.scroll_top() - up.ceil() as i32).max(0));
     }
 }
 

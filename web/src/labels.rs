@@ -63,6 +63,28 @@ pub struct UiText {
     pub step_caption: (&'static str, &'static str),
     /// Before the reason a run ended.
     pub run_ended: &'static str,
+    /// The view buttons' accessible name.
+    pub view_group: &'static str,
+    /// Smaller type, and its tooltip (which names its key).
+    pub type_smaller: (&'static str, &'static str),
+    /// Larger type, and its tooltip (which names its key).
+    pub type_larger: (&'static str, &'static str),
+    /// Fullscreen, and its tooltip (which names its key).
+    pub fullscreen: (&'static str, &'static str),
+    /// The presenter switch, and its tooltip (which names its key).
+    pub presenter: (&'static str, &'static str),
+    /// The step list's accessible name (the diagram's text alternative).
+    pub step_list: &'static str,
+    /// The step list's button that lists earlier steps, before how many are not listed.
+    pub earlier_steps: &'static str,
+    /// Above the pending items, when something waits.
+    pub waiting_now: &'static str,
+    /// Above the pending items, when nothing waits.
+    pub nothing_waits: &'static str,
+    /// The clock's name, where a lane's name would be.
+    pub clock: &'static str,
+    /// A pending item's fault buttons' accessible name, before the lane and the item.
+    pub faults_on: &'static str,
 }
 
 const UI_EN: UiText = UiText {
@@ -93,6 +115,20 @@ const UI_EN: UiText = UiText {
     start: "Start: nothing has happened yet. Press Step (→) or Play (space).",
     step_caption: ("Step", "tick"),
     run_ended: "run ended",
+    view_group: "View",
+    type_smaller: ("A−", "Smaller type (-)"),
+    type_larger: ("A+", "Larger type (+)"),
+    fullscreen: ("⤢ Fullscreen", "Fullscreen on or off (f)"),
+    presenter: (
+        "▣ Presenter",
+        "Presenter view on or off: large type, the diagram, invariants and changed tables on one screen (p)",
+    ),
+    step_list: "Steps of the run",
+    earlier_steps: "Show earlier steps; not listed:",
+    waiting_now: "Waiting now: inject a fault on an item",
+    nothing_waits: "Nothing waits: the run is over.",
+    clock: "Clock",
+    faults_on: "Faults on",
 };
 
 const UI_RU: UiText = UiText {
@@ -123,6 +159,20 @@ const UI_RU: UiText = UiText {
     start: "Начало: ещё ничего не произошло. Нажмите «Шаг» (→) или «Пуск» (пробел).",
     step_caption: ("Шаг", "тик"),
     run_ended: "прогон завершён",
+    view_group: "Вид",
+    type_smaller: ("A−", "Мельче (-)"),
+    type_larger: ("A+", "Крупнее (+)"),
+    fullscreen: ("⤢ Во весь экран", "Во весь экран или обратно (f)"),
+    presenter: (
+        "▣ Для показа",
+        "Режим для показа: крупный шрифт, диаграмма, инварианты и изменённые таблицы на одном экране (p)",
+    ),
+    step_list: "Шаги прогона",
+    earlier_steps: "Показать более ранние шаги; не показано:",
+    waiting_now: "Сейчас ждёт: внесите сбой в один из элементов",
+    nothing_waits: "Ничего не ждёт: прогон окончен.",
+    clock: "Часы",
+    faults_on: "Сбои для",
 };
 
 /// The page's main labels in `language`.

@@ -9,7 +9,9 @@ mod files;
 mod invariants;
 mod labels;
 mod panic_banner;
+mod presenter;
 mod state;
+mod step_list;
 mod storage;
 mod tables;
 

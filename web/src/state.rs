@@ -61,6 +61,9 @@ pub struct LabState {
     pub keep_fragment: bool,
     /// Whether the naive-vs-idempotent comparison is shown.
     pub compare_open: bool,
+    /// Whether the page shows its presenter view (large type; the diagram, the invariants and
+    /// the changed tables on one screen). The share link carries it; opening a run keeps it.
+    pub presenter: bool,
 }
 
 /// What the learner can do.
@@ -103,6 +106,8 @@ pub enum Action {
     OpenLink(String),
     /// Show or hide the naive-vs-idempotent comparison.
     ToggleCompare,
+    /// Turn the presenter view on or off.
+    TogglePresenter,
     /// Show an error in the banner.
     ShowError(String),
     /// Hide the banner.
@@ -148,6 +153,7 @@ impl LabState {
             notice: None,
             keep_fragment: false,
             compare_open: false,
+            presenter: false,
         }
     }
 
@@ -185,6 +191,7 @@ impl LabState {
             notice: None,
             keep_fragment: false,
             compare_open: false,
+            presenter: false,
         })
     }
 
@@ -235,13 +242,16 @@ impl LabState {
         state.outcomes = opened.outcomes;
         state.sim = Rc::new(opened.simulation);
         state.notice = state.missing_notice();
+        state.presenter = link.presenter;
         state.seek(opened.step);
         Ok(state)
     }
 
     /// The share link of what the page shows: scenario, seed, patterns, every choice, step.
     pub fn share_fragment(&self) -> String {
-        ShareLink::new(self.sim.scenario(), self.seed, self.choices.clone(), self.cursor).encode()
+        ShareLink::new(self.sim.scenario(), self.seed, self.choices.clone(), self.cursor)
+            .presenting(self.presenter)
+            .encode()
     }
 
     /// A state that shows `trace` replayed, at its last step.
@@ -344,11 +354,19 @@ impl LabState {
     /// A new run of `base` with `patterns` and `seed`, without choices, at step 0.
     fn rebuild(&mut self, id: &str, base: Scenario, patterns: Patterns, seed: u64) {
         match LabState::with_run(id, base, patterns, seed, Vec::new()) {
-            Ok(state) => {
-                *self =
-                    LabState { speed_ms: self.speed_ms, compare_open: self.compare_open, ..state }
-            }
+            Ok(state) => *self = self.keeping_the_view(state),
             Err(error) => self.error = Some(error),
+        }
+    }
+
+    /// `state`, shown as this state shows its runs: its play speed, whether the comparison is
+    /// open, and the presenter view.
+    fn keeping_the_view(&self, state: LabState) -> LabState {
+        LabState {
+            speed_ms: self.speed_ms,
+            compare_open: self.compare_open,
+            presenter: self.presenter,
+            ..state
         }
     }
 
@@ -359,8 +377,7 @@ impl LabState {
         match LabState::with_run(&id, base, patterns, seed, self.choices.clone()) {
             Ok(state) => {
                 let cursor = self.cursor;
-                *self =
-                    LabState { speed_ms: self.speed_ms, compare_open: self.compare_open, ..state };
+                *self = self.keeping_the_view(state);
                 let sim = Rc::make_mut(&mut self.sim);
                 while sim.steps().len() < cursor && sim.step().is_some() {}
                 self.notice = self.missing_notice();
@@ -433,7 +450,10 @@ impl Reducible for LabState {
         match action {
             Action::SelectScenario(id) => match sim::catalogue_scenario(&id) {
                 Ok(base) => match LabState::fresh(&id, base, next.seed) {
-                    Ok(state) => next = LabState { speed_ms: next.speed_ms, ..state },
+                    Ok(state) => {
+                        next =
+                            LabState { speed_ms: next.speed_ms, presenter: next.presenter, ..state }
+                    }
                     Err(error) => next.error = Some(error),
                 },
                 Err(error) => next.error = Some(error.to_string()),
@@ -485,12 +505,14 @@ impl Reducible for LabState {
                 next.inject(action);
             }
             Action::LoadTrace(trace) => match LabState::from_trace(&trace) {
-                Ok(state) => next = LabState { speed_ms: next.speed_ms, ..state },
+                Ok(state) => {
+                    next = LabState { speed_ms: next.speed_ms, presenter: next.presenter, ..state }
+                }
                 Err(error) => next.error = Some(format!("this run cannot be opened: {error}")),
             },
             Action::OpenRunAt(trace, step) => match LabState::from_trace(&trace) {
                 Ok(state) => {
-                    next = LabState { speed_ms: next.speed_ms, ..state };
+                    next = LabState { speed_ms: next.speed_ms, presenter: next.presenter, ..state };
                     next.seek(step);
                 }
                 Err(error) => next.error = Some(format!("this run cannot be opened: {error}")),
@@ -518,6 +540,7 @@ impl Reducible for LabState {
                 }
             },
             Action::ToggleCompare => next.compare_open = !next.compare_open,
+            Action::TogglePresenter => next.presenter = !next.presenter,
             Action::ShowError(error) => next.error = Some(error),
             Action::DismissError => {
                 next.error = None;

@@ -19,7 +19,11 @@
 //!   replace the scenario's own `patterns` (absent: the scenario's own);
 //! - `u` (absent when empty): the learner's choices, a JSON array of
 //!   [`crate::sim::UserChoice`] (an anchored action and its step) in base64url;
-//! - `step`: the number of steps the page shows (0: the start).
+//! - `step`: the number of steps the page shows (0: the start);
+//! - `presenter` (absent when off): `1` when the page shows the run in its presenter view
+//!   (large type, the diagram, invariants and changed tables on one screen); `0` is read as
+//!   off too. A link without it, as every link written before the field existed, opens in the
+//!   page's ordinary view.
 //!
 //! Version 1 links, whose `u` holds plain actions ([`StepChoice`]) at step numbers, still
 //! open: reading one replays its run once to anchor each action in the world it was taken in
@@ -99,6 +103,9 @@ pub struct ShareLink {
     pub user_choices: Vec<UserChoice>,
     /// The number of steps the page shows (0: the start).
     pub step: usize,
+    /// Whether the page shows the run in its presenter view (`presenter=1`); how the run
+    /// looks, not what it is: [`ShareLink::open`] ignores it.
+    pub presenter: bool,
 }
 
 /// A link turned into its run.
@@ -186,6 +193,12 @@ pub enum ShareError {
         value: String,
         /// Why.
         message: String,
+    },
+    /// The presenter switch is neither `1` nor `0`.
+    #[error("the presenter switch {value:?} is neither 1 (on) nor 0 (off)")]
+    BadPresenter {
+        /// The value (its first characters).
+        value: String,
     },
     /// The pattern switches are not four letters `n`/`i`.
     #[error("the patterns {value:?} are not four letters n (naive) or i (idempotent), P1 to P4")]
@@ -280,7 +293,19 @@ impl ShareLink {
         } else {
             SharedScenario::Inline { scenario: Box::new(scenario.clone()) }
         };
-        ShareLink { scenario: shared, seed, patterns: scenario.patterns, user_choices, step }
+        ShareLink {
+            scenario: shared,
+            seed,
+            patterns: scenario.patterns,
+            user_choices,
+            step,
+            presenter: false,
+        }
+    }
+
+    /// The same link, shown in the presenter view if `presenter`.
+    pub fn presenting(self, presenter: bool) -> ShareLink {
+        ShareLink { presenter, ..self }
     }
 
     /// The link of `run`, showing `step`.
@@ -288,7 +313,7 @@ impl ShareLink {
         ShareLink::new(&run.scenario, run.seed, run.choices.clone(), step)
     }
 
-    /// The fragment, `#` included: `#v=2&s=...&seed=...&p=...[&u=...]&step=...`.
+    /// The fragment, `#` included: `#v=2&s=...&seed=...&p=...[&u=...]&step=...[&presenter=1]`.
     pub fn encode(&self) -> String {
         let mut text = format!("#v={SHARE_FORMAT_VERSION}");
         match &self.scenario {
@@ -305,6 +330,9 @@ impl ShareLink {
             text.push_str(&format!("&u={}", BASE64URL.encode(json)));
         }
         text.push_str(&format!("&step={}", self.step));
+        if self.presenter {
+            text.push_str("&presenter=1");
+        }
         text
     }
 
@@ -337,8 +365,9 @@ impl ShareLink {
                 found: quote(version_text),
                 supported: SHARE_FORMAT_VERSION,
             })?;
-        if let Some(unknown) =
-            fields.keys().find(|name| !["v", "s", "j", "seed", "p", "u", "step"].contains(name))
+        if let Some(unknown) = fields
+            .keys()
+            .find(|name| !["v", "s", "j", "seed", "p", "u", "step", "presenter"].contains(name))
         {
             return Err(ShareError::UnknownField { field: quote(unknown) });
         }
@@ -391,7 +420,12 @@ impl ShareLink {
             value: quote(step_text),
             message: error.to_string(),
         })?;
-        Ok(ShareLink { scenario: shared, seed, patterns, user_choices, step })
+        let presenter = match fields.get("presenter") {
+            None | Some(&"0") => false,
+            Some(&"1") => true,
+            Some(value) => return Err(ShareError::BadPresenter { value: quote(value) }),
+        };
+        Ok(ShareLink { scenario: shared, seed, patterns, user_choices, step, presenter })
     }
 
     /// The scenario the link runs: the built-in or inline one, with the link's patterns.

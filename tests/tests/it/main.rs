@@ -7,20 +7,24 @@
 mod fixtures;
 mod patterns;
 
+mod browser_accessibility;
 mod browser_check_panel;
 mod browser_compare_view;
 mod browser_idempotent_duplicate_keeps_invariants;
 mod browser_import_export;
 mod browser_inject_in_diagram;
 mod browser_invalid_share_link;
+mod browser_keyboard_only;
 mod browser_language;
 mod browser_naive_duplicate_breaks_an_invariant;
 mod browser_page_mounts;
 mod browser_play;
+mod browser_presenter_view;
 mod browser_rewind_with_the_slider;
 mod browser_runs_keep_every_choice;
 mod browser_share_link_round_trip;
 mod browser_single_file_from_disk;
+mod browser_small_screen;
 mod browser_space_presses_the_focused_button;
 mod check_counterexample_loads_in_the_simulator;
 mod check_finds_each_naive_twin;

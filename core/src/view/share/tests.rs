@@ -56,6 +56,35 @@ fn encodes_a_catalogue_run_compactly() {
 }
 
 #[test]
+fn the_presenter_view_travels_in_the_link_and_is_off_when_absent() {
+    let scenario = catalogue_scenario("f01-duplicate-delivery").unwrap();
+    let link = ShareLink::new(&scenario.with_mode(PatternMode::Naive), 3, Vec::new(), 12);
+    assert!(!link.presenter, "a new link shows the ordinary view");
+    let presenting = link.clone().presenting(true);
+    assert_eq!(
+        presenting.encode(),
+        "#v=2&s=f01-duplicate-delivery&seed=3&p=nnnn&step=12&presenter=1"
+    );
+    assert_eq!(ShareLink::decode(&presenting.encode()), Ok(presenting.clone()));
+    // Every link written before the field existed opens in the ordinary view; `0` is off too.
+    assert_eq!(
+        ShareLink::decode("#v=2&s=f01-duplicate-delivery&seed=3&p=nnnn&step=12"),
+        Ok(link.clone())
+    );
+    assert_eq!(
+        ShareLink::decode("#v=2&s=f01-duplicate-delivery&seed=3&p=nnnn&step=12&presenter=0"),
+        Ok(link.clone())
+    );
+    // How the run looks is not what it is: both open the same run at the same step.
+    let (plain, shown) = (link.open().unwrap(), presenting.open().unwrap());
+    assert_eq!((plain.run, plain.step), (shown.run, shown.step));
+    check_err(
+        "#v=2&s=f01-duplicate-delivery&seed=3&step=0&presenter=yes",
+        ShareError::BadPresenter { value: "yes".to_owned() },
+    );
+}
+
+#[test]
 fn an_edited_or_imported_scenario_travels_inline() {
     let mut scenario = catalogue_scenario("f05-lost-response").unwrap();
     // An edit a user could make: another title and a third request.
@@ -337,9 +366,9 @@ fn link_strategy() -> impl Strategy<Value = ShareLink> {
         any::<u64>(),
         (mode_strategy(), mode_strategy(), mode_strategy(), mode_strategy()),
         proptest::collection::vec((1usize..40, action_strategy()), 0..6),
-        any::<usize>(),
+        (any::<usize>(), any::<bool>()),
     )
-        .prop_map(|(index, inline, seed, (p1, p2, p3, p4), gaps, step)| {
+        .prop_map(|(index, inline, seed, (p1, p2, p3, p4), gaps, (step, presenter))| {
             let id = CATALOGUE[index].id;
             let scenario = if inline {
                 let mut scenario = catalogue_scenario(id).unwrap();
@@ -357,7 +386,7 @@ fn link_strategy() -> impl Strategy<Value = ShareLink> {
                 })
                 .collect();
             let patterns = Patterns { p1_stock: p1, p2_order: p2, p3_api: p3, p4_inbox: p4 };
-            ShareLink { scenario, seed, patterns, user_choices, step }
+            ShareLink { scenario, seed, patterns, user_choices, step, presenter }
         })
 }
 
@@ -382,7 +411,7 @@ proptest! {
             (
                 prop_oneof![
                     Just("v"), Just("s"), Just("j"), Just("seed"), Just("p"), Just("u"),
-                    Just("step"), Just("x")
+                    Just("step"), Just("presenter"), Just("x")
                 ],
                 prop_oneof![
                     Just("2".to_owned()),

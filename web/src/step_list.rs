@@ -1,0 +1,152 @@
+//! The run as a vertical list of steps: the diagram's text alternative, and the diagram itself
+//! on a narrow screen (below [`NARROW_QUERY`]'s width), where lanes side by side cannot be
+//! read.
+//!
+//! Each step lists what the diagram draws in its band (`view::step_items`), in words: an
+//! arrow as `Client → API: POST /orders`, a mark as `Consumer A: ✗ crash before commit`.
+//! Under the steps, on a narrow screen, what waits now with the same fault buttons as the
+//! diagram's pending part (`view::pending`). Beside the diagram on a wide screen the list is
+//! there for screen readers only (visually hidden, without buttons: the diagram's pending part
+//! has them), and the drawing is hidden from them.
+
+use idempotency_lab::sim::{Action, TraceStep};
+use idempotency_lab::view::{DiagramItem, Lane, MarkKind, PendingItem, step_items};
+use yew::prelude::*;
+
+use crate::faults::fault_button;
+use crate::labels::{UiText, action_label};
+
+/// The media query under which the page shows the list instead of the diagram.
+pub const NARROW_QUERY: &str = "(max-width: 700px)";
+
+/// Props of [`StepList`].
+#[derive(Properties, PartialEq)]
+pub struct StepListProps {
+    /// The page's labels.
+    pub ui: &'static UiText,
+    /// The steps listed: the diagram's window, ending at the cursor.
+    pub steps: Vec<TraceStep>,
+    /// How many steps before them are not listed.
+    pub hidden: usize,
+    /// Lists more of the hidden steps.
+    pub on_reveal: Callback<()>,
+    /// What waits at the cursor, with the faults that apply to each item.
+    pub pending: Vec<PendingItem>,
+    /// Applies a fault (or lets time pass) chosen on a pending item.
+    pub on_inject: Callback<Action>,
+    /// Shown on screen, with the pending items and their buttons (a narrow screen); otherwise
+    /// the list is for screen readers only, beside the diagram.
+    pub visible: bool,
+}
+
+/// The steps of the run as a list.
+#[function_component(StepList)]
+pub fn step_list(props: &StepListProps) -> Html {
+    let ui = props.ui;
+    let scroller = use_node_ref();
+    let current = props.steps.last().map(|step| step.step);
+    {
+        let scroller = scroller.clone();
+        use_effect_with((current, props.visible), move |_| {
+            if let Some(element) = scroller.cast::<web_sys::Element>() {
+                element.set_scroll_top(element.scroll_height());
+            }
+        });
+    }
+    let on_earlier = {
+        let on_reveal = props.on_reveal.clone();
+        Callback::from(move |_: MouseEvent| on_reveal.emit(()))
+    };
+    html! {
+        <section class={classes!("step-list", (!props.visible).then_some("visually-hidden"))}
+            data-testid="step-list" aria-label={ui.step_list}>
+            // A scrolling box is focusable, so that the keyboard can scroll it too.
+            <div class="step-list-scroll" ref={scroller} tabindex={props.visible.then_some("0")}>
+                if props.hidden > 0 && props.visible {
+                    <button type="button" class="earlier" data-testid="step-list-earlier" onclick={on_earlier}>
+                        { format!("▲ {} {}", ui.earlier_steps, props.hidden) }
+                    </button>
+                }
+                if props.steps.is_empty() {
+                    <p class="step-list-empty">{ ui.start }</p>
+                }
+                <ol class="step-list-steps">
+                    { for props.steps.iter().map(|step| step_entry(step, Some(step.step) == current, ui)) }
+                </ol>
+            </div>
+            if props.visible {
+                { pending_list(&props.pending, &props.on_inject, ui) }
+            }
+        </section>
+    }
+}
+
+/// One step: its number and tick, its action, and what the diagram draws for it.
+fn step_entry(step: &TraceStep, current: bool, ui: &UiText) -> Html {
+    let items = step_items(step);
+    html! {
+        <li class={classes!("step-entry", current.then_some("current"))} data-step={step.step.to_string()}
+            aria-current={current.then_some("step")}>
+            <p class="step-entry-head">
+                <span class="step-entry-number">{ format!("{} {}", ui.step_caption.0, step.step) }</span>
+                <span class="step-entry-tick">{ format!("{} {}", ui.step_caption.1, step.tick) }</span>
+                <span class="step-entry-action">{ action_label(&step.action) }</span>
+            </p>
+            if !items.is_empty() {
+                <ul class="step-entry-items">
+                    { for items.iter().map(item_entry) }
+                </ul>
+            }
+        </li>
+    }
+}
+
+/// One arrow or mark of the diagram, in words.
+fn item_entry(item: &DiagramItem) -> Html {
+    match item {
+        DiagramItem::Arrow { from, to, label, detail, .. } => html! {
+            <li class="step-item arrow-item" title={detail.clone()}>
+                <span class="lanes">{ format!("{} → {}", from.name(), to.name()) }</span>{ ": " }
+                <span class="label">{ label.clone() }</span>
+            </li>
+        },
+        DiagramItem::Mark { lane, kind, label, detail } => {
+            let alarm = matches!(
+                kind,
+                MarkKind::Crash | MarkKind::LostResponse | MarkKind::Failed | MarkKind::Violation
+            );
+            html! {
+                <li class={classes!("step-item", "mark-item", alarm.then_some("alarm"))} title={detail.clone()}>
+                    <span class="lanes">{ lane.name() }</span>{ ": " }
+                    <span class="label">{ label.clone() }</span>
+                </li>
+            }
+        }
+    }
+}
+
+/// What waits now, one card per item with its fault buttons (as the diagram's pending part).
+fn pending_list(pending: &[PendingItem], on_inject: &Callback<Action>, ui: &UiText) -> Html {
+    html! {
+        <section class="step-list-pending" data-testid="step-list-pending" aria-label={ui.waiting_now}>
+            <h3 class="pending-title">{ if pending.is_empty() { ui.nothing_waits } else { ui.waiting_now } }</h3>
+            <ul class="pending-rows">
+                { for pending.iter().map(|item| {
+                    let lane = item.lane().map(Lane::name).unwrap_or_else(|| ui.clock.to_owned());
+                    html! {
+                        <li class={classes!("pending-card", item.lane().is_none().then_some("clock"))}
+                            data-testid={format!("list-pending-{}", item.target)}>
+                            <span class="pending-lane">{ lane.clone() }</span>
+                            <span class="pending-label" title={item.detail.clone()}>{ item.label.clone() }</span>
+                            if !item.actions.is_empty() {
+                                <span class="pending-actions" role="group" aria-label={format!("{} {lane}: {}", ui.faults_on, item.label)}>
+                                    { for item.actions.iter().map(|action| fault_button(action, on_inject)) }
+                                </span>
+                            }
+                        </li>
+                    }
+                }) }
+            </ul>
+        </section>
+    }
+}
