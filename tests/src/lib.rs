@@ -1,4 +1,5 @@
 //! Shared helpers of the integration, property and browser tests.
 
 pub mod browser;
+pub mod node;
 pub mod postgres;

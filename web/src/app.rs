@@ -5,6 +5,8 @@
 //! `use_effect_with` only.
 
 use gloo::events::{EventListener, EventListenerOptions};
+use std::rc::Rc;
+
 use gloo::timers::callback::Interval;
 use idempotency_lab::sim::{CATALOGUE, Pattern, PatternMode};
 use idempotency_lab::view::Language;
@@ -17,6 +19,7 @@ use yew::prelude::*;
 use crate::check_panel::CheckPanel;
 use crate::compare::CompareView;
 use crate::diagram::{SequenceDiagram, WINDOW_STEPS, first_drawn};
+use crate::embed::Embedding;
 use crate::files::{Download, read_file, start_download};
 use crate::invariants::InvariantsPanel;
 use crate::labels::{UiText, action_label, stop_text, ui};
@@ -29,10 +32,24 @@ const SPEED_SETTING: &str = "idempotency-lab.speed-ms";
 /// The local-storage key of the page's language (`en`, `ru`).
 const LANGUAGE_SETTING: &str = "idempotency-lab.language";
 
-/// The root of the page.
+/// Props of [`App`]: none for the page; an embed's start and settings for an embed
+/// (`crate::embed`), which then leaves the page's address, storage and keys alone.
+#[derive(Properties, PartialEq, Default)]
+pub struct AppProps {
+    /// How the embed starts and shows; `None` for the page itself.
+    #[prop_or_default]
+    pub embed: Option<Rc<Embedding>>,
+}
+
+/// The root of the page (or of one embed).
 #[function_component(App)]
-pub fn app() -> Html {
+pub fn app(props: &AppProps) -> Html {
+    let embed = props.embed.clone();
+    let page = embed.is_none();
     let state = use_reducer(|| {
+        if let Some(embed) = &props.embed {
+            return embed.initial.clone();
+        }
         let state = LabState::initial_for_fragment(&current_fragment());
         match storage::get::<u32>(SPEED_SETTING) {
             Some(speed_ms) if SPEEDS_MS.contains(&speed_ms) => LabState { speed_ms, ..state },
@@ -42,18 +59,24 @@ pub fn app() -> Html {
     let dispatcher = state.dispatcher();
 
     // Settings survive a reload: the play speed, in local storage.
-    use_effect_with(state.speed_ms, |speed_ms| {
-        storage::set(SPEED_SETTING, speed_ms);
+    use_effect_with(state.speed_ms, move |speed_ms| {
+        if page {
+            storage::set(SPEED_SETTING, speed_ms);
+        }
     });
 
     // The language of the page's labels and the lesson's text, also kept in local storage,
     // and told to the document (`<html lang>`).
-    let language = use_state(|| {
-        storage::get::<String>(LANGUAGE_SETTING)
+    let language = use_state(|| match &embed {
+        Some(embed) => embed.language,
+        None => storage::get::<String>(LANGUAGE_SETTING)
             .and_then(|code| code.parse::<Language>().ok())
-            .unwrap_or_default()
+            .unwrap_or_default(),
     });
-    use_effect_with(*language, |language| {
+    use_effect_with(*language, move |language| {
+        if !page {
+            return;
+        }
         storage::set(LANGUAGE_SETTING, language.code());
         if let Some(root) = gloo::utils::document().document_element() {
             root.set_attribute("lang", language.code()).ok();
@@ -65,7 +88,10 @@ pub fn app() -> Html {
     // (replaced, not pushed, so the back button leaves the page as usual).
     let fragment = state.share_fragment();
     use_effect_with((fragment.clone(), state.keep_fragment), move |(fragment, keep)| {
-        if !*keep && let Ok(history) = gloo::utils::window().history() {
+        if page
+            && !*keep
+            && let Ok(history) = gloo::utils::window().history()
+        {
             history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(fragment)).ok();
         }
     });
@@ -73,8 +99,10 @@ pub fn app() -> Html {
     {
         let dispatcher = dispatcher.clone();
         use_effect_with((), move |_| {
-            let listener = EventListener::new(&gloo::utils::window(), "hashchange", move |_| {
-                dispatcher.dispatch(Action::OpenLink(current_fragment()));
+            let listener = page.then(|| {
+                EventListener::new(&gloo::utils::window(), "hashchange", move |_| {
+                    dispatcher.dispatch(Action::OpenLink(current_fragment()))
+                })
             });
             move || drop(listener)
         });
@@ -98,37 +126,40 @@ pub fn app() -> Html {
         let dispatcher = dispatcher.clone();
         use_effect_with((), move |_| {
             let options = EventListenerOptions::enable_prevent_default();
-            let listener = EventListener::new_with_options(
-                &gloo::utils::document(),
-                "keydown",
-                options,
-                move |event| {
-                    let Some(event) = event.dyn_ref::<web_sys::KeyboardEvent>() else { return };
-                    if event.ctrl_key() || event.alt_key() || event.meta_key() {
-                        return;
-                    }
-                    let tag = event
-                        .target()
-                        .and_then(|target| target.dyn_into::<web_sys::Element>().ok())
-                        .map(|element| element.tag_name())
-                        .unwrap_or_default();
-                    // Typing in a field keeps every key; a focused button, link or summary
-                    // keeps Space, which presses it.
-                    let typing = matches!(tag.as_str(), "INPUT" | "SELECT" | "TEXTAREA");
-                    let pressing = matches!(tag.as_str(), "BUTTON" | "A" | "SUMMARY");
-                    if typing || (pressing && event.key() == " ") {
-                        return;
-                    }
-                    let action = match event.key().as_str() {
-                        " " => Action::TogglePlay,
-                        "ArrowRight" => Action::StepForward,
-                        "ArrowLeft" => Action::StepBack,
-                        _ => return,
-                    };
-                    event.prevent_default();
-                    dispatcher.dispatch(action);
-                },
-            );
+            // An embed takes no keys from the document: they would drive every embed at once.
+            let listener = page.then(|| {
+                EventListener::new_with_options(
+                    &gloo::utils::document(),
+                    "keydown",
+                    options,
+                    move |event| {
+                        let Some(event) = event.dyn_ref::<web_sys::KeyboardEvent>() else { return };
+                        if event.ctrl_key() || event.alt_key() || event.meta_key() {
+                            return;
+                        }
+                        let tag = event
+                            .target()
+                            .and_then(|target| target.dyn_into::<web_sys::Element>().ok())
+                            .map(|element| element.tag_name())
+                            .unwrap_or_default();
+                        // Typing in a field keeps every key; a focused button, link or summary
+                        // keeps Space, which presses it.
+                        let typing = matches!(tag.as_str(), "INPUT" | "SELECT" | "TEXTAREA");
+                        let pressing = matches!(tag.as_str(), "BUTTON" | "A" | "SUMMARY");
+                        if typing || (pressing && event.key() == " ") {
+                            return;
+                        }
+                        let action = match event.key().as_str() {
+                            " " => Action::TogglePlay,
+                            "ArrowRight" => Action::StepForward,
+                            "ArrowLeft" => Action::StepBack,
+                            _ => return,
+                        };
+                        event.prevent_default();
+                        dispatcher.dispatch(action);
+                    },
+                )
+            });
             move || drop(listener)
         });
     }
@@ -244,7 +275,7 @@ pub fn app() -> Html {
     let changes = state.current_step().map(|step| step.row_changes.clone()).unwrap_or_default();
 
     html! {
-        <main class="lab" data-testid="app">
+        <main class={classes!("lab", embed.as_ref().map(|embed| embed.view.class()), embed.as_ref().and_then(|embed| embed.presenter.then_some("embed-presenter")))} data-testid="app">
             if let Some(error) = &state.error {
                 <div class="error-banner" role="alert" data-testid="error">
                     <span>{ error.clone() }</span>

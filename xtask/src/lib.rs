@@ -7,6 +7,7 @@
 
 pub mod command;
 pub mod install;
+pub mod package;
 pub mod page;
 pub mod serve;
 pub mod setup;

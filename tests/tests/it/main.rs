@@ -9,6 +9,7 @@ mod patterns;
 
 mod browser_check_panel;
 mod browser_compare_view;
+mod browser_embeds_share_no_state;
 mod browser_idempotent_duplicate_keeps_invariants;
 mod browser_import_export;
 mod browser_inject_in_diagram;
@@ -46,4 +47,5 @@ mod naive_idempotency_layer_is_caught;
 mod naive_inbox_consumer_is_caught;
 mod naive_mark_paid_is_caught;
 mod naive_stock_ledger_is_caught;
+mod node_package_traces_equal_native;
 mod postgres_differential;
