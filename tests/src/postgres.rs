@@ -21,6 +21,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -60,6 +61,25 @@ fn is_root() -> bool {
         .is_ok_and(|output| String::from_utf8_lossy(&output.stdout).trim() == "0")
 }
 
+/// A new directory of this server's own under the temporary directory. Each server of the
+/// process takes the next number, and a name already there (left by an earlier process with the
+/// same id) is skipped, never shared: two servers in one directory remove each other's files.
+fn fresh_dir() -> Result<PathBuf, ServerError> {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    loop {
+        let dir = std::env::temp_dir().join(format!(
+            "idempotency-lab-pg-{}-{}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        ));
+        match std::fs::create_dir(&dir) {
+            Ok(()) => return Ok(dir),
+            Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(error) => return Err(ServerError(format!("mkdir {}: {error}", dir.display()))),
+        }
+    }
+}
+
 impl PrivateServer {
     /// Creates and starts the cluster, with the lab's schema in database `postgres`.
     pub fn start() -> Result<PrivateServer, ServerError> {
@@ -70,12 +90,7 @@ impl PrivateServer {
                     .to_owned(),
             )
         })?;
-        let dir = std::env::temp_dir().join(format!(
-            "idempotency-lab-pg-{}-{}",
-            std::process::id(),
-            Instant::now().elapsed().as_nanos()
-        ));
-        std::fs::create_dir_all(&dir).map_err(|error| ServerError(format!("mkdir: {error}")))?;
+        let dir = fresh_dir()?;
         let server = PrivateServer { bin, dir, as_postgres_user: is_root() };
         if server.as_postgres_user {
             server.run("chown", &["postgres", &server.dir.display().to_string()], false)?;
