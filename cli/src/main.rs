@@ -274,7 +274,7 @@ fn run(name: &str, seed: u64, mode: ModeArg, json: bool) -> Result<Outcome, Inpu
     let scenario = scenario_in_mode(&named.scenario, mode);
     let trace = simulate(&named.source_name, scenario, seed)?;
     let stdout = if json {
-        format!("{}\n", trace.to_json())
+        trace.to_json_file()
     } else {
         format!(
             "{}{}{}",

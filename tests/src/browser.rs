@@ -357,6 +357,16 @@ impl LabPage {
         LabPage::open_url(url, fragment, timeout, Some(server))
     }
 
+    /// Serves the built `dist/` and opens the page at `path` within it (such as
+    /// `examples/embed.html`), waiting until a lab has mounted there.
+    pub fn open_path(path: &str) -> LabPage {
+        let dist = dist_dir();
+        assert!(dist.join(path).exists(), "no {path} in {}", dist.display());
+        let server = xtask::serve::start(&dist, "127.0.0.1:0").expect("serve dist/ on loopback");
+        let url = format!("{}/{path}", server.url);
+        LabPage::open_url(url, "", WAIT_TIMEOUT, Some(server))
+    }
+
     /// Opens the single-file page (`dist/idempotency-lab.html`) from disk, through its
     /// `file://` URL, at `fragment`, with no server: as a learner double-clicking the file.
     pub fn open_file(fragment: &str) -> LabPage {

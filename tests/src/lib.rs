@@ -2,4 +2,5 @@
 
 pub mod axe;
 pub mod browser;
+pub mod node;
 pub mod postgres;

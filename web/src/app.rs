@@ -5,6 +5,8 @@
 //! `use_effect_with` only.
 
 use gloo::events::{EventListener, EventListenerOptions};
+use std::rc::Rc;
+
 use gloo::timers::callback::Interval;
 use idempotency_lab::sim::{CATALOGUE, Pattern, PatternMode};
 use idempotency_lab::view::Language;
@@ -17,6 +19,7 @@ use yew::prelude::*;
 use crate::check_panel::CheckPanel;
 use crate::compare::CompareView;
 use crate::diagram::{SequenceDiagram, WINDOW_STEPS, first_drawn};
+use crate::embed::Embedding;
 use crate::files::{Download, read_file, start_download};
 use crate::invariants::InvariantsPanel;
 use crate::labels::{UiText, action_label, stop_text, ui};
@@ -34,20 +37,31 @@ const SPEED_SETTING: &str = "idempotency-lab.speed-ms";
 /// The local-storage key of the page's language (`en`, `ru`).
 const LANGUAGE_SETTING: &str = "idempotency-lab.language";
 
-/// Props of [`App`]: how a page that embeds the lab opens it.
+/// Props of [`App`]: none for the page; an embed's start and settings for an embed
+/// (`crate::embed`), which then leaves the page's address, storage and keys alone.
 #[derive(Properties, PartialEq, Default)]
 pub struct AppProps {
     /// Open in the presenter view, even if the address's link does not ask for it (a link
     /// with `presenter=1` opens in it anyway).
     #[prop_or_default]
     pub presenter: bool,
+    /// How the embed starts and shows; `None` for the page itself.
+    #[prop_or_default]
+    pub embed: Option<Rc<Embedding>>,
 }
 
-/// The root of the page.
+/// The root of the page (or of one embed).
 #[function_component(App)]
 pub fn app(props: &AppProps) -> Html {
+    let embed = props.embed.clone();
+    let page = embed.is_none();
     let presenter_asked = props.presenter;
-    let state = use_reducer(move || {
+    let state = use_reducer(|| {
+        if let Some(embed) = &props.embed {
+            let mut state = embed.initial.clone();
+            state.presenter |= presenter_asked || embed.presenter;
+            return state;
+        }
         let mut state = LabState::initial_for_fragment(&current_fragment());
         state.presenter |= presenter_asked;
         match storage::get::<u32>(SPEED_SETTING) {
@@ -74,18 +88,24 @@ pub fn app(props: &AppProps) -> Html {
     }
 
     // Settings survive a reload: the play speed, in local storage.
-    use_effect_with(state.speed_ms, |speed_ms| {
-        storage::set(SPEED_SETTING, speed_ms);
+    use_effect_with(state.speed_ms, move |speed_ms| {
+        if page {
+            storage::set(SPEED_SETTING, speed_ms);
+        }
     });
 
     // The language of the page's labels and the lesson's text, also kept in local storage,
     // and told to the document (`<html lang>`).
-    let language = use_state(|| {
-        storage::get::<String>(LANGUAGE_SETTING)
+    let language = use_state(|| match &embed {
+        Some(embed) => embed.language,
+        None => storage::get::<String>(LANGUAGE_SETTING)
             .and_then(|code| code.parse::<Language>().ok())
-            .unwrap_or_default()
+            .unwrap_or_default(),
     });
-    use_effect_with(*language, |language| {
+    use_effect_with(*language, move |language| {
+        if !page {
+            return;
+        }
         storage::set(LANGUAGE_SETTING, language.code());
         if let Some(root) = gloo::utils::document().document_element() {
             root.set_attribute("lang", language.code()).ok();
@@ -97,7 +117,10 @@ pub fn app(props: &AppProps) -> Html {
     // (replaced, not pushed, so the back button leaves the page as usual).
     let fragment = state.share_fragment();
     use_effect_with((fragment.clone(), state.keep_fragment), move |(fragment, keep)| {
-        if !*keep && let Ok(history) = gloo::utils::window().history() {
+        if page
+            && !*keep
+            && let Ok(history) = gloo::utils::window().history()
+        {
             history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(fragment)).ok();
         }
     });
@@ -105,8 +128,10 @@ pub fn app(props: &AppProps) -> Html {
     {
         let dispatcher = dispatcher.clone();
         use_effect_with((), move |_| {
-            let listener = EventListener::new(&gloo::utils::window(), "hashchange", move |_| {
-                dispatcher.dispatch(Action::OpenLink(current_fragment()));
+            let listener = page.then(|| {
+                EventListener::new(&gloo::utils::window(), "hashchange", move |_| {
+                    dispatcher.dispatch(Action::OpenLink(current_fragment()))
+                })
             });
             move || drop(listener)
         });
@@ -147,47 +172,50 @@ pub fn app(props: &AppProps) -> Html {
         let root = root.clone();
         use_effect_with((), move |_| {
             let options = EventListenerOptions::enable_prevent_default();
-            let listener = EventListener::new_with_options(
-                &gloo::utils::document(),
-                "keydown",
-                options,
-                move |event| {
-                    let Some(event) = event.dyn_ref::<web_sys::KeyboardEvent>() else { return };
-                    if event.ctrl_key() || event.alt_key() || event.meta_key() {
-                        return;
-                    }
-                    let tag = event
-                        .target()
-                        .and_then(|target| target.dyn_into::<web_sys::Element>().ok())
-                        .map(|element| element.tag_name())
-                        .unwrap_or_default();
-                    // Typing in a field keeps every key; a focused button, link or summary
-                    // keeps Space, which presses it.
-                    let typing = matches!(tag.as_str(), "INPUT" | "SELECT" | "TEXTAREA");
-                    let pressing = matches!(tag.as_str(), "BUTTON" | "A" | "SUMMARY");
-                    if typing || (pressing && event.key() == " ") {
-                        return;
-                    }
-                    let action = match event.key().as_str() {
-                        " " => Action::TogglePlay,
-                        "ArrowRight" => Action::StepForward,
-                        "ArrowLeft" => Action::StepBack,
-                        "p" | "P" => Action::TogglePresenter,
-                        key => {
-                            match key {
-                                "+" | "=" => scale.dispatch(TypeScaleAction::Larger),
-                                "-" | "_" => scale.dispatch(TypeScaleAction::Smaller),
-                                "f" | "F" => toggle_fullscreen(&root),
-                                _ => return,
-                            }
-                            event.prevent_default();
+            // An embed takes no keys from the document: they would drive every embed at once.
+            let listener = page.then(|| {
+                EventListener::new_with_options(
+                    &gloo::utils::document(),
+                    "keydown",
+                    options,
+                    move |event| {
+                        let Some(event) = event.dyn_ref::<web_sys::KeyboardEvent>() else { return };
+                        if event.ctrl_key() || event.alt_key() || event.meta_key() {
                             return;
                         }
-                    };
-                    event.prevent_default();
-                    dispatcher.dispatch(action);
-                },
-            );
+                        let tag = event
+                            .target()
+                            .and_then(|target| target.dyn_into::<web_sys::Element>().ok())
+                            .map(|element| element.tag_name())
+                            .unwrap_or_default();
+                        // Typing in a field keeps every key; a focused button, link or summary
+                        // keeps Space, which presses it.
+                        let typing = matches!(tag.as_str(), "INPUT" | "SELECT" | "TEXTAREA");
+                        let pressing = matches!(tag.as_str(), "BUTTON" | "A" | "SUMMARY");
+                        if typing || (pressing && event.key() == " ") {
+                            return;
+                        }
+                        let action = match event.key().as_str() {
+                            " " => Action::TogglePlay,
+                            "ArrowRight" => Action::StepForward,
+                            "ArrowLeft" => Action::StepBack,
+                            "p" | "P" => Action::TogglePresenter,
+                            key => {
+                                match key {
+                                    "+" | "=" => scale.dispatch(TypeScaleAction::Larger),
+                                    "-" | "_" => scale.dispatch(TypeScaleAction::Smaller),
+                                    "f" | "F" => toggle_fullscreen(&root),
+                                    _ => return,
+                                }
+                                event.prevent_default();
+                                return;
+                            }
+                        };
+                        event.prevent_default();
+                        dispatcher.dispatch(action);
+                    },
+                )
+            });
             move || drop(listener)
         });
     }
@@ -344,8 +372,12 @@ pub fn app(props: &AppProps) -> Html {
     let waiting = pending(&state.world);
 
     html! {
-        <main class={classes!("lab", state.presenter.then_some("presenter"))} data-testid="app"
-            ref={root} style={type_scale.style()}>
+        <main class={classes!(
+                "lab",
+                state.presenter.then_some("presenter"),
+                embed.as_ref().map(|embed| embed.view.class()),
+                embed.as_ref().and_then(|embed| embed.presenter.then_some("embed-presenter")),
+            )} data-testid="app" ref={root} style={type_scale.style()}>
             if let Some(error) = &state.error {
                 <div class="error-banner" role="alert" data-testid="error">
                     <span>{ error.clone() }</span>

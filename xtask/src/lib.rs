@@ -8,6 +8,7 @@
 pub mod command;
 pub mod install;
 pub mod mutants;
+pub mod package;
 pub mod page;
 pub mod serve;
 pub mod setup;

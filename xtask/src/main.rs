@@ -72,6 +72,7 @@ fn run(task: Task) -> Result<(), XtaskError> {
         Task::Test => {
             let chromium = setup::ensure_chromium()?;
             let postgresql = setup::ensure_postgresql()?;
+            let node = setup::ensure_node()?;
             let cargo_test = || {
                 let mut cargo = Command::new(setup::cargo());
                 cargo.current_dir(&root).args(["test", "--workspace", "--locked"]);
@@ -92,7 +93,8 @@ fn run(task: Task) -> Result<(), XtaskError> {
                     .args(["--", "--test-threads", &test_threads().to_string()])
                     .env("LAB_DIST_DIR", &build.dist_dir)
                     .env("LAB_CHROMIUM", &chromium)
-                    .env("LAB_PG_BIN", &postgresql),
+                    .env("LAB_PG_BIN", &postgresql)
+                    .env("LAB_NODE", &node),
             )
         }
         Task::Mutants { jobs, timeout, args } => {

@@ -27,6 +27,8 @@ use crate::{XtaskError, io_error};
 pub const WEB_PACKAGE: &str = "idempotency-lab-web";
 /// The stem of the generated files: `<stem>.js`, `<stem>_bg.wasm`.
 pub const OUTPUT_STEM: &str = "idempotency_lab_web";
+/// The wasm's export that mounts the page (the package's embeds and API never call it).
+pub const START_PAGE: &str = "startPage";
 /// The page as one self-contained file in `dist/`, to open from disk or hand out.
 pub const SINGLE_FILE: &str = "idempotency-lab.html";
 const WASM_TARGET: &str = "wasm32-unknown-unknown";
@@ -94,7 +96,7 @@ pub fn build(root: &Path) -> Result<PageBuild, XtaskError> {
     let version = locked_wasm_bindgen_version(root)?;
     let wasm_bindgen = ensure_wasm_bindgen(&version)?;
     run(Command::new(&wasm_bindgen)
-        .args(["--target", "web", "--no-typescript", "--out-name", OUTPUT_STEM, "--out-dir"])
+        .args(["--target", "web", "--out-name", OUTPUT_STEM, "--out-dir"])
         .arg(&staging)
         .arg(&wasm))?;
 
@@ -125,6 +127,7 @@ pub fn build(root: &Path) -> Result<PageBuild, XtaskError> {
     let style = root.join("web/style.css");
     std::fs::copy(&style, staging.join("style.css")).map_err(io_error("copy", &style))?;
     write_single_file(&staging, &index)?;
+    crate::package::write_package(root, &staging)?;
 
     let dist_dir = root.join("dist");
     if dist_dir.exists() {
@@ -138,6 +141,8 @@ pub fn build(root: &Path) -> Result<PageBuild, XtaskError> {
         "index.html".into(),
         "style.css".into(),
         SINGLE_FILE.into(),
+        format!("{}/index.js", crate::package::PACKAGE_DIR),
+        format!("{}/style.css", crate::package::PACKAGE_DIR),
     ]
     .into_iter()
     .map(|name| file_size(&dist_dir, name))
@@ -226,7 +231,7 @@ pub fn render_index_html(source: &str) -> String {
         let trimmed = line.trim_start();
         if trimmed.starts_with("<link data-trunk rel=\"rust\"") {
             page.push_str(&format!(
-                "    <script type=\"module\">import init from './{OUTPUT_STEM}.js'; init({{ module_or_path: './{OUTPUT_STEM}_bg.wasm' }});</script>\n"
+                "    <script type=\"module\">import init, {{ {START_PAGE} }} from './{OUTPUT_STEM}.js'; await init({{ module_or_path: './{OUTPUT_STEM}_bg.wasm' }}); {START_PAGE}();</script>\n"
             ));
         } else if trimmed.starts_with("<link data-trunk rel=\"css\"") {
             page.push_str("    <link rel=\"stylesheet\" href=\"style.css\" />\n");
@@ -330,7 +335,7 @@ pub fn render_single_file(
                  const bytes = typeof Uint8Array.fromBase64 === \"function\"\n    \
                  ? Uint8Array.fromBase64(base64)\n    \
                  : Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));\n  \
-                 {init}({{ module_or_path: bytes }});\n}}\n    </script>\n"
+                 {init}({{ module_or_path: bytes }}).then(() => {START_PAGE}());\n}}\n    </script>\n"
             ));
         } else if trimmed.starts_with("<link data-trunk rel=\"css\"") {
             page.push_str("    <style>\n");
@@ -374,7 +379,7 @@ mod tests {
         let source = "<head>\n    <link data-trunk rel=\"rust\" href=\"web/Cargo.toml\" />\n    <link data-trunk rel=\"css\" href=\"web/style.css\" />\n</head>\n";
         expect_test::expect![[r#"
             <head>
-                <script type="module">import init from './idempotency_lab_web.js'; init({ module_or_path: './idempotency_lab_web_bg.wasm' });</script>
+                <script type="module">import init, { startPage } from './idempotency_lab_web.js'; await init({ module_or_path: './idempotency_lab_web_bg.wasm' }); startPage();</script>
                 <link rel="stylesheet" href="style.css" />
             </head>
         "#]]
@@ -398,7 +403,7 @@ mod tests {
               const bytes = typeof Uint8Array.fromBase64 === "function"
                 ? Uint8Array.fromBase64(base64)
                 : Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
-              __wbg_init({ module_or_path: bytes });
+              __wbg_init({ module_or_path: bytes }).then(() => startPage());
             }
                 </script>
                 <style>

@@ -89,6 +89,38 @@ pub fn find_postgresql() -> Option<PathBuf> {
     bins.pop()
 }
 
+/// The oldest Node the package supports, and so the oldest its tests accept.
+pub const NODE_MAJOR_MIN: u32 = 18;
+
+/// A Node of [`NODE_MAJOR_MIN`] or later, installing Debian's `nodejs` if there is none: the
+/// package's tests run it. `LAB_NODE` overrides the search.
+pub fn ensure_node() -> Result<PathBuf, XtaskError> {
+    if let Some(node) = find_node() {
+        return Ok(node);
+    }
+    apt_install(&["nodejs"])?;
+    find_node().ok_or_else(|| XtaskError::MissingTool {
+        tool: "node",
+        hint: format!("apt-get install nodejs did not provide Node {NODE_MAJOR_MIN} or later"),
+    })
+}
+
+/// A Node of [`NODE_MAJOR_MIN`] or later (`LAB_NODE`, else `node` or `nodejs` on PATH),
+/// without installing anything.
+pub fn find_node() -> Option<PathBuf> {
+    let candidates = std::env::var_os("LAB_NODE")
+        .map(PathBuf::from)
+        .into_iter()
+        .chain(["node", "nodejs"].map(PathBuf::from));
+    candidates.into_iter().find(|node| {
+        probe(node, &["--version"])
+            .and_then(|version| {
+                version.trim_start_matches('v').split('.').next()?.parse::<u32>().ok()
+            })
+            .is_some_and(|major| major >= NODE_MAJOR_MIN)
+    })
+}
+
 /// The wasm-bindgen version that `Cargo.lock` pins: the CLI must match it exactly.
 pub fn locked_wasm_bindgen_version(workspace_root: &Path) -> Result<String, XtaskError> {
     let lock_path = workspace_root.join("Cargo.lock");

@@ -271,6 +271,15 @@ impl Trace {
         serde_json::to_string_pretty(self).unwrap_or_default()
     }
 
+    /// The trace as a trace file holds it: [`Trace::to_json`] and a closing newline. This is
+    /// the one rendering of a run's JSON: what `idempotency-lab run --json` prints, what the
+    /// JavaScript API's `traceJson()` returns, byte for byte, and what `replay` reads back.
+    pub fn to_json_file(&self) -> String {
+        let mut text = self.to_json();
+        text.push('\n');
+        text
+    }
+
     /// Reads a trace.
     pub fn from_json(text: &str) -> Result<Trace, TraceError> {
         crate::sim::bounds::TRACE_JSON

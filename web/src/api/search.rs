@@ -1,0 +1,270 @@
+//! `Lab.check` and `Lab.fuzz`: the core's exhaustive checker ([`Checker::run_for`]) and
+//! shrinking fuzzer ([`FuzzRun::run_for`]) driven in slices of about
+//! [`SLICE_MS`](crate::check_panel::SLICE_MS), as the page's panel drives them, behind a
+//! Promise: between slices the task yields to the event loop (a zero timeout), so the caller
+//! stays responsive, hears `onProgress`, and may cancel through an `AbortSignal`. The budget,
+//! the cases and every verdict are the core's; this module reads the options and converts the
+//! results.
+
+use std::time::Duration;
+
+use idempotency_lab::check::{
+    CheckConfig, CheckOutcome, CheckProgress, CheckStatus, Checker, FaultBudget,
+    two_consumers_duplicate_and_crash_config,
+};
+use idempotency_lab::faults::FaultClass;
+use idempotency_lab::sim::Scenario;
+use idempotency_lab::testing::{FuzzConfig, FuzzReport, FuzzRun, lesson_cases};
+use idempotency_lab::view::first_break;
+use serde_json::json;
+use wasm_bindgen::JsValue;
+use yew::platform::time::sleep;
+
+use super::convert::{self, ErrorKind, LabError};
+use crate::check_panel::{CHECK_STEP_STATES, FUZZ_CASES, SLICE_MS, STATE_LIMITS};
+
+/// The most unique states a check may store.
+const STATES_MAX: u64 = 10_000_000;
+/// The most cases a fuzz may run.
+const CASES_MAX: u64 = 1_000_000;
+/// The longest path a check may explore.
+const DEPTH_MAX: u64 = 10_000;
+
+/// Starts a check of `scenario` with `seed`; the Promise resolves to its `CheckResult`.
+pub fn check(
+    scenario: Scenario,
+    seed: u64,
+    options: &JsValue,
+    on_progress: &JsValue,
+) -> Result<js_sys::Promise, LabError> {
+    let on_progress = convert::callback(on_progress, "onProgress")?;
+    let reference = two_consumers_duplicate_and_crash_config();
+    let states_max = match convert::option(options, "options", "statesMax")? {
+        value if value.is_undefined() => STATE_LIMITS[1],
+        value => convert::integer(&value, "options.statesMax", 1, STATES_MAX)? as usize,
+    };
+    let depth_max = match convert::option(options, "options", "depthMax")? {
+        value if value.is_undefined() => reference.depth_max,
+        value => convert::integer(&value, "options.depthMax", 1, DEPTH_MAX)? as usize,
+    };
+    let faults = budget(&convert::option(options, "options", "faults")?, &scenario)?;
+    let signal = convert::option(options, "options", "signal")?;
+    let config = CheckConfig {
+        depth_max,
+        states_max,
+        faults,
+        progress_every_states: CHECK_STEP_STATES,
+        ..reference
+    };
+    let checker = Checker::new(scenario, seed, config)
+        .map_err(|error| LabError::new(ErrorKind::RunFailed, error.to_string()))?;
+    Ok(wasm_bindgen_futures::future_to_promise(drive_check(checker, on_progress, signal)))
+}
+
+/// The fault budget `value` names: `"lesson"` (or absent) the scenario's own faults one each,
+/// `"none"`, or an object of counts per class (`{ F1: 1, F2: 1 }`).
+fn budget(value: &JsValue, scenario: &Scenario) -> Result<FaultBudget, LabError> {
+    const FIELD: &str = "options.faults";
+    if value.is_undefined() || value.as_string().as_deref() == Some("lesson") {
+        return Ok(FaultBudget::for_scenario(scenario));
+    }
+    if value.as_string().as_deref() == Some("none") {
+        return Ok(FaultBudget::none());
+    }
+    if !value.is_object() || js_sys::Array::is_array(value) {
+        return Err(LabError::argument(
+            FIELD,
+            format!(
+                "must be \"lesson\", \"none\" or an object of counts such as {{ F1: 1 }}, not {}",
+                convert::describe(value)
+            ),
+        ));
+    }
+    let mut classes = Vec::new();
+    for key in js_sys::Object::keys(value.unchecked_ref::<js_sys::Object>()).iter() {
+        let name = key.as_string().unwrap_or_default();
+        let Some(class) = FaultClass::ALL.into_iter().find(|class| class.to_string() == name)
+        else {
+            return Err(LabError::argument(
+                &format!("{FIELD}.{name}"),
+                "is not a fault class (F1 to F12)",
+            ));
+        };
+        let field = format!("{FIELD}.{name}");
+        let count = js_sys::Reflect::get(value, &key).unwrap_or(JsValue::UNDEFINED);
+        classes.push((class, convert::integer(&count, &field, 0, 16)? as u32));
+    }
+    Ok(FaultBudget::of(&classes))
+}
+
+use wasm_bindgen::JsCast as _;
+
+fn aborted(signal: &JsValue) -> bool {
+    signal.is_object()
+        && js_sys::Reflect::get(signal, &JsValue::from_str("aborted"))
+            .is_ok_and(|aborted| aborted.is_truthy())
+}
+
+fn report_progress(
+    on_progress: &Option<js_sys::Function>,
+    progress: JsValue,
+) -> Result<(), JsValue> {
+    match on_progress {
+        Some(callback) => callback.call1(&JsValue::NULL, &progress).map(drop),
+        None => Ok(()),
+    }
+}
+
+fn check_stats(stats: &CheckProgress) -> serde_json::Value {
+    json!({
+        "statesExplored": stats.states_explored,
+        "uniqueStates": stats.unique_states,
+        "depthReached": stats.depth_reached,
+        "frontierLen": stats.frontier_len,
+    })
+}
+
+async fn drive_check(
+    mut checker: Checker,
+    on_progress: Option<js_sys::Function>,
+    signal: JsValue,
+) -> Result<JsValue, JsValue> {
+    loop {
+        if aborted(&signal) {
+            let stats = checker.progress();
+            return Ok(convert::to_js(&json!({
+                "outcome": "cancelled", "stats": check_stats(&stats), "reason": null,
+                "violations": [], "counterexample": null, "brokenAtStep": null,
+            })));
+        }
+        let started = js_sys::Date::now();
+        let status = loop {
+            match checker.run_for(CHECK_STEP_STATES, &mut |_| {}) {
+                Ok(CheckStatus::Running(_)) if js_sys::Date::now() - started < SLICE_MS => {}
+                other => break other,
+            }
+        };
+        match status {
+            Ok(CheckStatus::Running(progress)) => {
+                report_progress(&on_progress, convert::to_js(&check_stats(&progress)))?;
+            }
+            Ok(CheckStatus::Done(report)) => {
+                return Ok(convert::to_js(&check_result(report.outcome, &report.stats)));
+            }
+            Err(error) => {
+                return Err(LabError::new(ErrorKind::RunFailed, error.to_string()).into());
+            }
+        }
+        sleep(Duration::ZERO).await;
+    }
+}
+
+fn check_result(outcome: CheckOutcome, stats: &CheckProgress) -> serde_json::Value {
+    let stats = check_stats(stats);
+    match outcome {
+        CheckOutcome::Proved => json!({
+            "outcome": "proved", "stats": stats, "reason": null, "violations": [],
+            "counterexample": null, "brokenAtStep": null,
+        }),
+        CheckOutcome::Bounded { reason } => json!({
+            "outcome": "bounded", "stats": stats, "reason": reason.to_string(), "violations": [],
+            "counterexample": null, "brokenAtStep": null,
+        }),
+        CheckOutcome::Violated(counterexample) => {
+            let violations: Vec<_> = counterexample
+                .violations
+                .iter()
+                .map(|violation| {
+                    json!({
+                        "invariant": violation.invariant.to_string(),
+                        "title": violation.invariant.title(),
+                        "sentence": violation.sentence,
+                    })
+                })
+                .collect();
+            json!({
+                "outcome": "violated", "stats": stats, "reason": null, "violations": violations,
+                "counterexample": counterexample.trace.to_json_file(),
+                "brokenAtStep": counterexample.path.len(),
+            })
+        }
+    }
+}
+
+/// Starts a fuzz of `scenario`'s lesson; the Promise resolves to its `FuzzResult`.
+pub fn fuzz(
+    scenario: Scenario,
+    seed: u64,
+    options: &JsValue,
+    on_progress: &JsValue,
+) -> Result<js_sys::Promise, LabError> {
+    let on_progress = convert::callback(on_progress, "onProgress")?;
+    let cases = match convert::option(options, "options", "cases")? {
+        value if value.is_undefined() => FUZZ_CASES,
+        value => convert::integer(&value, "options.cases", 1, CASES_MAX)? as u32,
+    };
+    let fuzz_seed = match convert::option(options, "options", "seed")? {
+        value if value.is_undefined() => seed,
+        value => convert::integer(&value, "options.seed", 0, u64::MAX)?,
+    };
+    let signal = convert::option(options, "options", "signal")?;
+    let config = FuzzConfig { cases, fuzz_seed, ..FuzzConfig::default() };
+    Ok(wasm_bindgen_futures::future_to_promise(drive_fuzz(scenario, config, on_progress, signal)))
+}
+
+async fn drive_fuzz(
+    scenario: Scenario,
+    config: FuzzConfig,
+    on_progress: Option<js_sys::Function>,
+    signal: JsValue,
+) -> Result<JsValue, JsValue> {
+    let mut run = FuzzRun::new(lesson_cases(scenario), config);
+    loop {
+        if aborted(&signal) {
+            let report = run.report();
+            return Ok(convert::to_js(&json!({
+                "outcome": "cancelled", "casesRun": report.cases_run,
+                "distinctSeeds": report.distinct_seeds, "violated": [], "shrunkSeed": null,
+                "counterexample": null, "brokenAtStep": null,
+            })));
+        }
+        let mut last = None;
+        let started = js_sys::Date::now();
+        let report = loop {
+            let report = run.run_for(1, &mut |progress| last = Some(*progress));
+            if report.finished || js_sys::Date::now() - started >= SLICE_MS {
+                break report;
+            }
+        };
+        if report.finished {
+            return Ok(convert::to_js(&fuzz_result(report)));
+        }
+        if let Some(progress) = last {
+            let progress = json!({
+                "casesRun": progress.cases_run, "cases": progress.cases, "failed": progress.failed,
+            });
+            report_progress(&on_progress, convert::to_js(&progress))?;
+        }
+        sleep(Duration::ZERO).await;
+    }
+}
+
+fn fuzz_result(report: FuzzReport) -> serde_json::Value {
+    let Some(failure) = report.failure else {
+        return json!({
+            "outcome": "passed", "casesRun": report.cases_run,
+            "distinctSeeds": report.distinct_seeds, "violated": [], "shrunkSeed": null,
+            "counterexample": null, "brokenAtStep": null,
+        });
+    };
+    let violated: Vec<String> =
+        failure.violated.iter().map(|invariant| invariant.to_string()).collect();
+    let broke_at =
+        first_break(&failure.trace.steps, &failure.violated).unwrap_or(failure.trace.steps.len());
+    json!({
+        "outcome": "violated", "casesRun": report.cases_run,
+        "distinctSeeds": report.distinct_seeds, "violated": violated,
+        "shrunkSeed": failure.shrunk.seed.to_string(), "counterexample": failure.trace.to_json_file(),
+        "brokenAtStep": broke_at,
+    })
+}
