@@ -126,6 +126,11 @@ enum Command {
         /// The most unique states stored.
         #[arg(long, default_value_t = verify::CheckBounds::default().states_max)]
         states_max: usize,
+        /// Print the counterexample as a trace (the JSON of `run --json`, which `replay` and
+        /// the page's import open) and the verdict on stderr; without a counterexample, one
+        /// line of JSON: `{"outcome": "proved" | "bounded", ...}`.
+        #[arg(long)]
+        json: bool,
     },
     /// Fuzz a scenario: run random variants of it until one breaks an invariant, then shrink
     /// that case to a minimal one.
@@ -148,6 +153,11 @@ enum Command {
         /// Which twin of the lesson's patterns is fuzzed.
         #[arg(long, value_enum, default_value_t = ModeArg::AsWritten)]
         mode: ModeArg,
+        /// Print the shrunk counterexample as a trace (the JSON of `run --json`, which
+        /// `replay` and the page's import open) and the report on stderr; without one, one
+        /// line of JSON: `{"outcome": "no_violation", ...}`.
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -186,10 +196,12 @@ fn main() -> ExitCode {
         Command::Run { scenario, seed, mode, json } => run(&scenario, seed, mode, json),
         Command::Sql { scenario, seed, mode } => sql(&scenario, seed, mode),
         Command::Replay { trace } => replay(&trace),
-        Command::Check { scenario, seed, mode, depth_max, states_max } => {
-            check(&scenario, seed, mode, verify::CheckBounds { depth_max, states_max })
+        Command::Check { scenario, seed, mode, depth_max, states_max, json } => {
+            check(&scenario, seed, mode, verify::CheckBounds { depth_max, states_max }, json)
         }
-        Command::Fuzz { scenario, seed, cases, mode } => fuzz(&scenario, seed, cases, mode),
+        Command::Fuzz { scenario, seed, cases, mode, json } => {
+            fuzz(&scenario, seed, cases, mode, json)
+        }
     };
     match result {
         Ok(outcome) => {
@@ -251,22 +263,54 @@ fn check(
     seed: u64,
     mode: ModeArg,
     bounds: verify::CheckBounds,
+    json: bool,
 ) -> Result<Outcome, InputError> {
     let named = load_scenario(name)?;
     let scenario = scenario_in_mode(&named.scenario, mode);
-    Ok(match verify::check(&named.source_name, mode.name(), scenario, seed, bounds)? {
-        verify::CheckVerdict::Proved(stdout) => Outcome { stdout, exit_code: EXIT_HELD },
-        verify::CheckVerdict::Violated(stdout) => Outcome { stdout, exit_code: EXIT_VIOLATED },
-        verify::CheckVerdict::Bounded(stdout) => Outcome { stdout, exit_code: EXIT_BOUNDED },
-    })
+    let verdict = verify::check(&named.source_name, mode.name(), scenario, seed, bounds)?;
+    let exit_code = match verdict.kind {
+        verify::CheckKind::Proved => EXIT_HELD,
+        verify::CheckKind::Violated => EXIT_VIOLATED,
+        verify::CheckKind::Bounded => EXIT_BOUNDED,
+    };
+    let stdout = if json {
+        json_report(verdict.counterexample.as_ref(), &verdict.headline, verdict.summary_json)
+    } else {
+        verdict.text
+    };
+    Ok(Outcome { stdout, exit_code })
 }
 
-fn fuzz(name: &str, seed: u64, cases: u32, mode: ModeArg) -> Result<Outcome, InputError> {
+fn fuzz(
+    name: &str,
+    seed: u64,
+    cases: u32,
+    mode: ModeArg,
+    json: bool,
+) -> Result<Outcome, InputError> {
     let named = load_scenario(name)?;
     let scenario = scenario_in_mode(&named.scenario, mode);
     let verdict = verify::fuzz(&named.source_name, mode.name(), scenario, seed, cases);
-    let exit_code = if verdict.violated { EXIT_VIOLATED } else { EXIT_HELD };
-    Ok(Outcome { stdout: verdict.stdout, exit_code })
+    let exit_code = if verdict.counterexample.is_some() { EXIT_VIOLATED } else { EXIT_HELD };
+    let stdout = if json {
+        json_report(verdict.counterexample.as_ref(), &verdict.headline, verdict.summary_json)
+    } else {
+        verdict.text
+    };
+    Ok(Outcome { stdout, exit_code })
+}
+
+/// What `check --json` and `fuzz --json` print: the counterexample as a trace, exactly as
+/// `run --json` writes one (so that `replay` reproduces it and the page imports it), with the
+/// report's opening lines on stderr; or, without one, the one-line summary.
+fn json_report(counterexample: Option<&Trace>, headline: &str, summary_json: String) -> String {
+    match counterexample {
+        Some(trace) => {
+            write_ignoring_closed_pipe(&mut std::io::stderr().lock(), headline);
+            format!("{}\n", trace.to_json())
+        }
+        None => summary_json,
+    }
 }
 
 fn run(name: &str, seed: u64, mode: ModeArg, json: bool) -> Result<Outcome, InputError> {

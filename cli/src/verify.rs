@@ -13,7 +13,7 @@ use idempotency_lab::check::{
     CheckConfig, CheckOutcome, CheckStatus, Checker, FaultBudget,
     two_consumers_duplicate_and_crash_config,
 };
-use idempotency_lab::sim::{FiredFaults, Scenario};
+use idempotency_lab::sim::{FiredFaults, Scenario, Trace};
 use idempotency_lab::testing::{FuzzConfig, FuzzRun, lesson_cases};
 
 use crate::input::InputError;
@@ -40,14 +40,30 @@ impl Default for CheckBounds {
     }
 }
 
-/// How a `check` ended, in words for stdout, and which of the three verdicts it is.
-pub enum CheckVerdict {
+/// Which of the three verdicts a `check` reached.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CheckKind {
     /// Every reachable state within the bounds and the fault budget kept every invariant.
-    Proved(String),
-    /// An invariant broke; the text holds the counterexample.
-    Violated(String),
+    Proved,
+    /// An invariant broke.
+    Violated,
     /// A bound stopped the check before it covered every state.
-    Bounded(String),
+    Bounded,
+}
+
+/// How a `check` ended: its verdict, in words, and the counterexample if it found one.
+pub struct CheckVerdict {
+    /// Proved, violated or bounded.
+    pub kind: CheckKind,
+    /// The report in words (with the counterexample's trace as text when violated).
+    pub text: String,
+    /// The verdict as one line of JSON, for `--json` when there is no counterexample.
+    pub summary_json: String,
+    /// The report's opening lines (the verdict and the invariants broken, without the
+    /// trace), which `--json` writes to stderr beside the trace on stdout.
+    pub headline: String,
+    /// The counterexample, a trace that `replay` and the page open.
+    pub counterexample: Option<Trace>,
 }
 
 /// Checks `scenario` exhaustively within `bounds`, reporting progress to stderr.
@@ -111,15 +127,39 @@ pub fn check(
         let _ = writeln!(stderr);
     }
     let stats = &report.stats;
+    let summary_json = |outcome: &str, reason: Option<String>| {
+        let mut summary = serde_json::json!({
+            "outcome": outcome,
+            "states_explored": stats.states_explored,
+            "unique_states": stats.unique_states,
+            "depth_reached": stats.depth_reached,
+        });
+        if let Some(reason) = reason {
+            summary["reason"] = serde_json::Value::String(reason);
+        }
+        format!("{summary}\n")
+    };
     Ok(match report.outcome {
-        CheckOutcome::Proved => CheckVerdict::Proved(format!(
-            "proved within depth {}: {} states ({} unique)\n",
-            stats.depth_reached, stats.states_explored, stats.unique_states
-        )),
-        CheckOutcome::Bounded { reason } => CheckVerdict::Bounded(format!(
-            "bounded: {reason}, not a proof ({} states, {} unique, depth {})\n",
-            stats.states_explored, stats.unique_states, stats.depth_reached
-        )),
+        CheckOutcome::Proved => CheckVerdict {
+            kind: CheckKind::Proved,
+            text: format!(
+                "proved within depth {}: {} states ({} unique)\n",
+                stats.depth_reached, stats.states_explored, stats.unique_states
+            ),
+            summary_json: summary_json("proved", None),
+            headline: String::new(),
+            counterexample: None,
+        },
+        CheckOutcome::Bounded { reason } => CheckVerdict {
+            kind: CheckKind::Bounded,
+            text: format!(
+                "bounded: {reason}, not a proof ({} states, {} unique, depth {})\n",
+                stats.states_explored, stats.unique_states, stats.depth_reached
+            ),
+            summary_json: summary_json("bounded", Some(reason.to_string())),
+            headline: String::new(),
+            counterexample: None,
+        },
         CheckOutcome::Violated(counterexample) => {
             let mut text = String::new();
             let _ = writeln!(
@@ -138,22 +178,36 @@ pub fn check(
                     violation.sentence
                 );
             }
-            let trace = &counterexample.trace;
+            let trace = counterexample.trace;
+            let headline = text.clone();
             let _ = writeln!(text, "\ncounterexample trace (replays in the simulator):");
-            text.push_str(&render::run_header(trace, source_name, mode_name));
-            text.push_str(&render::trace_lines(trace));
-            text.push_str(&render::invariant_report(trace));
-            CheckVerdict::Violated(text)
+            text.push_str(&render::run_header(&trace, source_name, mode_name));
+            text.push_str(&render::trace_lines(&trace));
+            text.push_str(&render::invariant_report(&trace));
+            CheckVerdict {
+                kind: CheckKind::Violated,
+                text,
+                summary_json: summary_json("violated", None),
+                headline,
+                counterexample: Some(trace),
+            }
         }
     })
 }
 
-/// What a fuzz run printed and whether it found a violation.
+/// What a fuzz run found: its report in words and, if a case broke an invariant, the shrunk
+/// case's trace.
 pub struct FuzzVerdict {
-    /// The text for stdout.
-    pub stdout: String,
-    /// Whether a case broke an invariant.
-    pub violated: bool,
+    /// The report in words (with the shrunk trace as text when violated).
+    pub text: String,
+    /// The verdict as one line of JSON, for `--json` when there is no counterexample.
+    pub summary_json: String,
+    /// The report's opening lines (the case, the faults that fired, the shrunk case's
+    /// injections and rates, without the trace), which `--json` writes to stderr.
+    pub headline: String,
+    /// The shrunk case's trace, which `replay` and the page open; `None` if no case broke an
+    /// invariant.
+    pub counterexample: Option<Trace>,
 }
 
 /// Fuzzes `scenario` for at most `cases` cases with the fuzzer's seed `fuzz_seed`.
@@ -204,12 +258,19 @@ pub fn fuzz(
         report.cases_per_second(elapsed)
     );
     let Some(failure) = report.failure else {
+        let summary = serde_json::json!({
+            "outcome": "no_violation",
+            "cases_run": report.cases_run,
+            "distinct_seeds": report.distinct_seeds,
+        });
         return FuzzVerdict {
-            stdout: format!(
+            text: format!(
                 "no violation in {} cases ({} distinct seeds)\n",
                 report.cases_run, report.distinct_seeds
             ),
-            violated: false,
+            summary_json: format!("{summary}\n"),
+            headline: String::new(),
+            counterexample: None,
         };
     };
     let mut text = String::new();
@@ -247,9 +308,16 @@ pub fn fuzz(
             .collect();
         let _ = writeln!(text, "random fault rates: {}", rates.join(", "));
     }
+    let headline = text.clone();
     let _ = writeln!(text, "\nshrunk trace:");
     text.push_str(&render::run_header(&failure.trace, source_name, mode_name));
     text.push_str(&render::trace_lines(&failure.trace));
     text.push_str(&render::invariant_report(&failure.trace));
-    FuzzVerdict { stdout: text, violated: true }
+    let summary = serde_json::json!({ "outcome": "violated", "cases_run": report.cases_run });
+    FuzzVerdict {
+        text,
+        summary_json: format!("{summary}\n"),
+        headline,
+        counterexample: Some(failure.trace),
+    }
 }

@@ -5,6 +5,7 @@
 mod common;
 
 mod check_and_fuzz_bad_flags_exit_2;
+mod check_and_fuzz_json_counterexample_replays;
 mod check_idempotent_lesson_proves;
 mod check_naive_lesson_finds_i2;
 mod explain_tells_a_lesson;
