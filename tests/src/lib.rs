@@ -3,4 +3,5 @@
 pub mod axe;
 pub mod browser;
 pub mod node;
+pub mod npm;
 pub mod postgres;

@@ -137,11 +137,15 @@ fn embedding(options: &JsValue) -> Result<Embedding, LabError> {
     if !step.is_undefined() && !step.is_null() {
         lab.step_to_checked(&step, "options.step")?;
     }
-    let view = match read("view")?.as_string().as_deref() {
-        None | Some("full") => EmbedView::Full,
-        Some("diagram") => EmbedView::Diagram,
-        Some("compare") => EmbedView::Compare,
-        Some(other) => {
+    let view = match read("view")? {
+        value if value.is_undefined() || value.is_null() => String::from("full"),
+        value => convert::string(&value, "options.view")?,
+    };
+    let view = match view.as_str() {
+        "full" => EmbedView::Full,
+        "diagram" => EmbedView::Diagram,
+        "compare" => EmbedView::Compare,
+        other => {
             return Err(LabError::argument(
                 "options.view",
                 format!("must be \"diagram\", \"compare\" or \"full\", not {other:?}"),

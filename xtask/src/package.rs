@@ -2,7 +2,7 @@
 //! output (one wasm for both: the page calls `startPage()`, the package exports the API and
 //! the embeds): the glue and the wasm with their TypeScript declarations, the package's own
 //! entry points from `web/pkg/` (`index.js` for browsers and bundlers, `node.js` for Node,
-//! which loads the wasm from disk, and their `.d.ts`), its `package.json` and `README.md`,
+//! which loads the wasm from disk, and `index.d.ts`, the types of both), its `package.json` and `README.md`,
 //! and `style.css` (the page's styles and the embeds' rules). The examples that use it
 //! (`examples/embed.html`) go to `dist/examples/`, so `cargo xtask serve` serves them.
 
@@ -14,8 +14,9 @@ use crate::{XtaskError, io_error};
 /// The package's directory within `dist/`.
 pub const PACKAGE_DIR: &str = "pkg";
 /// The package's hand-written files, in `web/pkg/`.
-pub const PACKAGE_SOURCES: [&str; 6] =
-    ["index.js", "index.d.ts", "node.js", "node.d.ts", "package.json", "README.md"];
+/// One `index.d.ts` types both entry points: they export the same names.
+pub const PACKAGE_SOURCES: [&str; 5] =
+    ["index.js", "index.d.ts", "node.js", "package.json", "README.md"];
 /// The pages of `examples/` that `dist/examples/` serves.
 pub const EXAMPLE_PAGES: [&str; 1] = ["embed.html"];
 

@@ -235,6 +235,23 @@ pub fn option(options: &JsValue, field: &str, key: &str) -> Result<JsValue, LabE
         .map_err(|_| LabError::argument(field, format!("has a `{key}` that cannot be read")))
 }
 
+/// An optional `AbortSignal` (anything with an `aborted` flag): `undefined` or `null` is none,
+/// handed back as `undefined`.
+pub fn signal(value: &JsValue, field: &str) -> Result<JsValue, LabError> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(JsValue::UNDEFINED);
+    }
+    let has_flag = value.is_object()
+        && js_sys::Reflect::has(value, &JsValue::from_str("aborted")).unwrap_or(false);
+    if !has_flag {
+        return Err(LabError::argument(
+            field,
+            format!("must be an AbortSignal, not {}", describe(value)),
+        ));
+    }
+    Ok(value.clone())
+}
+
 /// An optional callback: `undefined` or `null` is none.
 pub fn callback(value: &JsValue, field: &str) -> Result<Option<js_sys::Function>, LabError> {
     if value.is_undefined() || value.is_null() {

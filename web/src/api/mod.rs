@@ -11,6 +11,7 @@ mod search;
 
 use std::rc::Rc;
 
+use idempotency_lab::faults::FaultClass;
 use idempotency_lab::invariants::InvariantId;
 use idempotency_lab::sim::{self, Action, CATALOGUE, Scenario, Trace};
 use idempotency_lab::store::TableName;
@@ -358,7 +359,7 @@ impl Lab {
     }
 
     /// What the last change did to the learner's choices, when the page would say it (a new
-    /// branch, a choice a pattern switch could not place), or `null`.
+    /// branch, a choice a pattern switch could not place), or `undefined`.
     #[wasm_bindgen(getter)]
     pub fn notice(&self) -> Option<String> {
         self.state.notice.clone()
@@ -463,11 +464,16 @@ impl Lab {
     #[wasm_bindgen(unchecked_return_type = "Promise<CheckResult>")]
     pub fn check(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "CheckOptions")] options: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "(progress: CheckProgress) => void")]
-        on_progress: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "CheckOptions")] options: Option<JsValue>,
+        #[wasm_bindgen(
+            js_name = onProgress,
+            unchecked_optional_param_type = "(progress: CheckProgress) => void"
+        )]
+        on_progress: Option<JsValue>,
     ) -> Result<js_sys::Promise, JsValue> {
         let scenario = self.state.sim.scenario().clone();
+        let options = options.unwrap_or(JsValue::UNDEFINED);
+        let on_progress = on_progress.unwrap_or(JsValue::UNDEFINED);
         Ok(search::check(scenario, self.state.seed, &options, &on_progress)?)
     }
 
@@ -476,11 +482,16 @@ impl Lab {
     #[wasm_bindgen(unchecked_return_type = "Promise<FuzzResult>")]
     pub fn fuzz(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "FuzzOptions")] options: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "(progress: FuzzProgress) => void")]
-        on_progress: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "FuzzOptions")] options: Option<JsValue>,
+        #[wasm_bindgen(
+            js_name = onProgress,
+            unchecked_optional_param_type = "(progress: FuzzProgress) => void"
+        )]
+        on_progress: Option<JsValue>,
     ) -> Result<js_sys::Promise, JsValue> {
         let scenario = self.state.sim.scenario().clone();
+        let options = options.unwrap_or(JsValue::UNDEFINED);
+        let on_progress = on_progress.unwrap_or(JsValue::UNDEFINED);
         Ok(search::fuzz(scenario, self.state.seed, &options, &on_progress)?)
     }
 }
@@ -505,6 +516,16 @@ impl Lab {
             });
         };
         let chosen = if let Some(name) = fault.as_string() {
+            let known = name == "clock"
+                || FaultClass::ALL
+                    .iter()
+                    .any(|class| class.to_string().eq_ignore_ascii_case(&name));
+            if !known {
+                return Err(LabError::argument(
+                    "fault",
+                    format!("must be a fault class (F1 to F12) or \"clock\", not {name:?}"),
+                ));
+            }
             found.actions.iter().find(|action| match action.fault_class() {
                 Some(class) => class.to_string().eq_ignore_ascii_case(&name),
                 None => name == "clock" && matches!(action, Action::AdvanceClock { .. }),

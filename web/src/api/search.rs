@@ -48,7 +48,8 @@ pub fn check(
         value => convert::integer(&value, "options.depthMax", 1, DEPTH_MAX)? as usize,
     };
     let faults = budget(&convert::option(options, "options", "faults")?, &scenario)?;
-    let signal = convert::option(options, "options", "signal")?;
+    let signal =
+        convert::signal(&convert::option(options, "options", "signal")?, "options.signal")?;
     let config = CheckConfig {
         depth_max,
         states_max,
@@ -207,7 +208,8 @@ pub fn fuzz(
         value if value.is_undefined() => seed,
         value => convert::integer(&value, "options.seed", 0, u64::MAX)?,
     };
-    let signal = convert::option(options, "options", "signal")?;
+    let signal =
+        convert::signal(&convert::option(options, "options", "signal")?, "options.signal")?;
     let config = FuzzConfig { cases, fuzz_seed, ..FuzzConfig::default() };
     Ok(wasm_bindgen_futures::future_to_promise(drive_fuzz(scenario, config, on_progress, signal)))
 }

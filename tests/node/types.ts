@@ -1,0 +1,125 @@
+// Every export of the package, used as its types say, and a few wrong uses that tsc must
+// refuse (each `@ts-expect-error` fails the check if its line compiles). Type-checked by the
+// test `node_package_types_check_with_tsc` with `tsc --noEmit --strict`, never run.
+
+import init, { ELEMENT_NAME, Embed, Lab, mount } from "idempotency-lab";
+import type {
+  CheckOptions, CheckProgress, CheckResult, EmbedView, FaultBudget, FaultClass, FuzzOptions,
+  FuzzProgress, FuzzResult, InitInput, InvariantId, InvariantStatus, LabAction, LabError,
+  LessonInfo, Mode, MountOptions, PatternId, PendingFault, PendingItem, Tables,
+} from "idempotency-lab";
+
+export async function everyExport(slot: Element, wasm: InitInput): Promise<string[]> {
+  await init();
+  await init({ module_or_path: wasm });
+  await init({ module_or_path: Promise.resolve(wasm) });
+  const tag: "idempotency-lab" = ELEMENT_NAME;
+
+  const lessons: LessonInfo[] = Lab.lessons();
+  const first: LessonInfo = lessons[0];
+  const lab: Lab = Lab.lesson(first.id);
+  const pattern: PatternId = "p3";
+  const mode: Mode = "idempotent";
+  lab.setSeed(7);
+  lab.setSeed(2n ** 60n);
+  lab.setMode(mode);
+  lab.setPattern(pattern, "naive");
+  const moved: boolean = lab.step();
+  const reached: number = lab.stepTo(3);
+  const pending: PendingItem[] = lab.pending();
+  const item: PendingItem | undefined = pending[0];
+  if (item) {
+    const fault: PendingFault = item.faults[0];
+    const action: LabAction = fault.action;
+    const class_: FaultClass | null = fault.fault;
+    lab.inject(item.item, class_ ?? "clock");
+    lab.inject(item.item, action);
+    lab.inject(item.item, { action: "duplicate_message", entry: 0 });
+  }
+  const steps: number = lab.runToEnd();
+  const cursor: number = lab.cursor;
+  const ended: boolean = lab.ended;
+  const seed: string = lab.seed;
+  const scenarioId: string = lab.scenarioId;
+  const notice: string | undefined = lab.notice;
+  const invariants: InvariantStatus[] = lab.invariants();
+  const broken: InvariantId[] = invariants.filter((status) => !status.held).map((status) => status.id);
+  const brokeAt: (number | null)[] = invariants.map((status) => status.brokeAtStep);
+  const tables: Tables = lab.tables();
+  const orders: Record<string, unknown>[] = tables["orders"];
+  const trace: string = lab.traceJson();
+  const diagram: string = lab.mermaid();
+  const link: string = lab.shareLink();
+
+  const again: Lab[] = [Lab.fromLink(link), Lab.fromTrace(trace), Lab.fromScenario("{}")];
+  const budget: FaultBudget = { F1: 1, F7: 2 };
+  const controller = new AbortController();
+  const checkOptions: CheckOptions = { faults: budget, statesMax: 1000, depthMax: 40, signal: controller.signal };
+  const check: CheckResult = await lab.check(checkOptions, (progress: CheckProgress) => {
+    const explored: number = progress.statesExplored + progress.uniqueStates + progress.depthReached + progress.frontierLen;
+    void explored;
+  });
+  const checkOutcome: "proved" | "violated" | "bounded" | "cancelled" = check.outcome;
+  const counterexample: Lab | null = check.counterexample === null ? null : Lab.fromTrace(check.counterexample);
+  await lab.check({ faults: "lesson" });
+  await lab.check({ faults: "none" });
+  await lab.check();
+  const fuzzOptions: FuzzOptions = { cases: 16, seed: 3n, signal: controller.signal };
+  const fuzz: FuzzResult = await lab.fuzz(fuzzOptions, (progress: FuzzProgress) => {
+    const done: boolean = progress.casesRun >= progress.cases || progress.failed;
+    void done;
+  });
+  await lab.fuzz({ cases: 8, seed: 1 });
+  await lab.fuzz();
+  const shrunk: string | null = fuzz.shrunkSeed;
+  const violated: InvariantId[] = fuzz.violated;
+
+  try {
+    Lab.lesson("no-such-lesson");
+  } catch (error) {
+    const lab_error = error as LabError;
+    const where: [string | null, number | null, number | null] = [lab_error.field, lab_error.line, lab_error.column];
+    const kind: LabError["kind"] = lab_error.kind;
+    void where, kind;
+  }
+
+  const view: EmbedView = "compare";
+  const options: MountOptions = { lesson: first.id, mode: "naive", step: 12, view, lang: "ru", presenter: true };
+  const embed: Embed = mount(slot, options);
+  const bare: Embed = mount(slot, {});
+  embed.unmount();
+  bare.free();
+  for (const other of again) other.free();
+  counterexample?.free();
+  lab.free();
+
+  // @ts-expect-error a seed is a number or a bigint
+  lab.setSeed("7");
+  // @ts-expect-error there is no pattern p5
+  lab.setPattern("p5", "naive");
+  // @ts-expect-error a mode is naive or idempotent
+  lab.setMode("safe");
+  // @ts-expect-error stepTo takes a step number
+  lab.stepTo("3");
+  // @ts-expect-error F13 is not a fault class
+  const no_fault: FaultClass = "F13";
+  // @ts-expect-error the cursor is read-only
+  lab.cursor = 4;
+  // @ts-expect-error a lab comes from its static constructors
+  new Lab();
+  // @ts-expect-error statesMax is a number
+  await lab.check({ statesMax: "1000" });
+  // @ts-expect-error fuzz's options have no statesMax
+  await lab.fuzz({ statesMax: 10 });
+  // @ts-expect-error a view is diagram, compare or full
+  mount(slot, { view: "slides" });
+  // @ts-expect-error mount takes an element
+  mount("#slot", {});
+  void no_fault;
+
+  return [
+    tag, String(moved), String(reached), String(steps), String(cursor), String(ended), seed,
+    scenarioId, notice ?? "", broken.join(), brokeAt.join(), String(orders.length), diagram,
+    checkOutcome, shrunk ?? "", violated.join(), String(check.brokenAtStep ?? fuzz.brokenAtStep),
+  ];
+}
