@@ -149,6 +149,8 @@ pub enum Operation {
 /// builds exactly [`Operation`]'s variants.
 #[derive(Deserialize)]
 #[serde(remote = "Operation", rename_all = "snake_case", deny_unknown_fields)]
+// Serde's `remote` needs `Operation`'s own variant names, which are the JSON tags.
+#[allow(clippy::enum_variant_names)]
 enum OperationFields {
     PlaceOrder { lines: Vec<OrderLine> },
     PayOrder { order_of: RequestIndex, payment_id: PaymentId },
