@@ -24,8 +24,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use idempotency_lab::sim::{CATALOGUE, PatternMode, Simulation, Trace, catalogue_scenario};
-use idempotency_lab::view::Language;
 use idempotency_lab::view::lesson_text;
+use idempotency_lab::words::{Language, fill};
 
 use crate::input::{InputError, load_scenario, load_trace};
 use crate::render::ModeOutcome;
@@ -50,25 +50,21 @@ const EXIT_BOUNDED: u8 = 3;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// The language of the human text: `en` or `ru` (JSON output is the same in both).
+    #[arg(long, global = true, default_value_t = Language::En)]
+    lang: Language,
 }
 
 #[derive(Debug, Subcommand)]
 enum Command {
     /// List the built-in scenarios: id and title, one line each.
-    List {
-        /// The language of the titles: `en` or `ru`.
-        #[arg(long, default_value_t = Language::En)]
-        lang: Language,
-    },
+    List,
     /// Explain a scenario: its paragraph, the patterns and faults it shows, and the
     /// invariants each mode violates.
     Explain {
-        /// A built-in id (see `list`) or a scenario file.
+        /// A built-in id (see `list`) or a scenario file (a scenario file of one's own is
+        /// shown with its own title and paragraph in every language).
         scenario: String,
-        /// The language of the explanation: `en` or `ru` (a scenario file of one's own is
-        /// shown with its own title and paragraph).
-        #[arg(long, default_value_t = Language::En)]
-        lang: Language,
     },
     /// Run a scenario and print its trace and the invariant report.
     Run {
@@ -190,17 +186,19 @@ struct Outcome {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let lang = cli.lang;
     let result = match cli.command {
-        Command::List { lang } => list(lang),
-        Command::Explain { scenario, lang } => explain(&scenario, lang),
-        Command::Run { scenario, seed, mode, json } => run(&scenario, seed, mode, json),
+        Command::List => list(lang),
+        Command::Explain { scenario } => explain(&scenario, lang),
+        Command::Run { scenario, seed, mode, json } => run(&scenario, seed, mode, json, lang),
         Command::Sql { scenario, seed, mode } => sql(&scenario, seed, mode),
-        Command::Replay { trace } => replay(&trace),
+        Command::Replay { trace } => replay(&trace, lang),
         Command::Check { scenario, seed, mode, depth_max, states_max, json } => {
-            check(&scenario, seed, mode, verify::CheckBounds { depth_max, states_max }, json)
+            let bounds = verify::CheckBounds { depth_max, states_max };
+            check(&scenario, seed, mode, bounds, json, lang)
         }
         Command::Fuzz { scenario, seed, cases, mode, json } => {
-            fuzz(&scenario, seed, cases, mode, json)
+            fuzz(&scenario, seed, cases, mode, json, lang)
         }
     };
     match result {
@@ -264,10 +262,12 @@ fn check(
     mode: ModeArg,
     bounds: verify::CheckBounds,
     json: bool,
+    language: Language,
 ) -> Result<Outcome, InputError> {
     let named = load_scenario(name)?;
     let scenario = scenario_in_mode(&named.scenario, mode);
-    let verdict = verify::check(&named.source_name, mode.name(), scenario, seed, bounds)?;
+    let run = verify::Run { source_name: &named.source_name, mode_name: mode.name(), language };
+    let verdict = verify::check(&run, scenario, seed, bounds)?;
     let exit_code = match verdict.kind {
         verify::CheckKind::Proved => EXIT_HELD,
         verify::CheckKind::Violated => EXIT_VIOLATED,
@@ -287,10 +287,12 @@ fn fuzz(
     cases: u32,
     mode: ModeArg,
     json: bool,
+    language: Language,
 ) -> Result<Outcome, InputError> {
     let named = load_scenario(name)?;
     let scenario = scenario_in_mode(&named.scenario, mode);
-    let verdict = verify::fuzz(&named.source_name, mode.name(), scenario, seed, cases);
+    let run = verify::Run { source_name: &named.source_name, mode_name: mode.name(), language };
+    let verdict = verify::fuzz(&run, scenario, seed, cases);
     let exit_code = if verdict.counterexample.is_some() { EXIT_VIOLATED } else { EXIT_HELD };
     let stdout = if json {
         json_report(verdict.counterexample.as_ref(), &verdict.headline, verdict.summary_json)
@@ -313,7 +315,13 @@ fn json_report(counterexample: Option<&Trace>, headline: &str, summary_json: Str
     }
 }
 
-fn run(name: &str, seed: u64, mode: ModeArg, json: bool) -> Result<Outcome, InputError> {
+fn run(
+    name: &str,
+    seed: u64,
+    mode: ModeArg,
+    json: bool,
+    language: Language,
+) -> Result<Outcome, InputError> {
     let named = load_scenario(name)?;
     let scenario = scenario_in_mode(&named.scenario, mode);
     let trace = simulate(&named.source_name, scenario, seed)?;
@@ -322,9 +330,9 @@ fn run(name: &str, seed: u64, mode: ModeArg, json: bool) -> Result<Outcome, Inpu
     } else {
         format!(
             "{}{}{}",
-            render::run_header(&trace, &named.source_name, mode.name()),
+            render::run_header(&trace, &named.source_name, mode.name(), language),
             render::trace_lines(&trace),
-            render::invariant_report(&trace)
+            render::invariant_report(&trace, language)
         )
     };
     let exit_code =
@@ -363,7 +371,8 @@ fn simulate(
     })
 }
 
-fn replay(path: &std::path::Path) -> Result<Outcome, InputError> {
+fn replay(path: &std::path::Path, language: Language) -> Result<Outcome, InputError> {
+    let words = language.words();
     let (recorded, text) = load_trace(path)?;
     let source_name = path.display().to_string();
     let replayed = Simulation::replay(&recorded)
@@ -371,12 +380,16 @@ fn replay(path: &std::path::Path) -> Result<Outcome, InputError> {
     let replayed_json = replayed.to_json();
     let recorded_text = text.strip_suffix('\n').unwrap_or(&text);
     if replayed_json == recorded_text {
-        let stdout = format!(
-            "trace `{source_name}` reproduces byte for byte: scenario {}, seed {}, {} steps\n",
-            recorded.scenario.id,
-            recorded.seed,
-            recorded.steps.len()
-        );
+        let steps = language.count(&words.steps, recorded.steps.len());
+        let stdout = fill(
+            words.replay_reproduces,
+            &[
+                ("source", &source_name),
+                ("scenario", &recorded.scenario.id),
+                ("seed", &recorded.seed),
+                ("steps", &steps),
+            ],
+        ) + "\n";
         return Ok(Outcome { stdout, exit_code: EXIT_HELD });
     }
     let why = if replayed == recorded {
@@ -386,7 +399,7 @@ fn replay(path: &std::path::Path) -> Result<Outcome, InputError> {
     } else {
         first_difference(&recorded, &replayed)
     };
-    let stdout = format!("trace `{source_name}` does not reproduce: {why}\n");
+    let stdout = fill(words.replay_differs, &[("source", &source_name), ("why", &why)]) + "\n";
     Ok(Outcome { stdout, exit_code: EXIT_VIOLATED })
 }
 

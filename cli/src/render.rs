@@ -11,8 +11,8 @@ use idempotency_lab::sim::{
     Actor, Pattern, Scenario, SimEvent, StopReason, Trace, TraceStep, describe_event,
     describe_row_changes,
 };
-use idempotency_lab::view::Language;
 use idempotency_lab::view::{LessonText, lesson_text};
+use idempotency_lab::words::{Language, fill};
 
 /// The width descriptions are wrapped to.
 const WRAP_COLUMNS: usize = 88;
@@ -161,7 +161,7 @@ fn pattern_title(pattern: Pattern, language: Language) -> &'static str {
 }
 
 /// The head of a run: title, scenario, patterns, seed.
-pub fn run_header(trace: &Trace, source_name: &str, mode_name: &str) -> String {
+pub fn run_header(trace: &Trace, source_name: &str, mode_name: &str, language: Language) -> String {
     let patterns = trace.scenario.patterns;
     let mode = |mode| {
         serde_json::to_value(mode)
@@ -169,17 +169,25 @@ pub fn run_header(trace: &Trace, source_name: &str, mode_name: &str) -> String {
             .and_then(|value| value.as_str().map(str::to_owned))
             .unwrap_or_default()
     };
-    format!(
-        "{}\nscenario {source_name}, mode {mode_name} (P1 {}, P2 {}, P3 {}, P4 {}), seed {}\n\n{:>4}  {:<5}  {:<12}  statement or action => events  [rows changed]  !! new violations\n",
-        trace.scenario.title,
+    let patterns = format!(
+        "P1 {}, P2 {}, P3 {}, P4 {}",
         mode(patterns.p1_stock),
         mode(patterns.p2_order),
         mode(patterns.p3_api),
         mode(patterns.p4_inbox),
-        trace.seed,
-        "step",
-        "tick",
-        "actor",
+    );
+    let head = fill(
+        language.words().run_header,
+        &[
+            ("source", &source_name),
+            ("mode", &mode_name),
+            ("patterns", &patterns),
+            ("seed", &trace.seed),
+        ],
+    );
+    format!(
+        "{}\n{head}\n\n{:>4}  {:<5}  {:<12}  statement or action => events  [rows changed]  !! new violations\n",
+        trace.scenario.title, "step", "tick", "actor",
     )
 }
 
@@ -259,30 +267,33 @@ fn tagged(value: &serde_json::Value, tag_key: &str) -> String {
 }
 
 /// How the run stopped, and each invariant it violated: the step that first broke it and the
-/// sentence of that first violation.
-pub fn invariant_report(trace: &Trace) -> String {
+/// sentence of that first violation, in `language`.
+pub fn invariant_report(trace: &Trace, language: Language) -> String {
+    let words = language.words();
     let mut text = String::new();
-    let _ = writeln!(
-        text,
-        "\nstopped: {} after {} steps, at tick {}",
-        stop_reason(&trace.stop),
-        trace.summary.steps,
-        trace.summary.final_tick.0
+    let stopped = fill(
+        words.report_stopped,
+        &[
+            ("reason", &stop_reason(&trace.stop, language)),
+            ("steps", &language.count(&words.steps, trace.summary.steps)),
+            ("tick", &trace.summary.final_tick.0),
+        ],
     );
+    let _ = writeln!(text, "\n{stopped}");
     if !trace.summary.faults.is_empty() {
         let faults: Vec<String> =
             trace.summary.faults.iter().map(|(class, count)| format!("{class} x{count}")).collect();
-        let _ = writeln!(text, "faults fired: {}", faults.join(", "));
+        let _ = writeln!(text, "{}", fill(words.report_faults, &[("faults", &faults.join(", "))]));
     }
     for line in idempotency_lab::sim::dead_letter_sentences(&trace.steps) {
         let _ = writeln!(text, "{line}");
     }
     let violated = trace.invariants_ever_violated();
     if violated.is_empty() {
-        let _ = writeln!(text, "invariants: all of I1-I7 held at every step");
+        let _ = writeln!(text, "{}", words.report_all_held);
         return text;
     }
-    let _ = writeln!(text, "invariants violated: {}", violated.len());
+    let _ = writeln!(text, "{}", fill(words.report_violated, &[("count", &violated.len())]));
     for (invariant, first_step) in &trace.summary.first_violation_step {
         let sentence = trace
             .steps
@@ -291,36 +302,47 @@ pub fn invariant_report(trace: &Trace) -> String {
             .and_then(|step| {
                 step.new_violations.iter().find(|violation| violation.invariant == *invariant)
             })
-            .map_or("(the trace does not record the violation's sentence)", |violation| {
-                violation.sentence.as_str()
-            });
+            .map_or_else(
+                || words.report_no_sentence.to_owned(),
+                |violation| violation.sentence_in(language),
+            );
         let still = if trace.summary.violated_at_end.contains(invariant) {
-            "still violated at the end"
+            words.report_still
         } else {
-            "held again by the end"
+            words.report_held_again
         };
-        let _ = writeln!(
-            text,
-            "  {invariant} {}: first broken at step {first_step} ({still})",
-            invariant.title()
+        let first_broken = fill(
+            words.report_first_broken,
+            &[
+                ("invariant", invariant),
+                ("title", &invariant.title_in(language)),
+                ("step", first_step),
+                ("still", &still),
+            ],
         );
-        for line in wrap(sentence, WRAP_COLUMNS - 6) {
+        let _ = writeln!(text, "  {first_broken}");
+        for line in wrap(&sentence, WRAP_COLUMNS - 6) {
             let _ = writeln!(text, "      {line}");
         }
     }
     text
 }
 
-fn stop_reason(stop: &StopReason) -> String {
+fn stop_reason(stop: &StopReason, language: Language) -> String {
+    let words = language.words();
     match stop {
-        StopReason::Running => "still running".to_owned(),
-        StopReason::Quiescent => "quiescent (nothing pending)".to_owned(),
-        StopReason::Stuck { pending } => format!("stuck ({pending})"),
-        StopReason::StepLimit { steps_max } => format!("step limit of {steps_max} reached"),
-        StopReason::TraceFull { trace_steps_max } => {
-            format!("trace limit of {trace_steps_max} steps reached")
+        StopReason::Running => words.stop_running.to_owned(),
+        StopReason::Quiescent => words.stop_quiescent.to_owned(),
+        StopReason::Stuck { pending } => fill(words.stop_stuck, &[("pending", pending)]),
+        StopReason::StepLimit { steps_max } => {
+            fill(words.stop_step_limit, &[("steps_max", steps_max)])
         }
-        StopReason::StepFailed { step, error } => format!("step {step} failed: {error}"),
+        StopReason::TraceFull { trace_steps_max } => {
+            fill(words.stop_trace_full, &[("trace_steps_max", trace_steps_max)])
+        }
+        StopReason::StepFailed { step, error } => {
+            fill(words.stop_step_failed, &[("step", step), ("error", error)])
+        }
     }
 }
 

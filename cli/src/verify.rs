@@ -15,6 +15,7 @@ use idempotency_lab::check::{
 };
 use idempotency_lab::sim::{FiredFaults, Scenario, Trace};
 use idempotency_lab::testing::{FuzzConfig, FuzzRun, lesson_cases};
+use idempotency_lab::words::{Language, fill};
 
 use crate::input::InputError;
 use crate::render;
@@ -66,14 +67,26 @@ pub struct CheckVerdict {
     pub counterexample: Option<Trace>,
 }
 
+/// What a `check` or `fuzz` reports on: the scenario's name, the mode, and the language of
+/// the report.
+pub struct Run<'a> {
+    /// The scenario's id or file.
+    pub source_name: &'a str,
+    /// The mode's name.
+    pub mode_name: &'a str,
+    /// The language of the words.
+    pub language: Language,
+}
+
 /// Checks `scenario` exhaustively within `bounds`, reporting progress to stderr.
 pub fn check(
-    source_name: &str,
-    mode_name: &str,
+    run: &Run<'_>,
     scenario: Scenario,
     seed: u64,
     bounds: CheckBounds,
 ) -> Result<CheckVerdict, InputError> {
+    let Run { source_name, mode_name, language } = *run;
+    let words = language.words();
     let config = CheckConfig {
         depth_max: bounds.depth_max,
         states_max: bounds.states_max,
@@ -142,48 +155,63 @@ pub fn check(
     Ok(match report.outcome {
         CheckOutcome::Proved => CheckVerdict {
             kind: CheckKind::Proved,
-            text: format!(
-                "proved within depth {}: {} states ({} unique)\n",
-                stats.depth_reached, stats.states_explored, stats.unique_states
-            ),
+            text: fill(
+                words.check_proved,
+                &[
+                    ("depth", &stats.depth_reached),
+                    ("states", &stats.states_explored),
+                    ("unique", &stats.unique_states),
+                ],
+            ) + "\n",
             summary_json: summary_json("proved", None),
             headline: String::new(),
             counterexample: None,
         },
         CheckOutcome::Bounded { reason } => CheckVerdict {
             kind: CheckKind::Bounded,
-            text: format!(
-                "bounded: {reason}, not a proof ({} states, {} unique, depth {})\n",
-                stats.states_explored, stats.unique_states, stats.depth_reached
-            ),
+            text: fill(
+                words.check_bounded,
+                &[
+                    ("reason", &reason),
+                    ("states", &stats.states_explored),
+                    ("unique", &stats.unique_states),
+                    ("depth", &stats.depth_reached),
+                ],
+            ) + "\n",
             summary_json: summary_json("bounded", Some(reason.to_string())),
             headline: String::new(),
             counterexample: None,
         },
         CheckOutcome::Violated(counterexample) => {
             let mut text = String::new();
+            let steps = language.count(&words.steps, counterexample.path.len());
             let _ = writeln!(
                 text,
-                "violated after {} states ({} unique): shortest path of {} steps",
-                stats.states_explored,
-                stats.unique_states,
-                counterexample.path.len()
+                "{}",
+                fill(
+                    words.check_violated,
+                    &[
+                        ("states", &stats.states_explored),
+                        ("unique", &stats.unique_states),
+                        ("steps", &steps),
+                    ],
+                )
             );
             for violation in &counterexample.violations {
                 let _ = writeln!(
                     text,
                     "  {} {}: {}",
                     violation.invariant,
-                    violation.invariant.title(),
-                    violation.sentence
+                    violation.invariant.title_in(language),
+                    violation.sentence_in(language)
                 );
             }
             let trace = counterexample.trace;
             let headline = text.clone();
-            let _ = writeln!(text, "\ncounterexample trace (replays in the simulator):");
-            text.push_str(&render::run_header(&trace, source_name, mode_name));
+            let _ = writeln!(text, "\n{}", words.check_counterexample);
+            text.push_str(&render::run_header(&trace, source_name, mode_name, language));
             text.push_str(&render::trace_lines(&trace));
-            text.push_str(&render::invariant_report(&trace));
+            text.push_str(&render::invariant_report(&trace, language));
             CheckVerdict {
                 kind: CheckKind::Violated,
                 text,
@@ -211,13 +239,9 @@ pub struct FuzzVerdict {
 }
 
 /// Fuzzes `scenario` for at most `cases` cases with the fuzzer's seed `fuzz_seed`.
-pub fn fuzz(
-    source_name: &str,
-    mode_name: &str,
-    scenario: Scenario,
-    fuzz_seed: u64,
-    cases: u32,
-) -> FuzzVerdict {
+pub fn fuzz(run: &Run<'_>, scenario: Scenario, fuzz_seed: u64, cases: u32) -> FuzzVerdict {
+    let Run { source_name, mode_name, language } = *run;
+    let words = language.words();
     let config = FuzzConfig {
         cases,
         fuzz_seed,
@@ -264,10 +288,13 @@ pub fn fuzz(
             "distinct_seeds": report.distinct_seeds,
         });
         return FuzzVerdict {
-            text: format!(
-                "no violation in {} cases ({} distinct seeds)\n",
-                report.cases_run, report.distinct_seeds
-            ),
+            text: fill(
+                words.fuzz_no_violation,
+                &[
+                    ("cases", &language.count(&words.cases, report.cases_run)),
+                    ("seeds", &report.distinct_seeds),
+                ],
+            ) + "\n",
             summary_json: format!("{summary}\n"),
             headline: String::new(),
             counterexample: None,
@@ -277,42 +304,53 @@ pub fn fuzz(
     let violated: Vec<String> = failure.violated.iter().map(ToString::to_string).collect();
     let _ = writeln!(
         text,
-        "violation in case {} of {}: {}; shrunk in {} steps to seed {}",
-        report.cases_run,
-        cases,
-        violated.join(", "),
-        failure.shrink_steps,
-        failure.shrunk.seed
+        "{}",
+        fill(
+            words.fuzz_violation,
+            &[
+                ("case", &report.cases_run),
+                ("cases", &cases),
+                ("violated", &violated.join(", ")),
+                ("shrink", &language.count(&words.steps, failure.shrink_steps)),
+                ("seed", &failure.shrunk.seed),
+            ],
+        )
     );
     let shrunk = &failure.shrunk.scenario;
     let fired = failure.trace.fired_faults();
     let _ = writeln!(
         text,
-        "faults that fired: injected {}; from random rates {}",
-        FiredFaults::describe(&fired.injected),
-        FiredFaults::describe(&fired.random)
+        "{}",
+        fill(
+            words.fuzz_fired,
+            &[
+                ("injected", &FiredFaults::describe(&fired.injected)),
+                ("random", &FiredFaults::describe(&fired.random)),
+            ],
+        )
     );
-    let _ = writeln!(text, "injections in the shrunk case: {}", shrunk.injections.len());
+    let _ =
+        writeln!(text, "{}", fill(words.fuzz_injections, &[("count", &shrunk.injections.len())]));
     for injection in &shrunk.injections {
         let json = serde_json::to_string(injection).unwrap_or_default();
         let _ = writeln!(text, "  {} {json}", injection.fault_class());
     }
     if shrunk.fault_rates.0.is_empty() {
-        let _ = writeln!(text, "random fault rates: none");
+        let _ = writeln!(text, "{}", words.fuzz_rates_none);
     } else {
         let rates: Vec<String> = shrunk
             .fault_rates
             .0
             .iter()
-            .map(|(class, rate)| format!("{class} {rate} per million"))
+            .map(|(class, rate)| fill(words.fuzz_rate, &[("class", class), ("rate", rate)]))
             .collect();
-        let _ = writeln!(text, "random fault rates: {}", rates.join(", "));
+        let _ = writeln!(text, "{}", fill(words.fuzz_rates, &[("rates", &rates.join(", "))]));
     }
     let headline = text.clone();
-    let _ = writeln!(text, "\nshrunk trace:");
-    text.push_str(&render::run_header(&failure.trace, source_name, mode_name));
+    let _ = writeln!(text, "\n{}", words.fuzz_shrunk_trace);
+    text.push_str(&render::run_header(&failure.trace, source_name, mode_name, language));
     text.push_str(&render::trace_lines(&failure.trace));
-    text.push_str(&render::invariant_report(&failure.trace));
+    text.push_str(&render::invariant_report(&failure.trace, language));
     let summary = serde_json::json!({ "outcome": "violated", "cases_run": report.cases_run });
     FuzzVerdict {
         text,

@@ -26,3 +26,4 @@ pub mod store;
 #[cfg(feature = "testing")]
 pub mod testing;
 pub mod view;
+pub mod words;

@@ -18,7 +18,7 @@ fn naive_duplicate_delivery_is_violated_and_exits_1() {
         lines.next(),
         Some(
             "  I2 One reservation per order line: Order 73128e1c-fa54-4a40-a579-c0096c3c237c has \
-             6 apple reserved, but it asks for only 3: the reservation effect ran twice."
+             6 units of apple reserved, but it asks for only 3: the reservation effect ran twice."
         )
     );
     assert_eq!(lines.next(), Some(""));

@@ -11,6 +11,7 @@ mod check_naive_lesson_finds_i2;
 mod explain_tells_a_lesson;
 mod fuzz_dead_letter_is_not_i6;
 mod fuzz_naive_lesson_shrinks;
+mod lang_is_global_and_json_stays_neutral;
 mod lang_ru_lists_and_explains;
 mod list_shows_the_catalogue;
 mod malformed_input_is_named;

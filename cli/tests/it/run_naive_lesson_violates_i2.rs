@@ -48,8 +48,8 @@ fn naive_duplicate_delivery_breaks_i2_and_exits_1() {
         faults fired: F1 x1
         invariants violated: 2
           I2 One reservation per order line: first broken at step 26 (still violated at the end)
-              Order 73128e1c-fa54-4a40-a579-c0096c3c237c has 6 apple reserved, but it asks for
-              only 3: the reservation effect ran twice.
+              Order 73128e1c-fa54-4a40-a579-c0096c3c237c has 6 units of apple reserved, but it
+              asks for only 3: the reservation effect ran twice.
           I6 Each OrderPlaced processed once: first broken at step 27 (still violated at the end)
               At quiescence, reserve-stock processed OrderPlaced
               d051b29e-45c8-4853-a592-75602f463cea of order 73128e1c-fa54-4a40-a579-c0096c3c237c

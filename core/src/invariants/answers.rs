@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{InvariantId, RowRef, Violation};
+use super::{AnswerSource, Finding, FoundAnswer, InvariantId, KeyHold, RowRef, Violation};
 use crate::history::{
     ApiResponse, HandlerRun, HandlerRunEnd, HandlerRunId, History, RequestAttempt, ResponseOrigin,
 };
@@ -46,26 +46,16 @@ pub fn check_i4_same_key_same_answer(history: &History) -> Vec<Violation> {
         if first.fingerprint != response.fingerprint {
             violations.push(another_request(key, (first_index, first), (index, response)));
         } else if (first.status, &first.body) != (response.status, &response.body) {
-            let how = match response.origin {
-                ResponseOrigin::Replayed => "a replay",
-                ResponseOrigin::Completed | ResponseOrigin::Released | ResponseOrigin::Refused => {
-                    "the handler ran again"
-                }
-            };
-            violations.push(Violation {
-                invariant: InvariantId::I4,
-                rows: vec![
-                    RowRef::Response { index: first_index },
-                    RowRef::Response { index },
-                ],
-                sentence: format!(
-                    "Requests with key {key} got different answers: {} at {}, but {} at {} ({how}).",
-                    describe_answer(first),
-                    first.answered_at,
-                    describe_answer(response),
-                    response.answered_at
-                ),
-            });
+            violations.push(Violation::new(
+                InvariantId::I4,
+                vec![RowRef::Response { index: first_index }, RowRef::Response { index }],
+                Finding::DifferentAnswers {
+                    key,
+                    first: (found(first), first.answered_at),
+                    then: (found(response), response.answered_at),
+                    source: source(response.origin),
+                },
+            ));
         }
     }
 
@@ -82,24 +72,16 @@ pub fn check_i4_same_key_same_answer(history: &History) -> Vec<Violation> {
             if let Some((holder_id, holder_run, holder_end)) = holder
                 && holder_end.holds_at(run.started_at)
             {
-                let token = match run.lease {
-                    Some(lease) => format!(" with token {}", lease.fencing_token.0),
-                    None => String::new(),
-                };
-                violations.push(Violation {
-                    invariant: InvariantId::I4,
-                    rows: vec![
-                        RowRef::HandlerRun { run: holder_id },
-                        RowRef::HandlerRun { run: id },
-                    ],
-                    sentence: format!(
-                        "The handler of key {key} ran twice at once: {id}{token} started at {} \
-                         while {holder_id}, started at {}, still held the key: {}.",
-                        run.started_at,
-                        holder_run.started_at,
-                        describe_hold(holder_run)
-                    ),
-                });
+                violations.push(Violation::new(
+                    InvariantId::I4,
+                    vec![RowRef::HandlerRun { run: holder_id }, RowRef::HandlerRun { run: id }],
+                    Finding::HandlerRanTwice {
+                        key,
+                        run: (id, run.lease.map(|lease| lease.fencing_token.0), run.started_at),
+                        holder: (holder_id, holder_run.started_at),
+                        hold: hold_of(holder_run),
+                    },
+                ));
             }
             let end = HoldEnd::of(run);
             if holder.is_none_or(|(_, _, holder_end)| end > holder_end) {
@@ -117,24 +99,16 @@ fn another_request(
     (first_index, first): (usize, &ApiResponse),
     (index, response): (usize, &ApiResponse),
 ) -> Violation {
-    let how = match response.origin {
-        ResponseOrigin::Replayed => "a replay of the stored answer",
-        ResponseOrigin::Completed | ResponseOrigin::Released | ResponseOrigin::Refused => {
-            "the handler ran again for it"
-        }
-    };
-    Violation {
-        invariant: InvariantId::I4,
-        rows: vec![RowRef::Response { index: first_index }, RowRef::Response { index }],
-        sentence: format!(
-            "Key {key} answered another request: {} at {} went to a request whose method, path \
-             or body differs from the one the key first answered at {} ({how}); a key reused \
-             for another request must get 422.",
-            describe_answer(response),
-            response.answered_at,
-            first.answered_at
-        ),
-    }
+    Violation::new(
+        InvariantId::I4,
+        vec![RowRef::Response { index: first_index }, RowRef::Response { index }],
+        Finding::AnotherRequest {
+            key,
+            answer: (found(response), response.answered_at),
+            first_at: first.answered_at,
+            source: source(response.origin),
+        },
+    )
 }
 
 /// Until when a run holds its key; `Forever` sorts after every tick.
@@ -157,39 +131,36 @@ impl HoldEnd {
     }
 }
 
-fn describe_hold(run: &HandlerRun) -> String {
+fn hold_of(run: &HandlerRun) -> KeyHold {
     match (run.lease, run.end) {
-        (Some(lease), None) => format!(
-            "its lease with token {} runs until {}",
-            lease.fencing_token.0, lease.expires_at
-        ),
-        (Some(lease), Some(HandlerRunEnd::Crashed { at })) => format!(
-            "it crashed at {at}, but its lease with token {} runs until {}",
-            lease.fencing_token.0, lease.expires_at
-        ),
-        (Some(lease), Some(HandlerRunEnd::Finished { at })) if at < lease.expires_at => format!(
-            "it finished only at {at}, within its lease with token {} (until {})",
-            lease.fencing_token.0, lease.expires_at
-        ),
-        (Some(lease), Some(HandlerRunEnd::Finished { at })) => format!(
-            "its lease with token {} runs until {} (it finished at {at})",
-            lease.fencing_token.0, lease.expires_at
-        ),
-        (None, None) => "it had no lease and was still running".to_owned(),
-        (None, Some(HandlerRunEnd::Finished { at })) => {
-            format!("it had no lease and ran until it finished at {at}")
+        (Some(lease), None) => {
+            KeyHold::Lease { token: lease.fencing_token.0, until: lease.expires_at }
         }
-        (None, Some(HandlerRunEnd::Crashed { at })) => {
-            format!("it had no lease and ran until it crashed at {at}")
+        (Some(lease), Some(HandlerRunEnd::Crashed { at })) => {
+            KeyHold::CrashedInLease { at, token: lease.fencing_token.0, until: lease.expires_at }
         }
+        (Some(lease), Some(HandlerRunEnd::Finished { at })) if at < lease.expires_at => {
+            KeyHold::FinishedInLease { at, token: lease.fencing_token.0, until: lease.expires_at }
+        }
+        (Some(lease), Some(HandlerRunEnd::Finished { at })) => {
+            KeyHold::LeaseAfterFinish { token: lease.fencing_token.0, until: lease.expires_at, at }
+        }
+        (None, None) => KeyHold::NoLeaseRunning,
+        (None, Some(HandlerRunEnd::Finished { at })) => KeyHold::NoLeaseFinished { at },
+        (None, Some(HandlerRunEnd::Crashed { at })) => KeyHold::NoLeaseCrashed { at },
     }
 }
 
-fn describe_answer(response: &ApiResponse) -> String {
-    if response.body.is_empty() {
-        format!("status {} with an empty body", response.status)
-    } else {
-        format!("status {} with body `{}`", response.status, response.body)
+fn found(response: &ApiResponse) -> FoundAnswer {
+    FoundAnswer { status: response.status, body: response.body.clone() }
+}
+
+fn source(origin: ResponseOrigin) -> AnswerSource {
+    match origin {
+        ResponseOrigin::Replayed => AnswerSource::Replay,
+        ResponseOrigin::Completed | ResponseOrigin::Released | ResponseOrigin::Refused => {
+            AnswerSource::HandlerRanAgain
+        }
     }
 }
 
@@ -204,20 +175,14 @@ pub fn check_i7_no_server_error_for_a_duplicate(history: &History) -> Vec<Violat
             response.attempt == RequestAttempt::Duplicate && response.status >= 500
         })
         .map(|(index, response)| {
-            let key = match response.key {
-                Some(key) => format!("with key {key}"),
-                None => "without a key".to_owned(),
-            };
-            Violation {
-                invariant: InvariantId::I7,
-                rows: vec![RowRef::Response { index }],
-                sentence: format!(
-                    "A duplicate request {key} got {} at {}: a duplicate must never make the API \
-                     fail.",
-                    describe_answer(response),
-                    response.answered_at
-                ),
-            }
+            Violation::new(
+                InvariantId::I7,
+                vec![RowRef::Response { index }],
+                Finding::ServerErrorForDuplicate {
+                    key: response.key,
+                    answer: (found(response), response.answered_at),
+                },
+            )
         })
         .collect()
 }

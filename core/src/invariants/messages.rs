@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::{InvariantId, Quiescence, RowRef, Violation, times};
+use super::{Finding, InvariantId, Quiescence, RowRef, Violation};
 use crate::history::{History, InboxUse, MessageEvent};
 use crate::ids::{ConsumerName, MessageId, OrderId, Tick};
 use crate::store::{MessagePayload, OrderRow, OutboxRow, Tables};
@@ -59,33 +59,33 @@ pub fn check_i5_inbox_row_exactly_when_applied(
         let inbox_row = tables.inbox.get(&(message_id, consumer.clone()));
         let mut rows: Vec<RowRef> = inbox_row.map(RowRef::to_row).into_iter().collect();
         rows.extend(events.iter().map(|(index, _)| RowRef::MessageEvent { index: *index }));
-        let row_name = format!("({message_id}, {consumer})");
         match (inbox_row, events.last()) {
-            (Some(_), None) => violations.push(Violation {
-                invariant: InvariantId::I5,
-                rows: rows.clone(),
-                sentence: format!(
-                    "Inbox row {row_name} exists, but {consumer} never applied message \
-                     {message_id}."
-                ),
-            }),
-            (Some(_), Some((_, InboxEvent::RowPurged(purged_at)))) => violations.push(Violation {
-                invariant: InvariantId::I5,
-                rows: rows.clone(),
-                sentence: format!(
-                    "Inbox row {row_name} exists, but it was purged at {purged_at} and \
-                     {consumer} has not applied message {message_id} since."
-                ),
-            }),
+            (Some(_), None) => violations.push(Violation::new(
+                InvariantId::I5,
+                rows.clone(),
+                Finding::InboxRowWithoutEffect { message: message_id, consumer: consumer.clone() },
+            )),
+            (Some(_), Some((_, InboxEvent::RowPurged(purged_at)))) => {
+                violations.push(Violation::new(
+                    InvariantId::I5,
+                    rows.clone(),
+                    Finding::InboxRowAfterPurge {
+                        message: message_id,
+                        consumer: consumer.clone(),
+                        purged_at: *purged_at,
+                    },
+                ))
+            }
             (None, Some((_, InboxEvent::EffectCommitted(committed_at)))) => {
-                violations.push(Violation {
-                    invariant: InvariantId::I5,
-                    rows: rows.clone(),
-                    sentence: format!(
-                        "{consumer} applied message {message_id} at {committed_at}, but there is \
-                         no inbox row {row_name} and no purge of it since."
-                    ),
-                })
+                violations.push(Violation::new(
+                    InvariantId::I5,
+                    rows.clone(),
+                    Finding::EffectWithoutInboxRow {
+                        message: message_id,
+                        consumer: consumer.clone(),
+                        committed_at: *committed_at,
+                    },
+                ))
             }
             (Some(_), Some((_, InboxEvent::EffectCommitted(_))))
             | (None, Some((_, InboxEvent::RowPurged(_))))
@@ -94,28 +94,26 @@ pub fn check_i5_inbox_row_exactly_when_applied(
         // Effects between purges: at most one each.
         for run_of_effects in events.split(|(_, event)| matches!(event, InboxEvent::RowPurged(_))) {
             if run_of_effects.len() > 1 {
-                let ticks = run_of_effects
+                let committed_at = run_of_effects
                     .iter()
                     .filter_map(|(_, event)| match event {
-                        InboxEvent::EffectCommitted(at) => Some(at.to_string()),
+                        InboxEvent::EffectCommitted(at) => Some(*at),
                         InboxEvent::RowPurged(_) => None,
                     })
-                    .collect::<Vec<_>>()
-                    .join(", ");
+                    .collect();
                 let mut rows: Vec<RowRef> = inbox_row.map(RowRef::to_row).into_iter().collect();
                 rows.extend(
                     run_of_effects.iter().map(|(index, _)| RowRef::MessageEvent { index: *index }),
                 );
-                violations.push(Violation {
-                    invariant: InvariantId::I5,
+                violations.push(Violation::new(
+                    InvariantId::I5,
                     rows,
-                    sentence: format!(
-                        "{consumer} applied message {message_id} {} (at {ticks}) with no purge of \
-                         its inbox row {row_name} in between: the inbox row must stop every \
-                         effect after the first.",
-                        times(run_of_effects.len())
-                    ),
-                });
+                    Finding::EffectsBetweenPurges {
+                        message: message_id,
+                        consumer: consumer.clone(),
+                        committed_at,
+                    },
+                ));
             }
         }
     }
@@ -170,14 +168,11 @@ pub fn check_i6_order_placed_processed_once(
     for order_id in order_ids {
         let messages = messages_by_order.get(&order_id).map(Vec::as_slice).unwrap_or_default();
         if messages.is_empty() {
-            violations.push(Violation {
-                invariant: InvariantId::I6,
-                rows: vec![RowRef::to_key::<OrderRow>(&order_id)],
-                sentence: format!(
-                    "At quiescence, order {order_id} has no OrderPlaced message in the outbox, so \
-                     no consumer processed its placement."
-                ),
-            });
+            violations.push(Violation::new(
+                InvariantId::I6,
+                vec![RowRef::to_key::<OrderRow>(&order_id)],
+                Finding::NoOrderPlaced { order: order_id },
+            ));
         }
         for message in messages {
             let message_id = message.message_id;
@@ -195,16 +190,17 @@ pub fn check_i6_order_placed_processed_once(
                     effect_indexes.iter().map(|index| RowRef::MessageEvent { index: *index }),
                 );
                 let published = publish_counts.get(&message_id).copied().unwrap_or(0);
-                violations.push(Violation {
-                    invariant: InvariantId::I6,
+                violations.push(Violation::new(
+                    InvariantId::I6,
                     rows,
-                    sentence: format!(
-                        "At quiescence, {consumer} processed OrderPlaced {message_id} of order \
-                         {order_id} {}, not exactly once (the message was published {}).",
-                        times(effect_indexes.len()),
-                        times(published)
-                    ),
-                });
+                    Finding::NotProcessedOnce {
+                        consumer: (*consumer).clone(),
+                        message: message_id,
+                        order: order_id,
+                        processed: effect_indexes.len(),
+                        published,
+                    },
+                ));
             }
         }
     }

@@ -15,7 +15,8 @@
 //! The checks live by what they judge: `rows.rs` holds I1-I3, which read the committed rows
 //! alone; `answers.rs` holds I4 and I7, which read the API's answers and handler runs in the
 //! history; `messages.rs` holds I5 and I6, which read the inbox and outbox rows beside the
-//! message events of the history.
+//! message events of the history. What a violation found is data ([`Finding`], in
+//! `finding.rs`); its sentence comes from the catalogue of [`crate::words`], recorded in English.
 
 use std::fmt;
 
@@ -24,12 +25,15 @@ use serde::{Deserialize, Serialize};
 use crate::history::{HandlerRunId, History};
 use crate::ids::{ConsumerName, MessageId};
 use crate::store::{Row, TableName, Tables};
+use crate::words::Language;
 
 mod answers;
+mod finding;
 mod messages;
 mod rows;
 
 pub use answers::{check_i4_same_key_same_answer, check_i7_no_server_error_for_a_duplicate};
+pub use finding::{AnswerSource, Finding, FoundAnswer, KeyHold};
 pub use messages::{check_i5_inbox_row_exactly_when_applied, check_i6_order_placed_processed_once};
 pub use rows::{
     check_i1_stock_conserved, check_i2_one_reservation_per_order_line,
@@ -190,15 +194,46 @@ impl RowRef {
 }
 
 /// One broken invariant. The simulator adds the step at which it was found.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+///
+/// It serializes as its invariant, rows and English sentence (what traces record); the
+/// [`Finding`] behind the sentence is not serialized, so a violation read back from a file has
+/// [`Finding::Recorded`] and shows its recorded sentence in every language. Two violations are
+/// equal when their invariant, rows and sentence are: the finding decides the sentence.
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Violation {
     /// Which invariant.
     pub invariant: InvariantId,
     /// The rows and history records involved, the most telling first.
     pub rows: Vec<RowRef>,
-    /// What is wrong, in plain words, with the concrete values.
+    /// What is wrong, in plain English words, with the concrete values: the finding's
+    /// sentence, as a trace records it.
     pub sentence: String,
+    /// What is wrong, as data.
+    #[serde(skip)]
+    pub finding: Finding,
 }
+
+impl Violation {
+    /// The violation of `invariant` over `rows` that `finding` describes.
+    pub fn new(invariant: InvariantId, rows: Vec<RowRef>, finding: Finding) -> Violation {
+        let sentence = finding.sentence_in(Language::En).unwrap_or_default();
+        Violation { invariant, rows, sentence, finding }
+    }
+
+    /// The sentence in `language` (the recorded one for a violation read from a file).
+    pub fn sentence_in(&self, language: Language) -> String {
+        self.finding.sentence_in(language).unwrap_or_else(|| self.sentence.clone())
+    }
+}
+
+impl PartialEq for Violation {
+    fn eq(&self, other: &Violation) -> bool {
+        (self.invariant, &self.rows, &self.sentence)
+            == (other.invariant, &other.rows, &other.sentence)
+    }
+}
+
+impl Eq for Violation {}
 
 impl fmt::Display for Violation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -232,16 +267,6 @@ pub fn check_all(tables: &Tables, history: &History, quiescence: &Quiescence) ->
         .into_iter()
         .flat_map(|invariant| invariant.check(tables, history, quiescence))
         .collect()
-}
-
-/// `once`, `twice`, `3 times`; a count is never negative, and one that is would print as 0.
-fn times(count: impl TryInto<u128>) -> String {
-    let count: u128 = count.try_into().unwrap_or(0);
-    match count {
-        1 => "once".to_owned(),
-        2 => "twice".to_owned(),
-        _ => format!("{count} times"),
-    }
 }
 
 #[cfg(test)]

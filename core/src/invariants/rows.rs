@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::{InvariantId, RowRef, Violation, times};
+use super::{Finding, InvariantId, RowRef, Violation};
 use crate::ids::{OrderId, Sku};
 use crate::store::{ChargeRow, OrderStatus, ReservationRow, Tables};
 
@@ -23,38 +23,37 @@ pub fn check_i1_stock_conserved(tables: &Tables) -> Vec<Violation> {
         if i128::from(stock.on_hand_qty) != accounted_qty {
             let mut rows = vec![RowRef::to_row(stock)];
             rows.extend(reservations.iter().map(|row| RowRef::to_row(*row)));
-            violations.push(Violation {
-                invariant: InvariantId::I1,
+            violations.push(Violation::new(
+                InvariantId::I1,
                 rows,
-                sentence: format!(
-                    "Stock of {} is not conserved: {} on hand, but {} available and {} reserved \
-                     ({}).",
-                    stock.sku, stock.on_hand_qty, stock.available_qty, reserved_qty, accounted_qty
-                ),
-            });
+                Finding::StockNotConserved {
+                    sku: stock.sku.clone(),
+                    on_hand: stock.on_hand_qty,
+                    available: stock.available_qty,
+                    reserved: reserved_qty,
+                    accounted: accounted_qty,
+                },
+            ));
         }
         if stock.available_qty < 0 {
-            violations.push(Violation {
-                invariant: InvariantId::I1,
-                rows: vec![RowRef::to_row(stock)],
-                sentence: format!(
-                    "Available stock of {} is {}: it must never go below zero.",
-                    stock.sku, stock.available_qty
-                ),
-            });
+            violations.push(Violation::new(
+                InvariantId::I1,
+                vec![RowRef::to_row(stock)],
+                Finding::AvailableBelowZero {
+                    sku: stock.sku.clone(),
+                    available: stock.available_qty,
+                },
+            ));
         }
     }
     for (sku, reservations) in reservations_by_sku {
         let reserved_qty = sum_reserved_qty(&reservations);
         if reserved_qty != 0 {
-            violations.push(Violation {
-                invariant: InvariantId::I1,
-                rows: reservations.iter().map(|row| RowRef::to_row(*row)).collect(),
-                sentence: format!(
-                    "Stock of {sku} is not conserved: {reserved_qty} reserved, but {sku} has no \
-                     stock row (0 on hand)."
-                ),
-            });
+            violations.push(Violation::new(
+                InvariantId::I1,
+                reservations.iter().map(|row| RowRef::to_row(*row)).collect(),
+                Finding::ReservedWithoutStock { sku: sku.clone(), reserved: reserved_qty },
+            ));
         }
     }
     violations
@@ -73,13 +72,11 @@ pub fn check_i2_one_reservation_per_order_line(tables: &Tables) -> Vec<Violation
     for reservation in tables.reservations.values() {
         let ReservationRow { order_id, sku, qty } = reservation;
         let Some(order) = tables.orders.get(order_id) else {
-            violations.push(Violation {
-                invariant: InvariantId::I2,
-                rows: vec![RowRef::to_row(reservation)],
-                sentence: format!(
-                    "Order {order_id} has {qty} {sku} reserved, but no such order exists."
-                ),
-            });
+            violations.push(Violation::new(
+                InvariantId::I2,
+                vec![RowRef::to_row(reservation)],
+                Finding::ReservedForMissingOrder { order: *order_id, sku: sku.clone(), qty: *qty },
+            ));
             continue;
         };
         let rows = vec![RowRef::to_row(reservation), RowRef::to_row(order)];
@@ -87,38 +84,33 @@ pub fn check_i2_one_reservation_per_order_line(tables: &Tables) -> Vec<Violation
         let ordered_qty = sku_lines.clone().fold(0i128, |sum, line| sum + i128::from(line.qty));
         let reserved_qty = i128::from(*qty);
         if sku_lines.count() == 0 {
-            violations.push(Violation {
-                invariant: InvariantId::I2,
+            violations.push(Violation::new(
+                InvariantId::I2,
                 rows,
-                sentence: format!(
-                    "Order {order_id} has {qty} {sku} reserved, but it has no {sku} line."
-                ),
-            });
+                Finding::ReservedWithoutLine { order: *order_id, sku: sku.clone(), qty: *qty },
+            ));
         } else if reserved_qty > ordered_qty {
-            let how_often = match reserved_qty.checked_rem(ordered_qty) {
-                Some(0) => {
-                    let runs = reserved_qty.checked_div(ordered_qty).unwrap_or(0);
-                    format!("the reservation effect ran {}", times(runs))
-                }
-                _ => "more than one reservation effect ran".to_owned(),
+            let runs = match reserved_qty.checked_rem(ordered_qty) {
+                Some(0) => Some(reserved_qty.checked_div(ordered_qty).unwrap_or(0)),
+                _ => None,
             };
-            violations.push(Violation {
-                invariant: InvariantId::I2,
+            violations.push(Violation::new(
+                InvariantId::I2,
                 rows,
-                sentence: format!(
-                    "Order {order_id} has {qty} {sku} reserved, but it asks for only \
-                     {ordered_qty}: {how_often}."
-                ),
-            });
+                Finding::ReservedTooMuch {
+                    order: *order_id,
+                    sku: sku.clone(),
+                    qty: *qty,
+                    ordered: ordered_qty,
+                    runs,
+                },
+            ));
         } else if reserved_qty < 0 {
-            violations.push(Violation {
-                invariant: InvariantId::I2,
+            violations.push(Violation::new(
+                InvariantId::I2,
                 rows,
-                sentence: format!(
-                    "Order {order_id} has {qty} {sku} reserved: a reservation is never negative, \
-                     so more was released than reserved."
-                ),
-            });
+                Finding::ReservedNegative { order: *order_id, sku: sku.clone(), qty: *qty },
+            ));
         }
     }
     violations
@@ -142,29 +134,21 @@ pub fn check_i3_charged_at_most_once(tables: &Tables) -> Vec<Violation> {
         let order = tables.orders.get(&order_id);
         let mut rows: Vec<RowRef> = order.map(RowRef::to_row).into_iter().collect();
         rows.extend(charges.iter().map(|charge| RowRef::to_row(*charge)));
-        let charge_list = charges
-            .iter()
-            .map(|charge| format!("{} (payment {})", charge.id, charge.payment_id))
-            .collect::<Vec<_>>()
-            .join(", ");
+        let charge_list: Vec<_> =
+            charges.iter().map(|charge| (charge.id, charge.payment_id.clone())).collect();
         if charges.len() > 1 {
-            violations.push(Violation {
-                invariant: InvariantId::I3,
-                rows: rows.clone(),
-                sentence: format!(
-                    "Order {order_id} was charged {}: {charge_list}.",
-                    times(charges.len())
-                ),
-            });
+            violations.push(Violation::new(
+                InvariantId::I3,
+                rows.clone(),
+                Finding::ChargedAgain { order: order_id, charges: charge_list.clone() },
+            ));
         }
         let Some(order) = order else {
-            violations.push(Violation {
-                invariant: InvariantId::I3,
+            violations.push(Violation::new(
+                InvariantId::I3,
                 rows,
-                sentence: format!(
-                    "Order {order_id} does not exist, but it was charged: {charge_list}."
-                ),
-            });
+                Finding::ChargedMissingOrder { order: order_id, charges: charge_list },
+            ));
             continue;
         };
         let status_payment_id = match &order.status {
@@ -174,23 +158,26 @@ pub fn check_i3_charged_at_most_once(tables: &Tables) -> Vec<Violation> {
         };
         let status = order.status.name();
         match charges {
-            [] => violations.push(Violation {
-                invariant: InvariantId::I3,
+            [] => violations.push(Violation::new(
+                InvariantId::I3,
                 rows,
-                sentence: format!(
-                    "Order {order_id} is {status} with payment {status_payment_id}, but it was \
-                     never charged."
-                ),
-            }),
-            [charge] if charge.payment_id != *status_payment_id => violations.push(Violation {
-                invariant: InvariantId::I3,
+                Finding::NeverCharged {
+                    order: order_id,
+                    status,
+                    payment: status_payment_id.clone(),
+                },
+            )),
+            [charge] if charge.payment_id != *status_payment_id => violations.push(Violation::new(
+                InvariantId::I3,
                 rows,
-                sentence: format!(
-                    "Order {order_id} is {status} with payment {status_payment_id}, but its \
-                     charge {} is for payment {}.",
-                    charge.id, charge.payment_id
-                ),
-            }),
+                Finding::ChargeForOtherPayment {
+                    order: order_id,
+                    status,
+                    payment: status_payment_id.clone(),
+                    charge: charge.id,
+                    charge_payment: charge.payment_id.clone(),
+                },
+            )),
             // One matching charge is right; two or more were reported above.
             _ => {}
         }

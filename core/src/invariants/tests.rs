@@ -424,7 +424,7 @@ fn i2_a_duplicate_delivery_to_the_naive_twin_doubles_the_reservation() {
         &shop,
         expect![[r#"
             I2 [reservations[["000000000001","apple"]], orders["000000000001"]]
-                Order 00000000-0000-0000-0000-000000000001 has 4 apple reserved, but it asks for only 2: the reservation effect ran twice.
+                Order 00000000-0000-0000-0000-000000000001 has 4 units of apple reserved, but it asks for only 2: the reservation effect ran twice.
         "#]],
     );
 }
@@ -437,7 +437,7 @@ fn i2_a_reservation_above_the_line_but_not_a_multiple_is_reported() {
         &shop,
         expect![[r#"
             I2 [reservations[["000000000001","apple"]], orders["000000000001"]]
-                Order 00000000-0000-0000-0000-000000000001 has 3 apple reserved, but it asks for only 2: more than one reservation effect ran.
+                Order 00000000-0000-0000-0000-000000000001 has 3 units of apple reserved, but it asks for only 2: more than one reservation effect ran.
         "#]],
     );
 }
@@ -451,9 +451,9 @@ fn i2_a_reservation_needs_its_order_and_its_line() {
         &shop,
         expect![[r#"
             I2 [reservations[["000000000001","pear"]], orders["000000000001"]]
-                Order 00000000-0000-0000-0000-000000000001 has 1 pear reserved, but it has no pear line.
+                Order 00000000-0000-0000-0000-000000000001 has 1 unit of pear reserved, but it has no pear line.
             I2 [reservations[["000000000009","apple"]]]
-                Order 00000000-0000-0000-0000-000000000009 has 3 apple reserved, but no such order exists.
+                Order 00000000-0000-0000-0000-000000000009 has 3 units of apple reserved, but no such order exists.
         "#]],
     );
 }
@@ -469,7 +469,7 @@ fn i2_a_reservation_is_never_negative_and_zero_is_released() {
         &shop,
         expect![[r#"
             I2 [reservations[["000000000001","apple"]], orders["000000000001"]]
-                Order 00000000-0000-0000-0000-000000000001 has -2 apple reserved: a reservation is never negative, so more was released than reserved.
+                Order 00000000-0000-0000-0000-000000000001 has -2 units of apple reserved: a reservation is never negative, so more was released than reserved.
         "#]],
     );
 }

@@ -1,69 +1,14 @@
-//! The languages the lab teaches in: English, the language of the code and the formats, and
-//! Russian, the language of the seed article. The core owns the learner-facing words it
-//! already owns in English: the lessons' titles and paragraphs (see
-//! [`crate::view::lesson_text`]), the invariants' titles and descriptions, and the fault
-//! classes' descriptions.
+//! The invariants' titles and descriptions and the fault classes' descriptions in each
+//! [`Language`] (the languages and the catalogue of every other string are
+//! [`crate::words`]; the lessons' texts are [`crate::view::lesson_text`]).
 //!
-//! The per-violation sentences ([`crate::invariants::Violation::sentence`]) stay English: they
-//! are recorded in traces, which replay byte for byte, so a sentence in another language would
-//! be another trace.
-
-use std::fmt;
-use std::str::FromStr;
-
-use thiserror::Error;
+//! A violation's sentence is rendered from its finding in any language
+//! ([`crate::invariants::Violation::sentence_in`]); traces record the English one, so they
+//! replay byte for byte whatever language the learner reads.
 
 use crate::faults::FaultClass;
 use crate::invariants::InvariantId;
-
-/// A language of the lab's texts.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Language {
-    /// English, the default.
-    #[default]
-    En,
-    /// Russian.
-    Ru,
-}
-
-impl Language {
-    /// Every language, in the order a switch shows them.
-    pub const ALL: [Language; 2] = [Language::En, Language::Ru];
-
-    /// The language's code: `en` or `ru` (ISO 639-1).
-    pub fn code(self) -> &'static str {
-        match self {
-            Language::En => "en",
-            Language::Ru => "ru",
-        }
-    }
-}
-
-impl fmt::Display for Language {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.code())
-    }
-}
-
-/// A language code this build has no texts for.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error("unknown language {code:?}: the lab speaks `en` and `ru`")]
-pub struct UnknownLanguage {
-    /// The code given.
-    pub code: String,
-}
-
-impl FromStr for Language {
-    type Err = UnknownLanguage;
-
-    /// Reads `en` or `ru`, in any case.
-    fn from_str(code: &str) -> Result<Language, UnknownLanguage> {
-        Language::ALL
-            .into_iter()
-            .find(|language| language.code().eq_ignore_ascii_case(code))
-            .ok_or_else(|| UnknownLanguage { code: code.to_owned() })
-    }
-}
+pub use crate::words::{Language, UnknownLanguage};
 
 impl InvariantId {
     /// [`InvariantId::title`] in `language`.
@@ -156,19 +101,6 @@ impl FaultClass {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn codes_read_back_in_any_case_and_others_are_named() {
-        for language in Language::ALL {
-            assert_eq!(language.code().parse::<Language>(), Ok(language));
-            assert_eq!(language.code().to_uppercase().parse::<Language>(), Ok(language));
-        }
-        assert_eq!(
-            "de".parse::<Language>().unwrap_err().to_string(),
-            "unknown language \"de\": the lab speaks `en` and `ru`"
-        );
-        assert_eq!(Language::default(), Language::En);
-    }
 
     #[test]
     fn every_invariant_and_fault_has_a_russian_text_that_is_not_the_english_one() {

@@ -137,44 +137,44 @@ mod tests {
             "f01-duplicate-delivery",
             PatternMode::Naive,
             expect![[r#"
-            sequenceDiagram
-                %% f01-duplicate-delivery, seed 0, P1 Naive, P2 Naive, P3 Naive, P4 Naive
-                participant Client
-                participant API
-                participant Store
-                participant Relay
-                participant Broker
-                participant ConsumerA as Consumer A
-                participant ConsumerB as Consumer B
-                Client->>API: 1 POST /orders
-                API->>Store: 3 BEGIN
-                API->>Store: 4 SELECT stock
-                API->>Store: 5 INSERT orders
-                API->>Store: 6 INSERT outbox
-                API->>Store: 7 COMMIT
-                Relay->>Store: 8 SELECT outbox
-                Relay->>Broker: 9 publish d051b29e
-                Note over Broker: 10 duplicate d051b29e
-                Relay->>Store: 11 BEGIN
-                Broker->>ConsumerA: 12 deliver #35;1 d051b29e
-                Relay->>Store: 13 UPDATE outbox
-                Relay->>Store: 14 COMMIT
-                Broker->>ConsumerB: 16 deliver #35;2 d051b29e
-                Note over ConsumerB: 16 delivery #35;2
-                API-->>Client: 17 201
-                ConsumerA->>Store: 18 BEGIN
-                ConsumerB->>Store: 19 BEGIN
-                ConsumerA->>Store: 20 UPDATE stock
-                ConsumerA->>Store: 21 INSERT reservations
-                ConsumerA->>Store: 22 COMMIT
-                ConsumerB->>Store: 23 UPDATE stock
-                ConsumerB->>Store: 24 INSERT reservations
-                ConsumerA-->>Broker: 25 ack d051b29e
-                ConsumerB->>Store: 26 COMMIT
-                Note over ConsumerB: 26 I2 One reservation per order line: Order 73128e1c-fa54-4a40-a579-c0096c3c237c has 6 apple reserved, but it asks for only 3: the reservation effect ran twice.
-                ConsumerB-->>Broker: 27 ack d051b29e
-                Note over ConsumerB: 27 I6 Each OrderPlaced processed once: At quiescence, reserve-stock processed OrderPlaced d051b29e-45c8-4853-a592-75602f463cea of order 73128e1c-fa54-4a40-a579-c0096c3c237c twice, not exactly once (the message was published once).
-        "#]],
+                sequenceDiagram
+                    %% f01-duplicate-delivery, seed 0, P1 Naive, P2 Naive, P3 Naive, P4 Naive
+                    participant Client
+                    participant API
+                    participant Store
+                    participant Relay
+                    participant Broker
+                    participant ConsumerA as Consumer A
+                    participant ConsumerB as Consumer B
+                    Client->>API: 1 POST /orders
+                    API->>Store: 3 BEGIN
+                    API->>Store: 4 SELECT stock
+                    API->>Store: 5 INSERT orders
+                    API->>Store: 6 INSERT outbox
+                    API->>Store: 7 COMMIT
+                    Relay->>Store: 8 SELECT outbox
+                    Relay->>Broker: 9 publish d051b29e
+                    Note over Broker: 10 duplicate d051b29e
+                    Relay->>Store: 11 BEGIN
+                    Broker->>ConsumerA: 12 deliver #35;1 d051b29e
+                    Relay->>Store: 13 UPDATE outbox
+                    Relay->>Store: 14 COMMIT
+                    Broker->>ConsumerB: 16 deliver #35;2 d051b29e
+                    Note over ConsumerB: 16 delivery #35;2
+                    API-->>Client: 17 201
+                    ConsumerA->>Store: 18 BEGIN
+                    ConsumerB->>Store: 19 BEGIN
+                    ConsumerA->>Store: 20 UPDATE stock
+                    ConsumerA->>Store: 21 INSERT reservations
+                    ConsumerA->>Store: 22 COMMIT
+                    ConsumerB->>Store: 23 UPDATE stock
+                    ConsumerB->>Store: 24 INSERT reservations
+                    ConsumerA-->>Broker: 25 ack d051b29e
+                    ConsumerB->>Store: 26 COMMIT
+                    Note over ConsumerB: 26 I2 One reservation per order line: Order 73128e1c-fa54-4a40-a579-c0096c3c237c has 6 units of apple reserved, but it asks for only 3: the reservation effect ran twice.
+                    ConsumerB-->>Broker: 27 ack d051b29e
+                    Note over ConsumerB: 27 I6 Each OrderPlaced processed once: At quiescence, reserve-stock processed OrderPlaced d051b29e-45c8-4853-a592-75602f463cea of order 73128e1c-fa54-4a40-a579-c0096c3c237c twice, not exactly once (the message was published once).
+            "#]],
         );
     }
 

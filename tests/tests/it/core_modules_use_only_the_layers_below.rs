@@ -13,6 +13,7 @@ const MAY_USE: &[(&str, &[&str])] = &[
     ("ids", &[]),
     ("rng", &[]),
     ("faults", &[]),
+    ("words", &[]),
     ("store", &["ids"]),
     ("sql", &["ids", "store"]),
     ("step", &["ids", "store"]),
@@ -23,7 +24,7 @@ const MAY_USE: &[(&str, &[&str])] = &[
     ("outbox", &["ids", "inbox", "sql", "step", "store"]),
     ("idempotency", &["ids", "sql", "step", "store"]),
     ("history", &["idempotency", "ids", "store"]),
-    ("invariants", &["history", "ids", "store"]),
+    ("invariants", &["history", "ids", "store", "words"]),
     ("shop_api", &["idempotency", "ids", "order", "shop", "step", "stock", "store"]),
     (
         "sim",
@@ -47,7 +48,18 @@ const MAY_USE: &[(&str, &[&str])] = &[
     ("check", &["faults", "history", "ids", "invariants", "sim", "store"]),
     (
         "view",
-        &["faults", "history", "idempotency", "ids", "inbox", "invariants", "sim", "sql", "store"],
+        &[
+            "faults",
+            "history",
+            "idempotency",
+            "ids",
+            "inbox",
+            "invariants",
+            "sim",
+            "sql",
+            "store",
+            "words",
+        ],
     ),
     (
         "testing",

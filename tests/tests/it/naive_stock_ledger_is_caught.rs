@@ -26,6 +26,6 @@ fn a_duplicate_delivery_to_the_naive_ledger_breaks_i2_in_three_operations() {
         1. client 0 sends POST /orders
         2. the relay runs
         3. the broker delivers pending message 0 twice
-        => I2 One reservation per order line: Order 00000000-0000-0000-0000-000000000001 has 2 apple reserved, but it asks for only 1: the reservation effect ran twice.
+        => I2 One reservation per order line: Order 00000000-0000-0000-0000-000000000001 has 2 units of apple reserved, but it asks for only 1: the reservation effect ran twice.
     "#]].assert_eq(&found.render());
 }

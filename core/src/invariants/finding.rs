@@ -1,0 +1,745 @@
+//! [`Finding`]: what one violation found, as data (the invariant's case, the ids and the
+//! numbers), rendered into a sentence in any language from the catalogue
+//! ([`crate::words::Words`]). A trace records the English sentence, so traces stay the same
+//! byte for byte whatever language a learner reads them in.
+
+use std::fmt;
+
+use crate::history::HandlerRunId;
+use crate::ids::{
+    ChargeId, ConsumerName, IdempotencyKey, MessageId, OrderId, PaymentId, Sku, Tick,
+};
+use crate::words::{Language, fill};
+
+/// An answer of the API, as a finding names it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FoundAnswer {
+    /// Its HTTP status.
+    pub status: u16,
+    /// Its body, empty for none.
+    pub body: String,
+}
+
+/// How a later answer of a key came about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AnswerSource {
+    /// A replay of the key's stored answer.
+    Replay,
+    /// The handler ran again.
+    HandlerRanAgain,
+}
+
+/// Why an earlier handler run still held its key (I4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KeyHold {
+    /// Its lease still runs, and it has not ended.
+    Lease {
+        /// The lease's fencing token.
+        token: u64,
+        /// When the lease ends.
+        until: Tick,
+    },
+    /// It crashed, but its lease still runs.
+    CrashedInLease {
+        /// When it crashed.
+        at: Tick,
+        /// The lease's fencing token.
+        token: u64,
+        /// When the lease ends.
+        until: Tick,
+    },
+    /// It finished within its lease, after the later run started.
+    FinishedInLease {
+        /// When it finished.
+        at: Tick,
+        /// The lease's fencing token.
+        token: u64,
+        /// When the lease ends.
+        until: Tick,
+    },
+    /// Its lease runs past the moment it finished.
+    LeaseAfterFinish {
+        /// The lease's fencing token.
+        token: u64,
+        /// When the lease ends.
+        until: Tick,
+        /// When it finished.
+        at: Tick,
+    },
+    /// It had no lease and was still running.
+    NoLeaseRunning,
+    /// It had no lease and ran until it finished.
+    NoLeaseFinished {
+        /// When it finished.
+        at: Tick,
+    },
+    /// It had no lease and ran until it crashed.
+    NoLeaseCrashed {
+        /// When it crashed.
+        at: Tick,
+    },
+}
+
+/// What one violation found. Each variant is one sentence of the catalogue
+/// (`i1_not_conserved`, ...), with the values it names.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Finding {
+    /// A violation read from a file: only its recorded (English) sentence is known.
+    #[default]
+    Recorded,
+    /// I1: on hand is not available plus reserved.
+    StockNotConserved {
+        /// The sku.
+        sku: Sku,
+        /// Stock on hand.
+        on_hand: i64,
+        /// Stock available.
+        available: i64,
+        /// The sum of its reservations.
+        reserved: i128,
+        /// Available plus reserved.
+        accounted: i128,
+    },
+    /// I1: available stock below zero.
+    AvailableBelowZero {
+        /// The sku.
+        sku: Sku,
+        /// Stock available.
+        available: i64,
+    },
+    /// I1: reservations of a sku with no stock row.
+    ReservedWithoutStock {
+        /// The sku.
+        sku: Sku,
+        /// The sum of its reservations.
+        reserved: i128,
+    },
+    /// I2: a reservation for an order that does not exist.
+    ReservedForMissingOrder {
+        /// The order.
+        order: OrderId,
+        /// The sku.
+        sku: Sku,
+        /// The reservation's quantity.
+        qty: i64,
+    },
+    /// I2: a reservation of a sku the order has no line of.
+    ReservedWithoutLine {
+        /// The order.
+        order: OrderId,
+        /// The sku.
+        sku: Sku,
+        /// The reservation's quantity.
+        qty: i64,
+    },
+    /// I2: more reserved than the order's lines ask for.
+    ReservedTooMuch {
+        /// The order.
+        order: OrderId,
+        /// The sku.
+        sku: Sku,
+        /// The reservation's quantity.
+        qty: i64,
+        /// What the order's lines of the sku ask for.
+        ordered: i128,
+        /// How often the effect ran, when the reservation is a multiple of the lines.
+        runs: Option<i128>,
+    },
+    /// I2: a negative reservation.
+    ReservedNegative {
+        /// The order.
+        order: OrderId,
+        /// The sku.
+        sku: Sku,
+        /// The reservation's quantity.
+        qty: i64,
+    },
+    /// I3: an order charged more than once.
+    ChargedAgain {
+        /// The order.
+        order: OrderId,
+        /// Its charges, with their payments.
+        charges: Vec<(ChargeId, PaymentId)>,
+    },
+    /// I3: charges for an order that does not exist.
+    ChargedMissingOrder {
+        /// The order.
+        order: OrderId,
+        /// Its charges, with their payments.
+        charges: Vec<(ChargeId, PaymentId)>,
+    },
+    /// I3: an order with a payment that was never charged.
+    NeverCharged {
+        /// The order.
+        order: OrderId,
+        /// Its status's name (`Paid`, ...), a value of `orders.status`.
+        status: &'static str,
+        /// The payment its status carries.
+        payment: PaymentId,
+    },
+    /// I3: an order whose one charge is for another payment.
+    ChargeForOtherPayment {
+        /// The order.
+        order: OrderId,
+        /// Its status's name.
+        status: &'static str,
+        /// The payment its status carries.
+        payment: PaymentId,
+        /// The charge.
+        charge: ChargeId,
+        /// The charge's payment.
+        charge_payment: PaymentId,
+    },
+    /// I4: two answers of a key to the same request differ.
+    DifferentAnswers {
+        /// The key.
+        key: IdempotencyKey,
+        /// The key's first answer, and when.
+        first: (FoundAnswer, Tick),
+        /// The later answer, and when.
+        then: (FoundAnswer, Tick),
+        /// How the later answer came about.
+        source: AnswerSource,
+    },
+    /// I4: a key's answer given to a request with another fingerprint.
+    AnotherRequest {
+        /// The key.
+        key: IdempotencyKey,
+        /// The answer given, and when.
+        answer: (FoundAnswer, Tick),
+        /// When the key first answered.
+        first_at: Tick,
+        /// How the answer came about.
+        source: AnswerSource,
+    },
+    /// I4: a key's handler started while an earlier run held the key.
+    HandlerRanTwice {
+        /// The key.
+        key: IdempotencyKey,
+        /// The later run, its fencing token, and when it started.
+        run: (HandlerRunId, Option<u64>, Tick),
+        /// The earlier run that held the key, and when it started.
+        holder: (HandlerRunId, Tick),
+        /// Why the earlier run still held it.
+        hold: KeyHold,
+    },
+    /// I5: an inbox row with no effect.
+    InboxRowWithoutEffect {
+        /// The message.
+        message: MessageId,
+        /// The consumer.
+        consumer: ConsumerName,
+    },
+    /// I5: an inbox row after its purge, with no effect since.
+    InboxRowAfterPurge {
+        /// The message.
+        message: MessageId,
+        /// The consumer.
+        consumer: ConsumerName,
+        /// When the row was purged.
+        purged_at: Tick,
+    },
+    /// I5: an effect with no inbox row.
+    EffectWithoutInboxRow {
+        /// The message.
+        message: MessageId,
+        /// The consumer.
+        consumer: ConsumerName,
+        /// When the effect committed.
+        committed_at: Tick,
+    },
+    /// I5: more than one effect between two purges of the row.
+    EffectsBetweenPurges {
+        /// The message.
+        message: MessageId,
+        /// The consumer.
+        consumer: ConsumerName,
+        /// When each effect committed.
+        committed_at: Vec<Tick>,
+    },
+    /// I6: a placed order with no `OrderPlaced` message.
+    NoOrderPlaced {
+        /// The order.
+        order: OrderId,
+    },
+    /// I6: a message not processed exactly once by a consumer.
+    NotProcessedOnce {
+        /// The consumer.
+        consumer: ConsumerName,
+        /// The message.
+        message: MessageId,
+        /// Its order.
+        order: OrderId,
+        /// How often the consumer's effect committed.
+        processed: usize,
+        /// How often the message was published.
+        published: usize,
+    },
+    /// I7: a duplicate request got a 5xx.
+    ServerErrorForDuplicate {
+        /// The request's key, if it had one.
+        key: Option<IdempotencyKey>,
+        /// The answer, and when.
+        answer: (FoundAnswer, Tick),
+    },
+}
+
+impl Finding {
+    /// The sentence in `language`; `None` for [`Finding::Recorded`], whose sentence is the
+    /// one recorded.
+    pub fn sentence_in(&self, language: Language) -> Option<String> {
+        let words = language.words();
+        let units = |qty: &i64| language.count(&words.units, *qty);
+        let text = match self {
+            Finding::Recorded => return None,
+            Finding::StockNotConserved { sku, on_hand, available, reserved, accounted } => fill(
+                words.i1_not_conserved,
+                &[
+                    ("sku", sku),
+                    ("on_hand", on_hand),
+                    ("available", available),
+                    ("reserved", reserved),
+                    ("accounted", accounted),
+                ],
+            ),
+            Finding::AvailableBelowZero { sku, available } => {
+                fill(words.i1_below_zero, &[("sku", sku), ("available", available)])
+            }
+            Finding::ReservedWithoutStock { sku, reserved } => {
+                fill(words.i1_no_stock_row, &[("sku", sku), ("reserved", reserved)])
+            }
+            Finding::ReservedForMissingOrder { order, sku, qty } => {
+                fill(words.i2_no_order, &[("order", order), ("units", &units(qty)), ("sku", sku)])
+            }
+            Finding::ReservedWithoutLine { order, sku, qty } => {
+                fill(words.i2_no_line, &[("order", order), ("units", &units(qty)), ("sku", sku)])
+            }
+            Finding::ReservedTooMuch { order, sku, qty, ordered, runs } => {
+                let how_often = match runs {
+                    Some(runs) => {
+                        let runs = u128::try_from(*runs).unwrap_or(0);
+                        fill(words.i2_effect_ran, &[("times", &language.times(runs))])
+                    }
+                    None => words.i2_effects_ran.to_owned(),
+                };
+                fill(
+                    words.i2_too_much,
+                    &[
+                        ("order", order),
+                        ("units", &units(qty)),
+                        ("sku", sku),
+                        ("ordered", ordered),
+                        ("how_often", &how_often),
+                    ],
+                )
+            }
+            Finding::ReservedNegative { order, sku, qty } => {
+                fill(words.i2_negative, &[("order", order), ("units", &units(qty)), ("sku", sku)])
+            }
+            Finding::ChargedAgain { order, charges } => fill(
+                words.i3_charged_again,
+                &[
+                    ("order", order),
+                    ("times", &language.times(charges.len())),
+                    ("charges", &charge_list(charges, language)),
+                ],
+            ),
+            Finding::ChargedMissingOrder { order, charges } => fill(
+                words.i3_no_order,
+                &[("order", order), ("charges", &charge_list(charges, language))],
+            ),
+            Finding::NeverCharged { order, status, payment } => fill(
+                words.i3_never_charged,
+                &[("order", order), ("status", status), ("payment", payment)],
+            ),
+            Finding::ChargeForOtherPayment { order, status, payment, charge, charge_payment } => {
+                fill(
+                    words.i3_other_payment,
+                    &[
+                        ("order", order),
+                        ("status", status),
+                        ("payment", payment),
+                        ("charge", charge),
+                        ("charge_payment", charge_payment),
+                    ],
+                )
+            }
+            Finding::DifferentAnswers { key, first, then, source } => {
+                let how = match source {
+                    AnswerSource::Replay => words.i4_how_replay,
+                    AnswerSource::HandlerRanAgain => words.i4_how_ran_again,
+                };
+                fill(
+                    words.i4_different_answers,
+                    &[
+                        ("key", key),
+                        ("first", &first.0.describe(language)),
+                        ("first_at", &first.1),
+                        ("then", &then.0.describe(language)),
+                        ("then_at", &then.1),
+                        ("how", &how),
+                    ],
+                )
+            }
+            Finding::AnotherRequest { key, answer, first_at, source } => {
+                let how = match source {
+                    AnswerSource::Replay => words.i4_how_replay_stored,
+                    AnswerSource::HandlerRanAgain => words.i4_how_ran_again_for_it,
+                };
+                fill(
+                    words.i4_another_request,
+                    &[
+                        ("key", key),
+                        ("answer", &answer.0.describe(language)),
+                        ("answered_at", &answer.1),
+                        ("first_at", first_at),
+                        ("how", &how),
+                    ],
+                )
+            }
+            Finding::HandlerRanTwice { key, run, holder, hold } => {
+                let (run_id, token, started_at) = run;
+                let token = match token {
+                    Some(token) => fill(words.i4_with_token, &[("token", token)]),
+                    None => String::new(),
+                };
+                fill(
+                    words.i4_ran_twice,
+                    &[
+                        ("key", key),
+                        ("run", &fill(words.run_name, &[("n", &run_id.0)])),
+                        ("token", &token),
+                        ("started_at", started_at),
+                        ("holder", &fill(words.run_name, &[("n", &holder.0.0)])),
+                        ("holder_started_at", &holder.1),
+                        ("hold", &hold.describe(language)),
+                    ],
+                )
+            }
+            Finding::InboxRowWithoutEffect { message, consumer } => fill(
+                words.i5_row_without_effect,
+                &[
+                    ("row", &row_name(message, consumer)),
+                    ("consumer", consumer),
+                    ("message", message),
+                ],
+            ),
+            Finding::InboxRowAfterPurge { message, consumer, purged_at } => fill(
+                words.i5_row_after_purge,
+                &[
+                    ("row", &row_name(message, consumer)),
+                    ("purged_at", purged_at),
+                    ("consumer", consumer),
+                    ("message", message),
+                ],
+            ),
+            Finding::EffectWithoutInboxRow { message, consumer, committed_at } => fill(
+                words.i5_effect_without_row,
+                &[
+                    ("consumer", consumer),
+                    ("message", message),
+                    ("committed_at", committed_at),
+                    ("row", &row_name(message, consumer)),
+                ],
+            ),
+            Finding::EffectsBetweenPurges { message, consumer, committed_at } => {
+                let ticks = committed_at.iter().map(Tick::to_string).collect::<Vec<_>>().join(", ");
+                fill(
+                    words.i5_effects_between_purges,
+                    &[
+                        ("consumer", consumer),
+                        ("message", message),
+                        ("times", &language.times(committed_at.len())),
+                        ("ticks", &ticks),
+                        ("row", &row_name(message, consumer)),
+                    ],
+                )
+            }
+            Finding::NoOrderPlaced { order } => fill(words.i6_no_message, &[("order", order)]),
+            Finding::NotProcessedOnce { consumer, message, order, processed, published } => fill(
+                words.i6_not_once,
+                &[
+                    ("consumer", consumer),
+                    ("message", message),
+                    ("order", order),
+                    ("times", &language.times(*processed)),
+                    ("published", &language.times(*published)),
+                ],
+            ),
+            Finding::ServerErrorForDuplicate { key, answer } => {
+                let key = match key {
+                    Some(key) => fill(words.i7_with_key, &[("key", key)]),
+                    None => words.i7_without_key.to_owned(),
+                };
+                fill(
+                    words.i7_server_error,
+                    &[("key", &key), ("answer", &answer.0.describe(language)), ("at", &answer.1)],
+                )
+            }
+        };
+        Some(text)
+    }
+}
+
+impl FoundAnswer {
+    fn describe(&self, language: Language) -> String {
+        let words = language.words();
+        if self.body.is_empty() {
+            fill(words.answer_empty, &[("status", &self.status)])
+        } else {
+            fill(words.answer_body, &[("status", &self.status), ("body", &self.body)])
+        }
+    }
+}
+
+impl KeyHold {
+    fn describe(self, language: Language) -> String {
+        let words = language.words();
+        match self {
+            KeyHold::Lease { token, until } => {
+                fill(words.hold_lease, &[("token", &token), ("until", &until)])
+            }
+            KeyHold::CrashedInLease { at, token, until } => fill(
+                words.hold_crashed_in_lease,
+                &[("at", &at), ("token", &token), ("until", &until)],
+            ),
+            KeyHold::FinishedInLease { at, token, until } => fill(
+                words.hold_finished_in_lease,
+                &[("at", &at), ("token", &token), ("until", &until)],
+            ),
+            KeyHold::LeaseAfterFinish { token, until, at } => fill(
+                words.hold_lease_after_finish,
+                &[("token", &token), ("until", &until), ("at", &at)],
+            ),
+            KeyHold::NoLeaseRunning => words.hold_no_lease_running.to_owned(),
+            KeyHold::NoLeaseFinished { at } => fill(words.hold_no_lease_finished, &[("at", &at)]),
+            KeyHold::NoLeaseCrashed { at } => fill(words.hold_no_lease_crashed, &[("at", &at)]),
+        }
+    }
+}
+
+fn charge_list(charges: &[(ChargeId, PaymentId)], language: Language) -> String {
+    let words = language.words();
+    charges
+        .iter()
+        .map(|(charge, payment)| {
+            fill(words.i3_charge_item, &[("charge", charge), ("payment", payment)])
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn row_name(message: &MessageId, consumer: &ConsumerName) -> impl fmt::Display {
+    format!("({message}, {consumer})")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::invariants::{InvariantId, Violation};
+    use uuid::Uuid;
+
+    /// One finding of every kind, with its invariant.
+    fn every_finding() -> Vec<(InvariantId, Finding)> {
+        let order = OrderId(Uuid::from_u128(1));
+        let message = MessageId(Uuid::from_u128(2));
+        let key = IdempotencyKey(Uuid::from_u128(3));
+        let sku = Sku::new("apple");
+        let consumer = ConsumerName::new("reserve-stock");
+        let payment = PaymentId::new("pay-1");
+        let answer = FoundAnswer { status: 201, body: "{\"id\":1}".to_owned() };
+        let empty = FoundAnswer { status: 500, body: String::new() };
+        let charges = vec![(ChargeId(0), payment.clone()), (ChargeId(1), payment.clone())];
+        let holds = [
+            KeyHold::Lease { token: 1, until: Tick(5) },
+            KeyHold::CrashedInLease { at: Tick(2), token: 1, until: Tick(5) },
+            KeyHold::FinishedInLease { at: Tick(4), token: 1, until: Tick(5) },
+            KeyHold::LeaseAfterFinish { token: 1, until: Tick(5), at: Tick(6) },
+            KeyHold::NoLeaseRunning,
+            KeyHold::NoLeaseFinished { at: Tick(3) },
+            KeyHold::NoLeaseCrashed { at: Tick(3) },
+        ];
+        let mut findings = vec![
+            (
+                InvariantId::I1,
+                Finding::StockNotConserved {
+                    sku: sku.clone(),
+                    on_hand: 10,
+                    available: 4,
+                    reserved: 3,
+                    accounted: 7,
+                },
+            ),
+            (InvariantId::I1, Finding::AvailableBelowZero { sku: sku.clone(), available: -2 }),
+            (InvariantId::I1, Finding::ReservedWithoutStock { sku: sku.clone(), reserved: 3 }),
+            (InvariantId::I2, Finding::ReservedForMissingOrder { order, sku: sku.clone(), qty: 1 }),
+            (InvariantId::I2, Finding::ReservedWithoutLine { order, sku: sku.clone(), qty: 2 }),
+            (
+                InvariantId::I2,
+                Finding::ReservedTooMuch {
+                    order,
+                    sku: sku.clone(),
+                    qty: 6,
+                    ordered: 3,
+                    runs: Some(2),
+                },
+            ),
+            (
+                InvariantId::I2,
+                Finding::ReservedTooMuch {
+                    order,
+                    sku: sku.clone(),
+                    qty: 5,
+                    ordered: 3,
+                    runs: None,
+                },
+            ),
+            (InvariantId::I2, Finding::ReservedNegative { order, sku: sku.clone(), qty: -1 }),
+            (InvariantId::I3, Finding::ChargedAgain { order, charges: charges.clone() }),
+            (InvariantId::I3, Finding::ChargedMissingOrder { order, charges }),
+            (
+                InvariantId::I3,
+                Finding::NeverCharged { order, status: "Paid", payment: payment.clone() },
+            ),
+            (
+                InvariantId::I3,
+                Finding::ChargeForOtherPayment {
+                    order,
+                    status: "Shipped",
+                    payment: payment.clone(),
+                    charge: ChargeId(0),
+                    charge_payment: PaymentId::new("pay-2"),
+                },
+            ),
+            (
+                InvariantId::I4,
+                Finding::DifferentAnswers {
+                    key,
+                    first: (answer.clone(), Tick(1)),
+                    then: (empty.clone(), Tick(2)),
+                    source: AnswerSource::Replay,
+                },
+            ),
+            (
+                InvariantId::I4,
+                Finding::AnotherRequest {
+                    key,
+                    answer: (answer.clone(), Tick(2)),
+                    first_at: Tick(1),
+                    source: AnswerSource::HandlerRanAgain,
+                },
+            ),
+            (
+                InvariantId::I5,
+                Finding::InboxRowWithoutEffect { message, consumer: consumer.clone() },
+            ),
+            (
+                InvariantId::I5,
+                Finding::InboxRowAfterPurge {
+                    message,
+                    consumer: consumer.clone(),
+                    purged_at: Tick(9),
+                },
+            ),
+            (
+                InvariantId::I5,
+                Finding::EffectWithoutInboxRow {
+                    message,
+                    consumer: consumer.clone(),
+                    committed_at: Tick(3),
+                },
+            ),
+            (
+                InvariantId::I5,
+                Finding::EffectsBetweenPurges {
+                    message,
+                    consumer: consumer.clone(),
+                    committed_at: vec![Tick(1), Tick(2), Tick(3)],
+                },
+            ),
+            (InvariantId::I6, Finding::NoOrderPlaced { order }),
+            (
+                InvariantId::I6,
+                Finding::NotProcessedOnce { consumer, message, order, processed: 2, published: 1 },
+            ),
+            (
+                InvariantId::I7,
+                Finding::ServerErrorForDuplicate {
+                    key: Some(key),
+                    answer: (empty.clone(), Tick(4)),
+                },
+            ),
+            (
+                InvariantId::I7,
+                Finding::ServerErrorForDuplicate { key: None, answer: (empty, Tick(4)) },
+            ),
+        ];
+        for (hold, token) in holds.into_iter().zip([Some(2), None, Some(3), None, None, None, None])
+        {
+            findings.push((
+                InvariantId::I4,
+                Finding::HandlerRanTwice {
+                    key,
+                    run: (HandlerRunId(1), token, Tick(3)),
+                    holder: (HandlerRunId(0), Tick(1)),
+                    hold,
+                },
+            ));
+        }
+        findings
+    }
+
+    fn cyrillic(text: &str) -> bool {
+        text.chars().any(|c| matches!(c, 'а'..='я' | 'А'..='Я' | 'ё' | 'Ё'))
+    }
+
+    #[test]
+    fn every_finding_reads_in_both_languages_with_every_placeholder_filled() {
+        let mut english_sentences = Vec::new();
+        for (invariant, finding) in every_finding() {
+            let en = finding.sentence_in(Language::En).unwrap();
+            let ru = finding.sentence_in(Language::Ru).unwrap();
+            for sentence in [&en, &ru] {
+                let left: Vec<&str> = crate::words::placeholders(sentence)
+                    .into_iter()
+                    .filter(|name| !name.contains('"'))
+                    .collect();
+                assert!(left.is_empty(), "{finding:?}: {sentence} keeps {left:?}");
+                assert!(sentence.ends_with('.'), "{sentence}");
+            }
+            assert!(!cyrillic(&en), "{en}");
+            assert!(cyrillic(&ru), "{ru}");
+            // The violation records the English sentence and renders the Russian one.
+            let violation = Violation::new(invariant, Vec::new(), finding);
+            assert_eq!(violation.sentence, en);
+            assert_eq!(violation.sentence_in(Language::Ru), ru);
+            english_sentences.push(en);
+        }
+        let distinct: std::collections::BTreeSet<&String> = english_sentences.iter().collect();
+        assert_eq!(distinct.len(), english_sentences.len(), "each finding has its own sentence");
+    }
+
+    #[test]
+    fn a_violation_serializes_as_before_and_reads_back_with_its_recorded_sentence() {
+        let finding = Finding::ReservedTooMuch {
+            order: OrderId(Uuid::from_u128(1)),
+            sku: Sku::new("apple"),
+            qty: 6,
+            ordered: 3,
+            runs: Some(2),
+        };
+        let violation = Violation::new(InvariantId::I2, Vec::new(), finding);
+        let json = serde_json::to_string(&violation).unwrap();
+        assert_eq!(
+            json,
+            "{\"invariant\":\"I2\",\"rows\":[],\"sentence\":\"Order \
+             00000000-0000-0000-0000-000000000001 has 6 units of apple reserved, but it asks for \
+             only 3: the reservation effect ran twice.\"}"
+        );
+        let read: Violation = serde_json::from_str(&json).unwrap();
+        assert_eq!(read, violation);
+        assert_eq!(read.finding, Finding::Recorded);
+        assert_eq!(read.sentence_in(Language::Ru), violation.sentence);
+        assert!(violation.sentence_in(Language::Ru).contains("6 единиц"));
+    }
+}

@@ -1,0 +1,219 @@
+//! The shape of a language's catalogue: [`Words`], one field per entry, declared once by the
+//! `words!` macro, which also lists every entry by name ([`Words::entries`]) for the tests
+//! that compare the languages.
+
+use super::plural::Plural;
+
+/// A plain text or a template with `{name}` placeholders.
+pub type Text = &'static str;
+
+/// One entry of a catalogue, as [`Words::entries`] lists it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Entry {
+    /// A text or template.
+    Text(&'static str),
+    /// Plural forms.
+    Plural(Plural),
+}
+
+impl From<&'static str> for Entry {
+    fn from(text: &'static str) -> Entry {
+        Entry::Text(text)
+    }
+}
+
+impl From<Plural> for Entry {
+    fn from(plural: Plural) -> Entry {
+        Entry::Plural(plural)
+    }
+}
+
+macro_rules! words {
+    ($( $(#[$doc:meta])* $name:ident : $ty:ident, )*) => {
+        /// Every learner-facing string of the lab in one language. Placeholders are named in
+        /// braces (`{order}`); a [`Plural`]'s forms have `{n}` for the count.
+        #[derive(Debug, PartialEq, Eq)]
+        pub struct Words {
+            $( $(#[$doc])* pub $name: $ty, )*
+        }
+
+        impl Words {
+            /// Every entry with its field's name, in declaration order.
+            pub fn entries(&self) -> Vec<(&'static str, Entry)> {
+                vec![ $( (stringify!($name), Entry::from(self.$name)), )* ]
+            }
+        }
+    };
+}
+
+words! {
+    // Counts.
+    /// How many times, for 1 (`once`).
+    times_once: Text,
+    /// How many times, for 2 (`twice`).
+    times_twice: Text,
+    /// How many times, any other count (`3 times`).
+    times: Plural,
+    /// A number of steps.
+    steps: Plural,
+    /// A number of units of a sku (a reservation's quantity).
+    units: Plural,
+    /// A number of ticks of the virtual clock.
+    ticks: Plural,
+    /// A number of cases of the fuzzer.
+    cases: Plural,
+    /// A number of states of the checker.
+    states: Plural,
+
+    // Names of the run's things.
+    /// A request of the scenario, by number.
+    request_name: Text,
+    /// A send of a request (its first attempt, a retry), by number.
+    attempt_name: Text,
+    /// A queued copy of a message, by number.
+    entry_name: Text,
+    /// A handler run under a key, by number.
+    run_name: Text,
+
+    // The invariants' findings (`invariants::Finding`), one sentence each.
+    /// I1: stock on hand is not what is available plus reserved.
+    i1_not_conserved: Text,
+    /// I1: available stock below zero.
+    i1_below_zero: Text,
+    /// I1: reserved stock of a sku that has no stock row.
+    i1_no_stock_row: Text,
+    /// I2: a reservation for an order that does not exist.
+    i2_no_order: Text,
+    /// I2: a reservation of a sku the order has no line of.
+    i2_no_line: Text,
+    /// I2: more reserved than the order asks for.
+    i2_too_much: Text,
+    /// I2: how often the effect ran, when the reservation is a multiple of the line.
+    i2_effect_ran: Text,
+    /// I2: how often the effect ran, otherwise.
+    i2_effects_ran: Text,
+    /// I2: a negative reservation.
+    i2_negative: Text,
+    /// I3: one charge in a list of charges.
+    i3_charge_item: Text,
+    /// I3: an order charged more than once.
+    i3_charged_again: Text,
+    /// I3: a charge for an order that does not exist.
+    i3_no_order: Text,
+    /// I3: an order with a payment that was never charged.
+    i3_never_charged: Text,
+    /// I3: an order whose charge is for another payment.
+    i3_other_payment: Text,
+    /// I4: an answer with an empty body.
+    answer_empty: Text,
+    /// I4, I7: an answer with a body.
+    answer_body: Text,
+    /// I4: two answers of a key differ.
+    i4_different_answers: Text,
+    /// I4: the later answer was a replay.
+    i4_how_replay: Text,
+    /// I4: the handler ran again for the later answer.
+    i4_how_ran_again: Text,
+    /// I4: a key's answer went to another request.
+    i4_another_request: Text,
+    /// I4: that answer was a replay of the stored answer.
+    i4_how_replay_stored: Text,
+    /// I4: the handler ran again for that request.
+    i4_how_ran_again_for_it: Text,
+    /// I4: a key's handler ran while an earlier run held the key.
+    i4_ran_twice: Text,
+    /// I4: the later run's fencing token.
+    i4_with_token: Text,
+    /// I4: the holder's lease still runs.
+    hold_lease: Text,
+    /// I4: the holder crashed inside its lease.
+    hold_crashed_in_lease: Text,
+    /// I4: the holder finished inside its lease.
+    hold_finished_in_lease: Text,
+    /// I4: the holder's lease runs past its finish.
+    hold_lease_after_finish: Text,
+    /// I4: the holder had no lease and still ran.
+    hold_no_lease_running: Text,
+    /// I4: the holder had no lease and finished.
+    hold_no_lease_finished: Text,
+    /// I4: the holder had no lease and crashed.
+    hold_no_lease_crashed: Text,
+    /// I5: an inbox row without an effect.
+    i5_row_without_effect: Text,
+    /// I5: an inbox row after its purge, with no effect since.
+    i5_row_after_purge: Text,
+    /// I5: an effect without its inbox row.
+    i5_effect_without_row: Text,
+    /// I5: more than one effect between purges.
+    i5_effects_between_purges: Text,
+    /// I6: a placed order without its `OrderPlaced` message.
+    i6_no_message: Text,
+    /// I6: a message not processed exactly once by a consumer.
+    i6_not_once: Text,
+    /// I7: a duplicate got a 5xx.
+    i7_server_error: Text,
+    /// I7: the duplicate's key.
+    i7_with_key: Text,
+    /// I7: the duplicate had no key.
+    i7_without_key: Text,
+
+    // The CLI's reports (runs, checks, fuzzing, replays).
+    /// How a run stopped, after how many steps, at which tick.
+    report_stopped: Text,
+    /// A run still running.
+    stop_running: Text,
+    /// A run with nothing left to do.
+    stop_quiescent: Text,
+    /// A run stuck with work pending.
+    stop_stuck: Text,
+    /// A run that hit its step limit.
+    stop_step_limit: Text,
+    /// A run whose trace is full.
+    stop_trace_full: Text,
+    /// A run whose step failed.
+    stop_step_failed: Text,
+    /// The faults that fired in a run.
+    report_faults: Text,
+    /// Every invariant held.
+    report_all_held: Text,
+    /// How many invariants a run violated.
+    report_violated: Text,
+    /// Where an invariant first broke.
+    report_first_broken: Text,
+    /// An invariant still violated at the end.
+    report_still: Text,
+    /// An invariant that held again by the end.
+    report_held_again: Text,
+    /// A trace without the violation's sentence.
+    report_no_sentence: Text,
+    /// The checker's proof.
+    check_proved: Text,
+    /// The checker stopped by a bound.
+    check_bounded: Text,
+    /// The checker found a violation.
+    check_violated: Text,
+    /// Before the counterexample's trace.
+    check_counterexample: Text,
+    /// The fuzzer found nothing.
+    fuzz_no_violation: Text,
+    /// The fuzzer found a violation and shrank it.
+    fuzz_violation: Text,
+    /// The faults that fired in the shrunk case.
+    fuzz_fired: Text,
+    /// How many injections the shrunk case keeps.
+    fuzz_injections: Text,
+    /// The shrunk case has no random faults.
+    fuzz_rates_none: Text,
+    /// The shrunk case's random fault rates.
+    fuzz_rates: Text,
+    /// One random fault rate.
+    fuzz_rate: Text,
+    /// Before the shrunk case's trace.
+    fuzz_shrunk_trace: Text,
+    /// A trace that reproduces.
+    replay_reproduces: Text,
+    /// A trace that does not reproduce.
+    replay_differs: Text,
+    /// The head of a run: scenario, mode, patterns, seed.
+    run_header: Text,
+}

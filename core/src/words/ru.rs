@@ -1,0 +1,116 @@
+//! The Russian catalogue, in the terms of the seed article (идемпотентность, ключ
+//! идемпотентности, Inbox, консьюмер). Identifiers, SQL, ids, HTTP statuses and the names
+//! I1-I7, F1-F12, P1-P4 stay in Latin.
+
+use super::catalogue::Words;
+use super::plural::Plural;
+
+/// Every entry in Russian.
+pub const WORDS: Words = Words {
+    times_once: "один раз",
+    times_twice: "дважды",
+    times: Plural::ru("{n} раз", "{n} раза", "{n} раз"),
+    steps: Plural::ru("{n} шаг", "{n} шага", "{n} шагов"),
+    units: Plural::ru("{n} единица", "{n} единицы", "{n} единиц"),
+    ticks: Plural::ru("{n} тик", "{n} тика", "{n} тиков"),
+    cases: Plural::ru("{n} случай", "{n} случая", "{n} случаев"),
+    states: Plural::ru("{n} состояние", "{n} состояния", "{n} состояний"),
+
+    request_name: "запрос {n}",
+    attempt_name: "отправка {n}",
+    entry_name: "копия {n}",
+    run_name: "запуск {n}",
+
+    i1_not_conserved: "Остаток {sku} не сходится: на складе {on_hand}, но доступно \
+                       {available} и зарезервировано {reserved} ({accounted}).",
+    i1_below_zero: "Доступный остаток {sku} равен {available}: он никогда не должен уходить \
+                    ниже нуля.",
+    i1_no_stock_row: "Остаток {sku} не сходится: зарезервировано {reserved}, но у {sku} нет \
+                      строки в stock (на складе 0).",
+    i2_no_order: "У заказа {order} зарезервировано {sku}: {units}, но такого заказа нет.",
+    i2_no_line: "У заказа {order} зарезервировано {sku}: {units}, но в нём нет строки {sku}.",
+    i2_too_much: "У заказа {order} зарезервировано {sku}: {units}, но он просит только \
+                  {ordered}: {how_often}.",
+    i2_effect_ran: "эффект резервации выполнился {times}",
+    i2_effects_ran: "выполнилось больше одного эффекта резервации",
+    i2_negative: "У заказа {order} зарезервировано {sku}: {units}; резервация не бывает \
+                  отрицательной, значит, освобождено больше, чем зарезервировано.",
+    i3_charge_item: "{charge} (платёж {payment})",
+    i3_charged_again: "С заказа {order} списали деньги {times}: {charges}.",
+    i3_no_order: "Заказа {order} нет, но по нему есть списание: {charges}.",
+    i3_never_charged: "Заказ {order} в статусе {status} с платежом {payment}, но списания не \
+                       было.",
+    i3_other_payment: "Заказ {order} в статусе {status} с платежом {payment}, но его \
+                       списание {charge} относится к платежу {charge_payment}.",
+    answer_empty: "статус {status} с пустым телом",
+    answer_body: "статус {status} с телом `{body}`",
+    i4_different_answers: "Запросы с ключом {key} получили разные ответы: {first} в {first_at}, \
+                           но {then} в {then_at} ({how}).",
+    i4_how_replay: "повтор сохранённого ответа",
+    i4_how_ran_again: "обработчик выполнился снова",
+    i4_another_request: "Ключ {key} ответил на другой запрос: {answer} в {answered_at} ушёл \
+                         запросу, у которого метод, путь или тело отличаются от запроса, на \
+                         который ключ впервые ответил в {first_at} ({how}); ключ, повторно \
+                         использованный для другого запроса, должен получить 422.",
+    i4_how_replay_stored: "повтор сохранённого ответа",
+    i4_how_ran_again_for_it: "обработчик выполнился для него снова",
+    i4_ran_twice: "Обработчик ключа {key} выполнялся дважды одновременно: {run}{token} начался \
+                   в {started_at}, пока {holder}, начавшийся в {holder_started_at}, ещё держал \
+                   ключ: {hold}.",
+    i4_with_token: " с токеном {token}",
+    hold_lease: "его аренда с токеном {token} длится до {until}",
+    hold_crashed_in_lease: "он упал в {at}, но его аренда с токеном {token} длится до {until}",
+    hold_finished_in_lease: "он завершился только в {at}, в пределах аренды с токеном \
+                             {token} (до {until})",
+    hold_lease_after_finish: "его аренда с токеном {token} длится до {until} (он завершился \
+                              в {at})",
+    hold_no_lease_running: "у него не было аренды, и он ещё работал",
+    hold_no_lease_finished: "у него не было аренды, и он работал, пока не завершился в {at}",
+    hold_no_lease_crashed: "у него не было аренды, и он работал, пока не упал в {at}",
+    i5_row_without_effect: "Запись Inbox {row} есть, но {consumer} так и не применил \
+                            сообщение {message}.",
+    i5_row_after_purge: "Запись Inbox {row} есть, но её удалила очистка в {purged_at}, и с тех \
+                         пор {consumer} не применял сообщение {message}.",
+    i5_effect_without_row: "{consumer} применил сообщение {message} в {committed_at}, но \
+                            записи Inbox {row} нет, и очистки с тех пор не было.",
+    i5_effects_between_purges: "{consumer} применил сообщение {message} {times} (в {ticks}) \
+                                без очистки записи Inbox {row} между ними: запись Inbox \
+                                должна останавливать каждый эффект после первого.",
+    i6_no_message: "Когда работы не осталось, у заказа {order} нет сообщения OrderPlaced в \
+                    outbox, так что ни один консьюмер не обработал его размещение.",
+    i6_not_once: "Когда работы не осталось, {consumer} обработал OrderPlaced {message} заказа \
+                  {order} {times}, а не ровно один раз (сообщение опубликовано {published}).",
+    i7_server_error: "Повторный запрос {key} получил {answer} в {at}: дубль никогда не должен \
+                      валить API.",
+    i7_with_key: "с ключом {key}",
+    i7_without_key: "без ключа",
+    report_stopped: "остановка: {reason} после {steps}, на тике {tick}",
+    stop_running: "ещё идёт",
+    stop_quiescent: "покой (ничего не ждёт)",
+    stop_stuck: "застрял ({pending})",
+    stop_step_limit: "достигнут предел шагов: {steps_max}",
+    stop_trace_full: "трасса заполнена: предел шагов {trace_steps_max}",
+    stop_step_failed: "шаг {step} не выполнен: {error}",
+    report_faults: "сработавшие сбои: {faults}",
+    report_all_held: "инварианты: все I1-I7 выполнялись на каждом шаге",
+    report_violated: "нарушено инвариантов: {count}",
+    report_first_broken: "{invariant} {title}: впервые нарушен на шаге {step} ({still})",
+    report_still: "нарушен и в конце",
+    report_held_again: "к концу снова выполняется",
+    report_no_sentence: "(в трассе нет предложения об этом нарушении)",
+    check_proved: "доказано в пределах глубины {depth}: состояний {states} (уникальных {unique})",
+    check_bounded: "остановлено пределом: {reason}, это не доказательство (состояний {states}, уникальных {unique}, глубина {depth})",
+    check_violated: "нарушено; проверено состояний: {states} (уникальных {unique}); кратчайший путь: {steps}",
+    check_counterexample: "трасса контрпримера (воспроизводится в симуляторе):",
+    fuzz_no_violation: "нарушений нет: {cases} (различных seed: {seeds})",
+    fuzz_violation: "нарушение в случае {case} из {cases}: {violated}; сжато за {shrink} до seed {seed}",
+    fuzz_fired: "сработавшие сбои: внесённые {injected}; от случайных частот {random}",
+    fuzz_injections: "внесённых сбоев в сжатом случае: {count}",
+    fuzz_rates_none: "случайные частоты сбоев: нет",
+    fuzz_rates: "случайные частоты сбоев: {rates}",
+    fuzz_rate: "{class} {rate} на миллион",
+    fuzz_shrunk_trace: "сжатая трасса:",
+    replay_reproduces: "трасса `{source}` воспроизводится байт в байт: сценарий {scenario}, seed {seed}, {steps}",
+    replay_differs: "трасса `{source}` не воспроизводится: {why}",
+    run_header: "сценарий {source}, режим {mode} ({patterns}), seed {seed}",
+};
