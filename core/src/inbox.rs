@@ -381,7 +381,7 @@ impl<E: EffectSteps> Steps for ConsumeMessage<E> {
                 Err(error) => self.fail(store, tx, InboxError::Effect(error)),
             },
             ConsumeState::Commit { tx } => match store.commit(tx) {
-                Ok(_changes) => {
+                Ok(()) => {
                     self.state = ConsumeState::Acknowledge;
                     Ok(Step::Continue)
                 }

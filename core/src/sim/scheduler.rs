@@ -28,7 +28,7 @@ use crate::sim::broker::EntryState;
 use crate::sim::fault::{Injection, MessageRef};
 use crate::sim::scenario::{Scenario, ScenarioError};
 use crate::sim::trace::{Choice, StopReason, TRACE_FORMAT_VERSION, Trace, TraceStep, TraceSummary};
-use crate::sim::world::{ApplyError, World};
+use crate::sim::world::{ApplyError, World, is_listed};
 
 /// A world kept for rewinding.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -201,7 +201,8 @@ impl Simulation {
             return None;
         };
         let number = self.steps.len().saturating_add(1);
-        let record = match self.world.apply(&action) {
+        // `choose` took the action from this state's enabled actions.
+        let record = match self.world.apply_listed(&action) {
             Ok(record) => record,
             Err(error) => {
                 self.stop = Some(StopReason::StepFailed { step: number, error: error.to_string() });
@@ -220,7 +221,7 @@ impl Simulation {
             return Err(ApplyError::NotEnabled { action });
         }
         let number = self.steps.len().saturating_add(1);
-        let record = self.world.apply(&action)?;
+        let record = self.world.apply_listed(&action)?;
         self.record(number, record, Choice::User);
         self.steps.last().ok_or(ApplyError::NotEnabled { action })
     }
@@ -281,8 +282,23 @@ impl Simulation {
         }
     }
 
+    /// Whether a step may take a fault action now: an injection has not fired yet, or a
+    /// random fault may still be drawn.
+    fn faults_possible(&self) -> bool {
+        self.fired.iter().any(|fired| !fired)
+            || (!self.scenario.fault_rates.is_none()
+                && self.random_faults_fired < self.scenario.limits.random_faults_max)
+    }
+
+    /// The scheduler's choice, from the enabled actions of the state, computed once. When no
+    /// fault can be taken (every injection fired, no random fault left to draw), only the
+    /// normal actions are listed: the choice among them is the same.
     fn choose(&mut self) -> Option<(Action, Choice)> {
-        let enabled = self.world.enabled_actions();
+        let enabled = if self.faults_possible() {
+            self.world.enabled_actions()
+        } else {
+            self.world.enabled_normal_actions()
+        };
         if enabled.is_empty() {
             return None;
         }
@@ -291,7 +307,7 @@ impl Simulation {
                 continue;
             }
             if let Some(action) = trigger(&self.world, injection, &enabled)
-                && self.world.is_enabled(&action)
+                && is_listed(&enabled, &action)
             {
                 if let Some(fired) = self.fired.get_mut(index) {
                     *fired = true;
@@ -302,28 +318,42 @@ impl Simulation {
         let rates = &self.scenario.fault_rates;
         let random_faults: usize = self.random_faults_fired;
         if !rates.is_none() && random_faults < self.scenario.limits.random_faults_max {
+            // How many enabled actions each class has, in one pass.
+            let mut of_class = [0usize; FaultClass::ALL.len()];
+            for action in &enabled {
+                if let Some(class) = action.fault_class()
+                    && let Some(count) = of_class.get_mut(class_index(class))
+                {
+                    *count = count.saturating_add(1);
+                }
+            }
             for class in FaultClass::ALL {
                 let rate = rates.per_million(class);
                 if rate == 0 {
                     continue;
                 }
-                let of_class: Vec<&Action> =
-                    enabled.iter().filter(|action| action.fault_class() == Some(class)).collect();
-                if of_class.is_empty() || !self.scheduler_rng.chance_per_million(rate) {
+                let count = of_class.get(class_index(class)).copied().unwrap_or(0);
+                if count == 0 || !self.scheduler_rng.chance_per_million(rate) {
                     continue;
                 }
-                let index =
-                    usize::try_from(self.scheduler_rng.below(of_class.len() as u64)).ok()?;
-                if let Some(action) = of_class.get(index) {
+                let index = usize::try_from(self.scheduler_rng.below(count as u64)).ok()?;
+                let chosen =
+                    enabled.iter().filter(|action| action.fault_class() == Some(class)).nth(index);
+                if let Some(action) = chosen {
                     self.random_faults_fired = self.random_faults_fired.saturating_add(1);
-                    return Some(((*action).clone(), Choice::RandomFault));
+                    return Some((action.clone(), Choice::RandomFault));
                 }
             }
         }
-        let normal = enabled.iter().filter(|action| action.fault_class().is_none());
-        let (clock, others): (Vec<&Action>, Vec<&Action>) =
-            normal.partition(|action| matches!(action, Action::AdvanceClock { .. }));
-        let clock = clock.first().copied();
+        // The normal actions come first in the list, the clock's advance last among them.
+        let normal_len = enabled.iter().take_while(|action| action.fault_class().is_none()).count();
+        let normal = enabled.get(..normal_len).unwrap_or_default();
+        debug_assert!(enabled.iter().skip(normal_len).all(|action| action.fault_class().is_some()));
+        let (clock, others) = match normal.split_last() {
+            Some((last @ Action::AdvanceClock { .. }, others)) => (Some(last), others),
+            _ => (None, normal),
+        };
+        debug_assert!(!others.iter().any(|action| matches!(action, Action::AdvanceClock { .. })));
         let early = self.scenario.schedule.early_clock_advance_per_million;
         match clock {
             Some(clock) if others.is_empty() => return Some((clock.clone(), Choice::Scheduler)),
@@ -333,7 +363,7 @@ impl Simulation {
             _ => {}
         }
         let index = usize::try_from(self.scheduler_rng.below(others.len() as u64)).ok()?;
-        others.get(index).map(|action| ((*action).clone(), Choice::Scheduler))
+        others.get(index).map(|action| (action.clone(), Choice::Scheduler))
     }
 
     /// The whole trace so far (its stop reason is [`StopReason::Running`] if the run has not
@@ -379,6 +409,11 @@ impl Simulation {
         }
         Ok(world)
     }
+}
+
+/// The position of `class` in [`FaultClass::ALL`].
+fn class_index(class: FaultClass) -> usize {
+    FaultClass::ALL.iter().position(|other| *other == class).unwrap_or(0)
 }
 
 fn message_id(world: &World, message: &MessageRef) -> Option<MessageId> {

@@ -141,6 +141,17 @@ pub(super) fn missing(target: Target) -> ApplyError {
     ApplyError::MissingTarget { target }
 }
 
+/// Whether `action` is in `enabled`, the enabled actions of a state: whether it can be applied
+/// there. A `HoldMessage` may name any release.
+pub fn is_listed(enabled: &[Action], action: &Action) -> bool {
+    match action {
+        Action::HoldMessage { entry, .. } => enabled
+            .iter()
+            .any(|other| matches!(other, Action::HoldMessage { entry: e, .. } if e == entry)),
+        _ => enabled.contains(action),
+    }
+}
+
 /// The whole state of a run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct World {
@@ -379,13 +390,7 @@ impl World {
 
     /// Whether `action` can be applied now. A `HoldMessage` may name any release.
     pub fn is_enabled(&self, action: &Action) -> bool {
-        let enabled = self.enabled_actions();
-        match action {
-            Action::HoldMessage { entry, .. } => enabled
-                .iter()
-                .any(|other| matches!(other, Action::HoldMessage { entry: e, .. } if e == entry)),
-            _ => enabled.contains(action),
-        }
+        is_listed(&self.enabled_actions(), action)
     }
 
     /// Applies one action: the next state and what the step did.
@@ -393,13 +398,20 @@ impl World {
         if !self.is_enabled(action) {
             return Err(ApplyError::NotEnabled { action: action.clone() });
         }
-        let before = self.store.committed().clone();
+        self.apply_listed(action)
+    }
+
+    /// [`World::apply`] of an action known to be enabled: one that [`World::enabled_actions`]
+    /// listed in this very state ([`is_listed`]), so the list is not computed again.
+    pub(crate) fn apply_listed(&mut self, action: &Action) -> Result<StepRecord, ApplyError> {
         // The store logs this step's operations, for a caller that replays the step's
-        // statement elsewhere (the differential test against PostgreSQL).
+        // statement elsewhere (the differential test against PostgreSQL), and the rows its
+        // commits change, for the record.
         self.store.start_statement_log();
+        self.store.start_step();
         let mut out = StepOut::default();
         self.perform(action, &mut out)?;
-        let row_changes = before.diff(self.store.committed());
+        let row_changes = self.store.step_row_changes();
         let quiescence = self.quiescence();
         let violations = check_all(self.store.committed(), &self.history, &quiescence);
         Ok(StepRecord {
@@ -425,6 +437,7 @@ impl World {
     /// come from the enabled lists of this state.
     pub(crate) fn apply_enabled(&mut self, action: &Action) -> Result<Vec<Violation>, ApplyError> {
         self.store.stop_statement_log();
+        self.store.start_step();
         let mut out = StepOut::default();
         self.perform(action, &mut out)?;
         Ok(check_all(self.store.committed(), &self.history, &self.quiescence()))

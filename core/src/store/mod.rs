@@ -159,6 +159,25 @@ pub struct Store {
     next_tx_id: u64,
     next_charge_id: u64,
     log: StatementLog,
+    changed: ChangedRows,
+}
+
+/// The rows commits changed since [`Store::start_step`], as a before-image: for each written
+/// key, the committed row before its first write. It is bookkeeping of the step, a function of
+/// how the state was reached, so two stores are equal and hash alike whatever it holds.
+#[derive(Clone, Debug, Default)]
+struct ChangedRows(WriteSet);
+
+impl PartialEq for ChangedRows {
+    fn eq(&self, _: &ChangedRows) -> bool {
+        true
+    }
+}
+
+impl Eq for ChangedRows {}
+
+impl Hash for ChangedRows {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
 }
 
 impl Default for Store {
@@ -177,6 +196,7 @@ impl Store {
             next_tx_id: 1,
             next_charge_id: 1,
             log: StatementLog::default(),
+            changed: ChangedRows::default(),
         }
     }
 
@@ -235,14 +255,44 @@ impl Store {
         id
     }
 
-    /// Commits `tx`: every write becomes visible at once. Returns the rows that changed, in
-    /// table then key order.
-    pub fn commit(&mut self, tx: TxId) -> Result<Vec<RowChange>, StoreError> {
+    /// Commits `tx`: every write becomes visible at once. The rows it changed are among
+    /// [`Store::step_row_changes`].
+    pub fn commit(&mut self, tx: TxId) -> Result<(), StoreError> {
         let writes = self.open.remove(&tx).ok_or(StoreError::UnknownTransaction { tx })?;
-        let mut changes = Vec::new();
-        writes.apply(&mut self.committed, &mut changes);
+        writes.apply(&mut self.committed, &mut self.changed.0);
+        self.record(|| StoreOp::Commit { tx });
+        Ok(())
+    }
+
+    /// Commits `tx` and returns the rows that this commit changed, in table then key order.
+    fn commit_reporting(&mut self, tx: TxId) -> Result<Vec<RowChange>, StoreError> {
+        let writes = self.open.remove(&tx).ok_or(StoreError::UnknownTransaction { tx })?;
+        let mut before = WriteSet::default();
+        writes.apply(&mut self.committed, &mut before);
+        let changes = before.changes_since(&self.committed);
+        before.merge_into(&mut self.changed.0);
         self.record(|| StoreOp::Commit { tx });
         Ok(changes)
+    }
+
+    /// Starts a step: forgets the rows changed so far, so that [`Store::step_row_changes`]
+    /// reports those of the commits from now on.
+    pub fn start_step(&mut self) {
+        self.changed.0.clear();
+    }
+
+    /// The rows that the commits since [`Store::start_step`] changed, table by table then in
+    /// key order: several writes to one row are one change, writes that cancel out are none.
+    /// The same as [`Tables::diff`] of the committed rows at the start and now, without a copy.
+    pub fn step_row_changes(&self) -> Vec<RowChange> {
+        self.changed.0.changes_since(&self.committed)
+    }
+
+    /// The rows written by the commits since [`Store::start_step`], each with its committed
+    /// value before the first of them (`None`: it did not exist). A row written back to its
+    /// old value is listed too.
+    pub fn step_before_image(&self) -> &WriteSet {
+        &self.changed.0
     }
 
     /// Rolls `tx` back: its writes vanish and its locks are released. A crash inside a
@@ -262,7 +312,7 @@ impl Store {
         let tx = self.begin()?;
         match body(self, tx) {
             Ok(value) => {
-                let changes = self.commit(tx)?;
+                let changes = self.commit_reporting(tx)?;
                 Ok((value, changes))
             }
             Err(error) => {

@@ -67,18 +67,49 @@ macro_rules! tables {
         }
 
         impl WriteSet {
-            pub(super) fn apply(self, tables: &mut Tables, changes: &mut Vec<RowChange>) {
+            /// Applies the writes to `tables`, keeping in `before` the row each written key
+            /// held before its first write since `before` was cleared (a before-image).
+            pub(super) fn apply(self, tables: &mut Tables, before: &mut WriteSet) {
                 $(
                     for (key, after) in self.$field {
-                        let before = match &after {
-                            Some(row) => tables.$field.insert(key.clone(), row.clone()),
+                        let old = match after {
+                            Some(row) => tables.$field.insert(key.clone(), row),
                             None => tables.$field.remove(&key),
                         };
-                        if before.as_ref() != after.as_ref() {
-                            changes.push(RowChange::new(TableName::$variant, &key, before.as_ref(), after.as_ref()));
+                        before.$field.entry(key).or_insert(old);
+                    }
+                )*
+            }
+
+            /// Read as a before-image: the rows that differ from it in `tables`, table by
+            /// table in declaration order, then in key order, as [`Tables::diff`] gives them.
+            /// Several writes to one row give one change; writes that cancel give none.
+            pub(super) fn changes_since(&self, tables: &Tables) -> Vec<RowChange> {
+                let mut changes = Vec::new();
+                $(
+                    for (key, before) in &self.$field {
+                        let after = tables.$field.get(key);
+                        if before.as_ref() != after {
+                            changes.push(RowChange::new(TableName::$variant, key, before.as_ref(), after));
                         }
                     }
                 )*
+                changes
+            }
+
+            /// Adds this before-image to `older`, an image taken earlier: a key `older` holds
+            /// keeps its older row.
+            pub(super) fn merge_into(self, older: &mut WriteSet) {
+                $(
+                    for (key, before) in self.$field {
+                        older.$field.entry(key).or_insert(before);
+                    }
+                )*
+            }
+
+            /// Clears every table's writes, keeping the maps' allocations where they have any.
+            pub(super) fn clear(&mut self) {
+                $( self.$field.clear(); )*
             }
 
             pub(super) fn row_count(&self) -> usize {

@@ -100,7 +100,9 @@ fn update_of_a_missing_row_affects_nothing() {
     let tx = store.begin().unwrap();
     let missing = Sku::new("pear");
     assert_eq!(store.update::<StockRow>(tx, &missing, |row| row.available_qty -= 1), Ok(None));
-    assert_eq!(store.commit(tx), Ok(vec![]));
+    store.start_step();
+    assert_eq!(store.commit(tx), Ok(()));
+    assert_eq!(store.step_row_changes(), vec![]);
 }
 
 #[test]
@@ -438,4 +440,45 @@ fn the_statement_log_records_each_operation_and_is_no_part_of_the_state() {
     assert_eq!(store, quiet);
     store.stop_statement_log();
     assert!(store.statement_log().is_empty());
+}
+
+/// The rows a step's commits changed, from the before-image the commits keep: one change per
+/// row however often it was written, none for writes that cancel out, in table then key order,
+/// exactly [`Tables::diff`] of the tables before and after the step.
+#[test]
+fn a_steps_row_changes_coalesce_its_commits_and_equal_the_diff() {
+    let mut store = store_with_ten_apples();
+    store.transaction(|store, tx| store.insert(tx, reservation(9, 1))).unwrap();
+    let before = store.committed().clone();
+    store.start_step();
+    // Two commits to one stock row: one change from the first value to the last.
+    for _ in 0..2 {
+        store
+            .transaction(|store, tx| {
+                store.update::<StockRow>(tx, &Sku::new("apple"), |row| row.available_qty -= 1)
+            })
+            .unwrap();
+    }
+    // An insert and a delete of the same reservation cancel out: no change.
+    store.transaction(|store, tx| store.insert(tx, reservation(1, 2))).unwrap();
+    store
+        .transaction(|store, tx| {
+            store.delete_where::<ReservationRow>(tx, &reservation(1, 2).key(), |_| true)
+        })
+        .unwrap();
+    // A delete of a row that existed before the step.
+    store
+        .transaction(|store, tx| {
+            store.delete_where::<ReservationRow>(tx, &reservation(9, 1).key(), |_| true)
+        })
+        .unwrap();
+    let changes = store.step_row_changes();
+    assert_eq!(changes, before.diff(store.committed()));
+    let tables: Vec<TableName> = changes.iter().map(|change| change.table).collect();
+    assert_eq!(tables, vec![TableName::Stock, TableName::Reservations]);
+    assert_eq!(changes[0].before.as_ref().unwrap()["available_qty"], 10);
+    assert_eq!(changes[0].after.as_ref().unwrap()["available_qty"], 8);
+    assert_eq!(changes[1].after, None);
+    store.start_step();
+    assert_eq!(store.step_row_changes(), vec![]);
 }
