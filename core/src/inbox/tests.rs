@@ -993,3 +993,25 @@ fn an_inbox_row_expires_exactly_when_the_purge_deletes_it() {
         }
     }
 }
+
+#[test]
+fn the_purge_names_the_transaction_it_holds_open_at_every_step() {
+    // The lock graph (deadlock breaking) and a crash find the retention job's transaction
+    // through `open_transaction`: it must name the open transaction from BEGIN to COMMIT, and
+    // nothing before or after.
+    let mut store = store_with_apples();
+    deliver(&mut store, ConsumerImplementation::Idempotent, &message(1), Tick(1)).unwrap();
+    let mut purge = PurgeExpiredInboxRows::new(config(ConsumerImplementation::Idempotent));
+    let now = Tick(500);
+    assert_eq!(purge.open_transaction(), None, "before BEGIN");
+    let mut held = Vec::new();
+    while purge.next_statement(now).is_some() {
+        let step = purge.step(&mut store, now).unwrap();
+        held.push(purge.open_transaction().map(|tx| store.is_open(tx)));
+        if let Step::Done(purged) = step {
+            assert_eq!(purged.message_ids, [message_id(1)]);
+        }
+    }
+    // After BEGIN and after DELETE the open transaction is named; after COMMIT none is.
+    assert_eq!(held, [Some(true), Some(true), None]);
+}

@@ -278,3 +278,31 @@ fn an_outbox_row_published_twice_is_applied_once_by_the_inbox_and_twice_by_the_n
         assert_eq!(available_apples(&store), APPLES_INITIAL - charges_expected as i64);
     }
 }
+
+#[test]
+fn the_relay_names_the_transaction_it_holds_open_at_every_step() {
+    // The lock graph (deadlock breaking) finds the relay's marking transaction through
+    // `open_transaction`: from BEGIN to COMMIT it names the open transaction; the autocommit
+    // SELECT and the publishes hold none.
+    let mut store = store_with_outbox(&[outbox_row(1, 10, false), outbox_row(2, 11, false)]);
+    let mut relay = RelayOutbox::new(RelayConfig::default());
+    assert_eq!(relay.open_transaction(), None, "before the SELECT");
+    let mut held = Vec::new();
+    while let Some(statement) = relay.next_statement(Tick(1)) {
+        relay.step(&mut store, Tick(1)).unwrap();
+        let open = relay.open_transaction().filter(|tx| store.is_open(*tx));
+        held.push(format!(
+            "{} -> {}",
+            statement.split_whitespace().next().unwrap_or(""),
+            if open.is_some() { "holds its transaction" } else { "holds none" }
+        ));
+    }
+    expect![[r#"
+        SELECT -> holds none
+        PUBLISH -> holds none
+        PUBLISH -> holds none
+        BEGIN -> holds its transaction
+        UPDATE -> holds its transaction
+        COMMIT -> holds none"#]]
+    .assert_eq(&held.join("\n"));
+}

@@ -482,3 +482,16 @@ fn a_steps_row_changes_coalesce_its_commits_and_equal_the_diff() {
     store.start_step();
     assert_eq!(store.step_row_changes(), vec![]);
 }
+
+#[test]
+fn a_store_reports_the_limits_it_was_given_and_keeps_them() {
+    let limits = StoreConfig { open_transactions_max: 2, rows_per_table_max: 3 };
+    let mut store = Store::new(limits);
+    assert_eq!(store.config(), limits);
+    // The limits it reports are the ones it enforces.
+    let first = store.begin().unwrap();
+    let _second = store.begin().unwrap();
+    assert!(store.begin().is_err(), "a third transaction is over open_transactions_max = 2");
+    store.rollback(first).unwrap();
+    assert_eq!(store.config(), limits);
+}
