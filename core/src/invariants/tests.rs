@@ -394,6 +394,14 @@ fn i1_available_below_zero_and_not_conserved_are_two_violations() {
 }
 
 #[test]
+fn i1_available_stock_of_zero_is_conserved_and_not_below_zero() {
+    let mut shop = clean_shop();
+    // Order 1 reserves 2 apples: 2 on hand, 0 available, 2 reserved is the last apple sold.
+    shop.stock("apple", 2, 0);
+    check(&shop, expect![""]);
+}
+
+#[test]
 fn i1_a_reservation_of_a_sku_without_stock_is_not_conserved() {
     let mut shop = clean_shop();
     shop.order(2, &[("pear", 1), ("plum", 3)], OrderStatus::Placed).reservation(2, "plum", 3);
@@ -696,6 +704,36 @@ fn i4_a_run_that_starts_before_another_finished_within_its_lease_is_reported() {
         expect![[r#"
         I4 [handler_runs[2], handler_runs[3]]
             The handler of key 00000000-0000-0000-0000-000000000203 ran twice at once: run 3 with token 2 started at t12 while run 2, started at t10, still held the key: it finished only at t14, within its lease with token 1 (until t20).
+    "#]],
+    );
+}
+
+#[test]
+fn i4_a_run_that_finishes_when_its_lease_ends_held_the_key_by_its_lease() {
+    let mut shop = clean_shop();
+    shop.run(3, lease(1, 20), 10, finished(20)).run(3, lease(2, 30), 15, None);
+    check(
+        &shop,
+        expect![[r#"
+        I4 [handler_runs[2], handler_runs[3]]
+            The handler of key 00000000-0000-0000-0000-000000000203 ran twice at once: run 3 with token 2 started at t15 while run 2, started at t10, still held the key: its lease with token 1 runs until t20 (it finished at t20).
+    "#]],
+    );
+}
+
+#[test]
+fn i4_names_the_first_of_two_runs_that_hold_the_key_until_the_same_tick() {
+    let mut shop = clean_shop();
+    // Runs 2 and 3 both hold key 3 until t15; run 4 starts while both do and is reported
+    // against run 2, the first holder, not against run 3, which was itself a second run.
+    shop.run(3, None, 10, finished(15)).run(3, None, 11, finished(15)).run(3, None, 12, None);
+    check(
+        &shop,
+        expect![[r#"
+        I4 [handler_runs[2], handler_runs[3]]
+            The handler of key 00000000-0000-0000-0000-000000000203 ran twice at once: run 3 started at t11 while run 2, started at t10, still held the key: it had no lease and ran until it finished at t15.
+        I4 [handler_runs[2], handler_runs[4]]
+            The handler of key 00000000-0000-0000-0000-000000000203 ran twice at once: run 4 started at t12 while run 2, started at t10, still held the key: it had no lease and ran until it finished at t15.
     "#]],
     );
 }
