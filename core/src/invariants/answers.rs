@@ -33,30 +33,9 @@ use crate::ids::{IdempotencyKey, Tick};
 /// longest.
 pub fn check_i4_same_key_same_answer(history: &History) -> Vec<Violation> {
     let mut violations = Vec::new();
-    let mut first_answers: BTreeMap<IdempotencyKey, (usize, &ApiResponse)> = BTreeMap::new();
+    let mut first_answers: BTreeMap<IdempotencyKey, usize> = BTreeMap::new();
     for (index, response) in history.responses().iter().enumerate() {
-        let Some(key) = response.key else { continue };
-        if !response.origin.is_answer_of_the_key() {
-            continue;
-        }
-        let Some(&(first_index, first)) = first_answers.get(&key) else {
-            first_answers.insert(key, (index, response));
-            continue;
-        };
-        if first.fingerprint != response.fingerprint {
-            violations.push(another_request(key, (first_index, first), (index, response)));
-        } else if (first.status, &first.body) != (response.status, &response.body) {
-            violations.push(Violation::new(
-                InvariantId::I4,
-                vec![RowRef::Response { index: first_index }, RowRef::Response { index }],
-                Finding::DifferentAnswers {
-                    key,
-                    first: (found(first), first.answered_at),
-                    then: (found(response), response.answered_at),
-                    source: source(response.origin),
-                },
-            ));
-        }
+        i4_answer(history, &mut first_answers, index, response, &mut violations);
     }
 
     let mut runs_by_key: BTreeMap<IdempotencyKey, Vec<(HandlerRunId, &HandlerRun)>> =
@@ -65,31 +44,76 @@ pub fn check_i4_same_key_same_answer(history: &History) -> Vec<Violation> {
         runs_by_key.entry(run.key).or_default().push((HandlerRunId(index), run));
     }
     for (key, mut runs) in runs_by_key {
-        runs.sort_by_key(|(id, run)| (run.started_at, *id));
-        // The earlier run that holds the key longest, and until when.
-        let mut holder: Option<(HandlerRunId, &HandlerRun, HoldEnd)> = None;
-        for (id, run) in runs {
-            if let Some((holder_id, holder_run, holder_end)) = holder
-                && holder_end.holds_at(run.started_at)
-            {
-                violations.push(Violation::new(
-                    InvariantId::I4,
-                    vec![RowRef::HandlerRun { run: holder_id }, RowRef::HandlerRun { run: id }],
-                    Finding::HandlerRanTwice {
-                        key,
-                        run: (id, run.lease.map(|lease| lease.fencing_token.0), run.started_at),
-                        holder: (holder_id, holder_run.started_at),
-                        hold: hold_of(holder_run),
-                    },
-                ));
-            }
-            let end = HoldEnd::of(run);
-            if holder.is_none_or(|(_, _, holder_end)| end > holder_end) {
-                holder = Some((id, run, end));
-            }
-        }
+        i4_key_runs(key, &mut runs, &mut violations);
     }
     violations
+}
+
+/// I4's first half for one answer, the response at `index` of `history`: the first answer of
+/// its key (recorded in `first_answers`, the position of each key's first answer) is the
+/// reference; a later one is compared with it.
+pub(super) fn i4_answer(
+    history: &History,
+    first_answers: &mut BTreeMap<IdempotencyKey, usize>,
+    index: usize,
+    response: &ApiResponse,
+    violations: &mut Vec<Violation>,
+) {
+    let Some(key) = response.key else { return };
+    if !response.origin.is_answer_of_the_key() {
+        return;
+    }
+    let Some(&first_index) = first_answers.get(&key) else {
+        first_answers.insert(key, index);
+        return;
+    };
+    let Some(first) = history.responses().get(first_index) else { return };
+    if first.fingerprint != response.fingerprint {
+        violations.push(another_request(key, (first_index, first), (index, response)));
+    } else if (first.status, &first.body) != (response.status, &response.body) {
+        violations.push(Violation::new(
+            InvariantId::I4,
+            vec![RowRef::Response { index: first_index }, RowRef::Response { index }],
+            Finding::DifferentAnswers {
+                key,
+                first: (found(first), first.answered_at),
+                then: (found(response), response.answered_at),
+                source: source(response.origin),
+            },
+        ));
+    }
+}
+
+/// I4's second half for the handler runs of one key (in the order they were recorded; sorted
+/// here by start).
+pub(super) fn i4_key_runs(
+    key: IdempotencyKey,
+    runs: &mut [(HandlerRunId, &HandlerRun)],
+    violations: &mut Vec<Violation>,
+) {
+    runs.sort_by_key(|(id, run)| (run.started_at, *id));
+    // The earlier run that holds the key longest, and until when.
+    let mut holder: Option<(HandlerRunId, &HandlerRun, HoldEnd)> = None;
+    for &(id, run) in runs.iter() {
+        if let Some((holder_id, holder_run, holder_end)) = holder
+            && holder_end.holds_at(run.started_at)
+        {
+            violations.push(Violation::new(
+                InvariantId::I4,
+                vec![RowRef::HandlerRun { run: holder_id }, RowRef::HandlerRun { run: id }],
+                Finding::HandlerRanTwice {
+                    key,
+                    run: (id, run.lease.map(|lease| lease.fencing_token.0), run.started_at),
+                    holder: (holder_id, holder_run.started_at),
+                    hold: hold_of(holder_run),
+                },
+            ));
+        }
+        let end = HoldEnd::of(run);
+        if holder.is_none_or(|(_, _, holder_end)| end > holder_end) {
+            holder = Some((id, run, end));
+        }
+    }
 }
 
 /// The violation of a key's answer (`response`, at `index`) given to a request with another
@@ -171,18 +195,21 @@ pub fn check_i7_no_server_error_for_a_duplicate(history: &History) -> Vec<Violat
         .responses()
         .iter()
         .enumerate()
-        .filter(|(_, response)| {
-            response.attempt == RequestAttempt::Duplicate && response.status >= 500
-        })
-        .map(|(index, response)| {
-            Violation::new(
-                InvariantId::I7,
-                vec![RowRef::Response { index }],
-                Finding::ServerErrorForDuplicate {
-                    key: response.key,
-                    answer: (found(response), response.answered_at),
-                },
-            )
-        })
+        .filter_map(|(index, response)| i7_response(index, response))
         .collect()
+}
+
+/// I7 for one answer, the response at `index`.
+pub(super) fn i7_response(index: usize, response: &ApiResponse) -> Option<Violation> {
+    if response.attempt != RequestAttempt::Duplicate || response.status < 500 {
+        return None;
+    }
+    Some(Violation::new(
+        InvariantId::I7,
+        vec![RowRef::Response { index }],
+        Finding::ServerErrorForDuplicate {
+            key: response.key,
+            answer: (found(response), response.answered_at),
+        },
+    ))
 }

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::{Finding, InvariantId, Quiescence, RowRef, Violation};
 use crate::history::{History, InboxUse, MessageEvent};
 use crate::ids::{ConsumerName, MessageId, OrderId, Tick};
-use crate::store::{MessagePayload, OrderRow, OutboxRow, Tables};
+use crate::store::{InboxRow, MessagePayload, OrderRow, OutboxRow, Tables};
 
 /// I5: an inbox row exists exactly when its effect was applied.
 ///
@@ -21,29 +21,11 @@ pub fn check_i5_inbox_row_exactly_when_applied(
     tables: &Tables,
     history: &History,
 ) -> Vec<Violation> {
-    #[derive(Clone, Copy)]
-    enum InboxEvent {
-        EffectCommitted(Tick),
-        RowPurged(Tick),
-    }
     let mut events_by_row: BTreeMap<(MessageId, &ConsumerName), Vec<(usize, InboxEvent)>> =
         BTreeMap::new();
     for (index, event) in history.message_events().iter().enumerate() {
-        let (message_id, consumer, event) = match event {
-            MessageEvent::EffectCommitted {
-                message_id,
-                consumer,
-                inbox: InboxUse::WithInbox,
-                committed_at,
-            } => (message_id, consumer, InboxEvent::EffectCommitted(*committed_at)),
-            MessageEvent::InboxRowPurged { message_id, consumer, purged_at } => {
-                (message_id, consumer, InboxEvent::RowPurged(*purged_at))
-            }
-            MessageEvent::EffectCommitted { inbox: InboxUse::WithoutInbox, .. }
-            | MessageEvent::Published { .. }
-            | MessageEvent::Acknowledged { .. } => continue,
-        };
-        events_by_row.entry((*message_id, consumer)).or_default().push((index, event));
+        let Some((message_id, consumer, event)) = InboxEvent::of(event) else { continue };
+        events_by_row.entry((message_id, consumer)).or_default().push((index, event));
     }
     let row_keys: BTreeSet<(MessageId, &ConsumerName)> = tables
         .inbox
@@ -57,67 +39,108 @@ pub fn check_i5_inbox_row_exactly_when_applied(
         let events =
             events_by_row.get(&(message_id, consumer)).map(Vec::as_slice).unwrap_or_default();
         let inbox_row = tables.inbox.get(&(message_id, consumer.clone()));
-        let mut rows: Vec<RowRef> = inbox_row.map(RowRef::to_row).into_iter().collect();
-        rows.extend(events.iter().map(|(index, _)| RowRef::MessageEvent { index: *index }));
-        match (inbox_row, events.last()) {
-            (Some(_), None) => violations.push(Violation::new(
-                InvariantId::I5,
-                rows.clone(),
-                Finding::InboxRowWithoutEffect { message: message_id, consumer: consumer.clone() },
-            )),
-            (Some(_), Some((_, InboxEvent::RowPurged(purged_at)))) => {
-                violations.push(Violation::new(
-                    InvariantId::I5,
-                    rows.clone(),
-                    Finding::InboxRowAfterPurge {
-                        message: message_id,
-                        consumer: consumer.clone(),
-                        purged_at: *purged_at,
-                    },
-                ))
-            }
-            (None, Some((_, InboxEvent::EffectCommitted(committed_at)))) => {
-                violations.push(Violation::new(
-                    InvariantId::I5,
-                    rows.clone(),
-                    Finding::EffectWithoutInboxRow {
-                        message: message_id,
-                        consumer: consumer.clone(),
-                        committed_at: *committed_at,
-                    },
-                ))
-            }
-            (Some(_), Some((_, InboxEvent::EffectCommitted(_))))
-            | (None, Some((_, InboxEvent::RowPurged(_))))
-            | (None, None) => {}
-        }
-        // Effects between purges: at most one each.
-        for run_of_effects in events.split(|(_, event)| matches!(event, InboxEvent::RowPurged(_))) {
-            if run_of_effects.len() > 1 {
-                let committed_at = run_of_effects
-                    .iter()
-                    .filter_map(|(_, event)| match event {
-                        InboxEvent::EffectCommitted(at) => Some(*at),
-                        InboxEvent::RowPurged(_) => None,
-                    })
-                    .collect();
-                let mut rows: Vec<RowRef> = inbox_row.map(RowRef::to_row).into_iter().collect();
-                rows.extend(
-                    run_of_effects.iter().map(|(index, _)| RowRef::MessageEvent { index: *index }),
-                );
-                violations.push(Violation::new(
-                    InvariantId::I5,
-                    rows,
-                    Finding::EffectsBetweenPurges {
-                        message: message_id,
-                        consumer: consumer.clone(),
-                        committed_at,
-                    },
-                ));
-            }
-        }
+        i5_row(message_id, consumer, inbox_row, events, &mut violations);
     }
     violations
+}
+
+/// A message event that I5 judges: an effect committed with an inbox, or a purge of an inbox
+/// row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum InboxEvent {
+    EffectCommitted(Tick),
+    RowPurged(Tick),
+}
+
+impl InboxEvent {
+    /// The inbox row `event` is about and what happened to it, if I5 judges it.
+    pub(super) fn of(event: &MessageEvent) -> Option<(MessageId, &ConsumerName, InboxEvent)> {
+        match event {
+            MessageEvent::EffectCommitted {
+                message_id,
+                consumer,
+                inbox: InboxUse::WithInbox,
+                committed_at,
+            } => Some((*message_id, consumer, InboxEvent::EffectCommitted(*committed_at))),
+            MessageEvent::InboxRowPurged { message_id, consumer, purged_at } => {
+                Some((*message_id, consumer, InboxEvent::RowPurged(*purged_at)))
+            }
+            MessageEvent::EffectCommitted { inbox: InboxUse::WithoutInbox, .. }
+            | MessageEvent::Published { .. }
+            | MessageEvent::Acknowledged { .. } => None,
+        }
+    }
+}
+
+/// I5 for one inbox row key: the row, if it exists, and the events about it (with their
+/// positions in the history's message events, in order).
+pub(super) fn i5_row(
+    message_id: MessageId,
+    consumer: &ConsumerName,
+    inbox_row: Option<&InboxRow>,
+    events: &[(usize, InboxEvent)],
+    violations: &mut Vec<Violation>,
+) {
+    let rows = || {
+        let mut rows: Vec<RowRef> = inbox_row.map(RowRef::to_row).into_iter().collect();
+        rows.extend(events.iter().map(|(index, _)| RowRef::MessageEvent { index: *index }));
+        rows
+    };
+    match (inbox_row, events.last()) {
+        (Some(_), None) => violations.push(Violation::new(
+            InvariantId::I5,
+            rows(),
+            Finding::InboxRowWithoutEffect { message: message_id, consumer: consumer.clone() },
+        )),
+        (Some(_), Some((_, InboxEvent::RowPurged(purged_at)))) => violations.push(Violation::new(
+            InvariantId::I5,
+            rows(),
+            Finding::InboxRowAfterPurge {
+                message: message_id,
+                consumer: consumer.clone(),
+                purged_at: *purged_at,
+            },
+        )),
+        (None, Some((_, InboxEvent::EffectCommitted(committed_at)))) => {
+            violations.push(Violation::new(
+                InvariantId::I5,
+                rows(),
+                Finding::EffectWithoutInboxRow {
+                    message: message_id,
+                    consumer: consumer.clone(),
+                    committed_at: *committed_at,
+                },
+            ))
+        }
+        (Some(_), Some((_, InboxEvent::EffectCommitted(_))))
+        | (None, Some((_, InboxEvent::RowPurged(_))))
+        | (None, None) => {}
+    }
+    // Effects between purges: at most one each.
+    for run_of_effects in events.split(|(_, event)| matches!(event, InboxEvent::RowPurged(_))) {
+        if run_of_effects.len() > 1 {
+            let committed_at = run_of_effects
+                .iter()
+                .filter_map(|(_, event)| match event {
+                    InboxEvent::EffectCommitted(at) => Some(*at),
+                    InboxEvent::RowPurged(_) => None,
+                })
+                .collect();
+            let mut rows: Vec<RowRef> = inbox_row.map(RowRef::to_row).into_iter().collect();
+            rows.extend(
+                run_of_effects.iter().map(|(index, _)| RowRef::MessageEvent { index: *index }),
+            );
+            violations.push(Violation::new(
+                InvariantId::I5,
+                rows,
+                Finding::EffectsBetweenPurges {
+                    message: message_id,
+                    consumer: consumer.clone(),
+                    committed_at,
+                },
+            ));
+        }
+    }
 }
 
 /// I6: at quiescence, every placed order has an `OrderPlaced` message in the outbox, and each

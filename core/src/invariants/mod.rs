@@ -17,6 +17,10 @@
 //! history; `messages.rs` holds I5 and I6, which read the inbox and outbox rows beside the
 //! message events of the history. What a violation found is data ([`Finding`], in
 //! `finding.rs`); its sentence comes from the catalogue of [`crate::words`], recorded in English.
+//!
+//! [`check_all`] judges everything from scratch and is the reference; [`Incremental`]
+//! (`incremental.rs`), which the simulator keeps in its world, judges again only what a step
+//! changed and finds the same violations in the same order.
 
 use std::fmt;
 
@@ -29,11 +33,13 @@ use crate::words::Language;
 
 mod answers;
 mod finding;
+mod incremental;
 mod messages;
 mod rows;
 
 pub use answers::{check_i4_same_key_same_answer, check_i7_no_server_error_for_a_duplicate};
 pub use finding::{AnswerSource, Finding, FoundAnswer, KeyHold};
+pub use incremental::Incremental;
 pub use messages::{check_i5_inbox_row_exactly_when_applied, check_i6_order_placed_processed_once};
 pub use rows::{
     check_i1_stock_conserved, check_i2_one_reservation_per_order_line,

@@ -16,7 +16,7 @@ use crate::history::{
 use crate::ids::{ChargeId, IdempotencyKey, MessageId, OrderId, PaymentId, Sku, Tick};
 use crate::store::{
     ChargeRow, FencingToken, InboxRow, MessagePayload, OrderLine, OrderRow, OrderStatus, OutboxRow,
-    RequestFingerprint, ReservationRow, StockRow,
+    RequestFingerprint, ReservationRow, StockRow, Tables, WriteSet,
 };
 
 fn order_id(n: u128) -> OrderId {
@@ -294,6 +294,55 @@ fn check(shop: &Shop, expect: Expect) {
     for violation in &violations {
         let invariant = violation.invariant;
         assert!(invariant.check(&shop.tables, &shop.history, &shop.quiescence).contains(violation));
+    }
+    check_incremental(shop, &violations);
+}
+
+/// The incremental checker finds the same violations as [`check_all`], in the same order: built
+/// from the shop's state, and brought to it in one update from the clean shop it was made from.
+fn check_incremental(shop: &Shop, violations: &[Violation]) {
+    let afresh = Incremental::new(&shop.tables, &shop.history);
+    assert_eq!(afresh.violations(&shop.tables, &shop.history, &shop.quiescence), violations);
+    let clean = clean_shop();
+    let extends = |old: &History, new: &History| {
+        new.responses().starts_with(old.responses())
+            && new.message_events().starts_with(old.message_events())
+            && new.handler_runs().len() >= old.handler_runs().len()
+            && new.handler_runs().iter().zip(old.handler_runs()).all(|(new, old)| {
+                new.key == old.key && new.started_at == old.started_at && new.lease == old.lease
+            })
+    };
+    if extends(&clean.history, &shop.history) {
+        let mut updated = Incremental::new(&clean.tables, &clean.history);
+        updated.update(&shop.tables, &before_image(&clean.tables, &shop.tables), &shop.history);
+        assert_eq!(
+            updated.violations(&shop.tables, &shop.history, &shop.quiescence),
+            violations,
+            "the incremental checker, updated from the clean shop"
+        );
+    }
+}
+
+/// The before-image of going from `old` to `new`: every row that differs, as it was in `old`.
+fn before_image(old: &Tables, new: &Tables) -> WriteSet {
+    fn table<K: Ord + Clone, R: Clone + PartialEq>(
+        old: &BTreeMap<K, R>,
+        new: &BTreeMap<K, R>,
+    ) -> BTreeMap<K, Option<R>> {
+        old.keys()
+            .chain(new.keys())
+            .filter(|key| old.get(*key) != new.get(*key))
+            .map(|key| (key.clone(), old.get(key).cloned()))
+            .collect()
+    }
+    WriteSet {
+        orders: table(&old.orders, &new.orders),
+        stock: table(&old.stock, &new.stock),
+        reservations: table(&old.reservations, &new.reservations),
+        inbox: table(&old.inbox, &new.inbox),
+        outbox: table(&old.outbox, &new.outbox),
+        idempotency_keys: table(&old.idempotency_keys, &new.idempotency_keys),
+        charges: table(&old.charges, &new.charges),
     }
 }
 

@@ -718,3 +718,65 @@ fn repro_5_a_dead_letter_is_its_own_outcome_not_an_i6_violation() {
         Simulation::run(naive, 0).unwrap().invariants_ever_violated().contains(&InvariantId::I6)
     );
 }
+
+/// Runs `scenario` with `seed`, choosing each step's action from every enabled one (faults
+/// included) by `choices`, and checks after every step that the world's incremental invariants
+/// found exactly what the full check finds, and what a checker built afresh from the state
+/// finds: the same violations, in the same order.
+fn incremental_invariants_agree_with_the_full_check(
+    scenario: &Scenario,
+    seed: u64,
+    choices: &[u16],
+) -> Result<(), proptest::test_runner::TestCaseError> {
+    use crate::invariants::{Incremental, check_all};
+    use proptest::prop_assert_eq;
+    let mut world = World::new(scenario, crate::rng::DeterministicRng::from_seed(seed)).unwrap();
+    for (step, choice) in choices.iter().enumerate() {
+        let enabled = world.enabled_actions();
+        if enabled.is_empty() {
+            break;
+        }
+        let action = &enabled[usize::from(*choice) % enabled.len()];
+        // A limit (a full queue, a long history) stops the run, as it stops a simulation.
+        let Ok(record) = world.apply(action) else { break };
+        let quiescence = world.quiescence();
+        let full = check_all(world.store().committed(), world.history(), &quiescence);
+        prop_assert_eq!(&record.violations, &full, "step {} ({:?})", step + 1, action);
+        let afresh = Incremental::new(world.store().committed(), world.history()).violations(
+            world.store().committed(),
+            world.history(),
+            &quiescence,
+        );
+        prop_assert_eq!(&afresh, &full, "step {} ({:?}), checker built afresh", step + 1, action);
+    }
+    Ok(())
+}
+
+fn every_class_and_random_faults(mode: PatternMode) -> crate::testing::ScenarioShape {
+    crate::testing::ScenarioShape {
+        random_faults: crate::testing::RandomFaults::On,
+        ..crate::testing::ScenarioShape::new(Patterns::all(mode), &FaultClass::ALL)
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(crate::testing::proptest_config(256))]
+
+    #[test]
+    fn incremental_invariants_equal_the_full_check_on_random_naive_runs(
+        scenario in crate::testing::configured_scenario(every_class_and_random_faults(PatternMode::Naive)),
+        seed in crate::testing::seed(),
+        choices in proptest::collection::vec(proptest::prelude::any::<u16>(), 0..300),
+    ) {
+        incremental_invariants_agree_with_the_full_check(&scenario, seed, &choices)?;
+    }
+
+    #[test]
+    fn incremental_invariants_equal_the_full_check_on_random_idempotent_runs(
+        scenario in crate::testing::configured_scenario(every_class_and_random_faults(PatternMode::Idempotent)),
+        seed in crate::testing::seed(),
+        choices in proptest::collection::vec(proptest::prelude::any::<u16>(), 0..300),
+    ) {
+        incremental_invariants_agree_with_the_full_check(&scenario, seed, &choices)?;
+    }
+}

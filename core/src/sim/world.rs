@@ -33,7 +33,7 @@ use thiserror::Error;
 
 use crate::history::{History, HistoryConfig, HistoryError};
 use crate::ids::{ConsumerName, IdempotencyKey, MessageId, OrderId, Tick};
-use crate::invariants::{Quiescence, Violation, check_all};
+use crate::invariants::{Incremental, Quiescence, Violation, check_all};
 use crate::rng::DeterministicRng;
 use crate::sim::action::{Action, AttemptId, EntryId, InstanceId, RequestIndex};
 use crate::sim::api::ApiAttempt;
@@ -168,7 +168,24 @@ pub struct World {
     pub(super) broker: Broker,
     pub(super) consumers: Vec<ConsumerInstance>,
     pub(super) retention: Option<RetentionRun>,
+    invariants: InvariantChecker,
 }
+
+/// The incremental invariant checker of a world, built at the first step that is recorded
+/// ([`World::apply_listed`]) and kept up to date by every later one; a step that bypasses it
+/// ([`World::apply_enabled`]) drops it, to be built again from the state if needed. It is a
+/// function of the store and the history, so two worlds are equal whatever it holds (and
+/// [`World`]'s `Hash` leaves it out).
+#[derive(Clone, Debug, Default)]
+struct InvariantChecker(Option<Box<Incremental>>);
+
+impl PartialEq for InvariantChecker {
+    fn eq(&self, _: &InvariantChecker) -> bool {
+        true
+    }
+}
+
+impl Eq for InvariantChecker {}
 
 impl Hash for World {
     /// Hashes everything but the RNG's internal state (which has no `Hash`); equal worlds
@@ -253,6 +270,7 @@ impl World {
             relay: None,
             broker: Broker::default(),
             retention: None,
+            invariants: InvariantChecker::default(),
         })
     }
 
@@ -413,7 +431,7 @@ impl World {
         self.perform(action, &mut out)?;
         let row_changes = self.store.step_row_changes();
         let quiescence = self.quiescence();
-        let violations = check_all(self.store.committed(), &self.history, &quiescence);
+        let violations = self.checked_violations(&quiescence);
         Ok(StepRecord {
             action: action.clone(),
             actor: action.actor(),
@@ -438,9 +456,31 @@ impl World {
     pub(crate) fn apply_enabled(&mut self, action: &Action) -> Result<Vec<Violation>, ApplyError> {
         self.store.stop_statement_log();
         self.store.start_step();
+        self.invariants.0 = None;
         let mut out = StepOut::default();
         self.perform(action, &mut out)?;
         Ok(check_all(self.store.committed(), &self.history, &self.quiescence()))
+    }
+
+    /// Every invariant violation after a step, from the incremental checker fed with the rows
+    /// the step's commits changed and the history records it appended: the same as
+    /// [`check_all`] (debug builds compare the two).
+    fn checked_violations(&mut self, quiescence: &Quiescence) -> Vec<Violation> {
+        let tables = self.store.committed();
+        let checker = match &mut self.invariants.0 {
+            Some(checker) => {
+                checker.update(tables, self.store.step_before_image(), &self.history);
+                checker
+            }
+            None => self.invariants.0.insert(Box::new(Incremental::new(tables, &self.history))),
+        };
+        let violations = checker.violations(tables, &self.history, quiescence);
+        debug_assert_eq!(
+            violations,
+            check_all(tables, &self.history, quiescence),
+            "the incremental invariants differ from the full check"
+        );
+        violations
     }
 
     /// Performs `action` by its actor, then breaks a deadlock and dead-letters exhausted
