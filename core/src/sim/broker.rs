@@ -196,7 +196,7 @@ impl World {
 
     /// When each copy next changes: it becomes visible, its visibility timeout ends, its hold
     /// ends.
-    pub(super) fn broker_deadlines(&self, deadlines: &mut Vec<Deadline>) {
+    pub(super) fn broker_deadlines(&self, deadlines: &mut impl FnMut(Deadline)) {
         for (entry, copy) in &self.broker.entries {
             let (at, reason) = match &copy.state {
                 EntryState::Ready { visible_at } => {
@@ -212,7 +212,7 @@ impl World {
                     continue;
                 }
             };
-            deadlines.push(Deadline { at, reason });
+            deadlines(Deadline { at, reason });
         }
     }
 

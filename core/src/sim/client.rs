@@ -156,7 +156,7 @@ impl World {
 
     /// When each client next has something to do: its first send (once the request it waits
     /// for is finished), its timeout, its retry.
-    pub(super) fn client_deadlines(&self, deadlines: &mut Vec<Deadline>) {
+    pub(super) fn client_deadlines(&self, deadlines: &mut impl FnMut(Deadline)) {
         for (index, client) in self.clients.iter().enumerate() {
             let request = RequestIndex(index);
             let (at, reason) = match &client.state {
@@ -173,7 +173,7 @@ impl World {
                     continue;
                 }
             };
-            deadlines.push(Deadline { at, reason });
+            deadlines(Deadline { at, reason });
         }
     }
 

@@ -78,16 +78,31 @@ impl World {
     /// reason; several may fall at the same tick.
     pub fn deadlines(&self) -> Vec<Deadline> {
         let mut deadlines = Vec::new();
-        self.client_deadlines(&mut deadlines);
-        self.broker_deadlines(&mut deadlines);
-        self.retention_deadlines(&mut deadlines);
-        deadlines.retain(|deadline| deadline.at > self.now);
+        self.each_deadline(&mut |deadline| deadlines.push(deadline));
         deadlines
     }
 
-    /// The earliest deadline after now: when the clock next has a reason to move.
+    /// The earliest deadline after now: when the clock next has a reason to move. The minimum
+    /// of [`World::deadlines`], without listing them.
     pub fn next_deadline(&self) -> Option<Tick> {
-        self.deadlines().into_iter().map(|deadline| deadline.at).min()
+        let mut next: Option<Tick> = None;
+        self.each_deadline(&mut |deadline| {
+            next = Some(next.map_or(deadline.at, |next| next.min(deadline.at)));
+        });
+        next
+    }
+
+    /// Hands every deadline after now to `each`, actor by actor.
+    fn each_deadline(&self, each: &mut impl FnMut(Deadline)) {
+        let now = self.now;
+        let mut after_now = |deadline: Deadline| {
+            if deadline.at > now {
+                each(deadline);
+            }
+        };
+        self.client_deadlines(&mut after_now);
+        self.broker_deadlines(&mut after_now);
+        self.retention_deadlines(&mut after_now);
     }
 
     /// Time passes by `ticks`.

@@ -69,14 +69,14 @@ impl World {
     }
 
     /// When each inbox row and each key expires, if the retention job runs.
-    pub(super) fn retention_deadlines(&self, deadlines: &mut Vec<Deadline>) {
+    pub(super) fn retention_deadlines(&self, deadlines: &mut impl FnMut(Deadline)) {
         if !self.config.retention_job.enabled {
             return;
         }
         let consumer = self.consumer_config();
         let tables = self.store.committed();
         for row in tables.inbox.values() {
-            deadlines.push(Deadline {
+            deadlines(Deadline {
                 at: consumer.inbox_row_expires_at(row.processed_at),
                 reason: DeadlineReason::InboxRowExpires { message_id: row.message_id },
             });
@@ -88,7 +88,7 @@ impl World {
                 }
                 KeyState::Completed { .. } => DeadlineReason::KeyRetentionEnds { key: row.key },
             };
-            deadlines.push(Deadline { at: self.config.api.forgotten_at(row), reason });
+            deadlines(Deadline { at: self.config.api.forgotten_at(row), reason });
         }
     }
 

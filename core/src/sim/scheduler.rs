@@ -12,7 +12,9 @@
 //!
 //! The state after any step can be had again ([`Simulation::world_after`]): the world is
 //! snapshotted every `Limits::snapshot_every_steps` steps and the recorded actions are
-//! replayed from the nearest snapshot.
+//! replayed from the nearest snapshot. A run read once, to its end ([`Simulation::run`], the
+//! fuzzer), keeps only the start's snapshot: cloning the world every few steps is most of a
+//! long run's cost, and nothing would rewind it.
 
 use std::collections::BTreeMap;
 
@@ -104,6 +106,9 @@ pub struct Simulation {
     fired: Vec<bool>,
     steps: Vec<TraceStep>,
     snapshots: Vec<Snapshot>,
+    /// Whether a snapshot is taken every `Limits::snapshot_every_steps` steps (else only the
+    /// start's is kept).
+    keeps_snapshots: bool,
     violations_now: Vec<Violation>,
     first_violation_step: BTreeMap<InvariantId, usize>,
     faults: BTreeMap<FaultClass, usize>,
@@ -121,6 +126,7 @@ impl Simulation {
         Ok(Simulation {
             fired: vec![false; scenario.injections.len()],
             snapshots: vec![Snapshot { step: 0, world: world.clone() }],
+            keeps_snapshots: true,
             scenario,
             seed,
             world,
@@ -134,11 +140,18 @@ impl Simulation {
         })
     }
 
+    /// A run of `scenario` with `seed` that keeps no snapshot but the start's: the same steps
+    /// as [`Simulation::new`]'s, for a run that is read once rather than rewound
+    /// ([`Simulation::world_after`] still works, replaying from the start).
+    pub fn without_snapshots(scenario: Scenario, seed: u64) -> Result<Simulation, ScenarioError> {
+        Ok(Simulation { keeps_snapshots: false, ..Simulation::new(scenario, seed)? })
+    }
+
     /// Runs `scenario` with `seed` to its end and returns the trace.
     pub fn run(scenario: Scenario, seed: u64) -> Result<Trace, ScenarioError> {
-        let mut simulation = Simulation::new(scenario, seed)?;
+        let mut simulation = Simulation::without_snapshots(scenario, seed)?;
         simulation.run_to_end();
-        Ok(simulation.trace())
+        Ok(simulation.into_trace())
     }
 
     /// Runs a trace's scenario and seed again, taking the user's choices ([`Choice::User`]) at
@@ -277,7 +290,7 @@ impl Simulation {
             violated,
             quiescent: record.quiescent,
         });
-        if number.is_multiple_of(limits.snapshot_every_steps.max(1)) {
+        if self.keeps_snapshots && number.is_multiple_of(limits.snapshot_every_steps.max(1)) {
             self.snapshots.push(Snapshot { step: number, world: self.world.clone() });
         }
     }
@@ -369,6 +382,17 @@ impl Simulation {
     /// The whole trace so far (its stop reason is [`StopReason::Running`] if the run has not
     /// stopped yet).
     pub fn trace(&self) -> Trace {
+        Trace { steps: self.steps.clone(), ..self.trace_without_steps() }
+    }
+
+    /// The whole trace, taking the steps rather than copying them.
+    pub fn into_trace(self) -> Trace {
+        let trace = self.trace_without_steps();
+        Trace { steps: self.steps, ..trace }
+    }
+
+    /// The trace with an empty list of steps (its summary counts them all).
+    fn trace_without_steps(&self) -> Trace {
         let stop = self.stop.clone().unwrap_or(StopReason::Running);
         let mut violated_at_end: Vec<InvariantId> =
             self.violations_now.iter().map(|violation| violation.invariant).collect();
@@ -385,7 +409,7 @@ impl Simulation {
                 violated_at_end,
                 faults: self.faults.clone(),
             },
-            steps: self.steps.clone(),
+            steps: Vec::new(),
         }
     }
 

@@ -405,6 +405,23 @@ fn the_world_after_any_step_is_rebuilt_from_snapshots_and_replay() {
 }
 
 #[test]
+fn a_run_without_snapshots_takes_the_same_steps_and_still_rewinds_from_the_start() {
+    for seed in 0..20 {
+        let mut kept = Simulation::new(busy_scenario(), seed).unwrap();
+        kept.run_to_end();
+        let mut unkept = Simulation::without_snapshots(busy_scenario(), seed).unwrap();
+        unkept.run_to_end();
+        let trace = kept.trace();
+        assert_eq!(unkept.trace().to_json(), trace.to_json(), "seed {seed}");
+        let last = trace.steps.len();
+        assert_eq!(unkept.world_after(last), kept.world_after(last), "seed {seed}");
+        assert_eq!(unkept.world_after(last / 2), kept.world_after(last / 2), "seed {seed}");
+        assert_eq!(unkept.into_trace(), trace, "seed {seed}");
+        assert_eq!(Simulation::run(busy_scenario(), seed).unwrap(), trace, "seed {seed}");
+    }
+}
+
+#[test]
 fn the_model_is_a_transition_function_over_hashable_states() {
     use std::collections::hash_map::DefaultHasher;
     use std::hash::{Hash, Hasher};
