@@ -61,7 +61,26 @@ fn json_error(text: &str, path: String, error: &serde_json::Error) -> ScenarioEr
         }
         _ => path,
     };
-    ScenarioError::Json { path, line, column, message }
+    ScenarioError::Json { path: shortened(path), line, column, message: shortened(message) }
+}
+
+/// The most characters of a message or a path an error keeps. serde_json quotes the offending
+/// value whole (`invalid type: string "…", expected u64`), and a key or a string may be
+/// megabytes long: an error stays a sentence to read.
+pub(crate) const ERROR_TEXT_CHARS_MAX: usize = 240;
+
+/// `text` itself if it is short; else its start and its end (where serde_json's message says
+/// what was expected) around a count of the characters left out.
+pub(crate) fn shortened(text: String) -> String {
+    const HEAD: usize = 160;
+    const TAIL: usize = 60;
+    let chars = text.chars().count();
+    if chars <= ERROR_TEXT_CHARS_MAX {
+        return text;
+    }
+    let head: String = text.chars().take(HEAD).collect();
+    let tail: String = text.chars().skip(chars - TAIL).collect();
+    format!("{head}… ({} characters left out) …{tail}", chars - HEAD - TAIL)
 }
 
 /// The field a "missing field `x`", "unknown field `x`" or "duplicate field `x`" message

@@ -46,7 +46,7 @@ mod client;
 mod clock;
 mod consumer;
 mod fault;
-mod json;
+pub(crate) mod json;
 mod locks;
 mod network;
 mod pending;

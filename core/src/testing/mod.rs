@@ -1,6 +1,7 @@
 //! Public test support, compiled with the `testing` feature: the one configuration of every
 //! property test, whose seed replays from the environment ([`config`]), proptest strategies for
-//! the simulator's inputs ([`strategies`]), the property fuzzer with shrinking ([`fuzz`]), and the
+//! the simulator's inputs ([`strategies`]), the property fuzzer with shrinking ([`fuzz`]), the
+//! mutation fuzzer of the scenario, trace and share-link parsers ([`parser_fuzz`]), and the
 //! harness that fuzzes and exhaustively checks a user's own consumer or HTTP handler
 //! ([`harness`], with the worked examples [`loyalty_points`] and [`wallet_top_up`]).
 //!
@@ -19,11 +20,13 @@ pub mod config;
 pub mod fuzz;
 pub mod harness;
 pub mod loyalty_points;
+pub mod parser_fuzz;
 pub mod strategies;
 pub mod wallet_top_up;
 
 pub use config::{PropertyRun, proptest_config};
 pub use fuzz::{FuzzConfig, FuzzFailure, FuzzProgress, FuzzReport, FuzzRun, fuzz, run_case};
+pub use parser_fuzz::{InputKind, ParserFuzz, ParserInput, ParserSeed, catalogue_seeds};
 pub use strategies::{
     FuzzCase, RandomFaults, SURVIVABLE_FAULTS, ScenarioShape, WorldConfig, configured_scenario,
     fault_rates, fuzz_case, lesson_cases, scenario, seed, world_config,

@@ -393,7 +393,7 @@ impl ShareLink {
         let seed_text = fields.get("seed").ok_or_else(|| missing("seed"))?;
         let seed = seed_text.parse::<u64>().map_err(|error| ShareError::BadSeed {
             value: quote(seed_text),
-            message: error.to_string(),
+            message: crate::sim::json::shortened(error.to_string()),
         })?;
         let patterns = match fields.get("p") {
             Some(text) => decode_patterns(text)?,
@@ -418,7 +418,7 @@ impl ShareLink {
         let step_text = fields.get("step").ok_or_else(|| missing("step"))?;
         let step = step_text.parse::<usize>().map_err(|error| ShareError::BadStep {
             value: quote(step_text),
-            message: error.to_string(),
+            message: crate::sim::json::shortened(error.to_string()),
         })?;
         let presenter = match fields.get("presenter") {
             None | Some(&"0") => false,
@@ -506,7 +506,7 @@ fn decode_json<T: serde::de::DeserializeOwned>(
         field: field.to_owned(),
         line: error.line(),
         column: error.column(),
-        message: error.to_string(),
+        message: crate::sim::json::shortened(error.to_string()),
     })
 }
 
@@ -532,7 +532,7 @@ fn quote(text: &str) -> String {
 fn decode_text(field: &str, encoded: &str) -> Result<String, ShareError> {
     let bytes = BASE64URL.decode(encoded).map_err(|error| ShareError::BadBase64 {
         field: field.to_owned(),
-        message: error.to_string(),
+        message: crate::sim::json::shortened(error.to_string()),
     })?;
     String::from_utf8(bytes).map_err(|error| ShareError::NotUtf8 {
         field: field.to_owned(),

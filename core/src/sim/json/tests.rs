@@ -133,3 +133,29 @@ fn locate_finds_the_value_at_a_path() {
     assert_eq!(locate(text, ""), None);
     assert_eq!(locate("{\"a\": \"b\\\"}\", \"c\": [1, {\"d\": 2}]}", "c[1].d"), Some((1, 30)));
 }
+
+#[test]
+fn a_megabyte_value_or_key_gives_a_short_error_that_still_names_the_field_and_the_type() {
+    // Found by the parser fuzzer: serde_json quotes the offending string whole, so a 4 MB
+    // string in a number field of a trace made a 4 MB error message (printed by the CLI,
+    // shown by the page). A scenario may be up to 1 MiB: 200,000 crabs are 800 KB.
+    let huge = "🦀".repeat(200_000);
+    let text = format!(
+        "{HEAD} \"requests\": [{{\"operation\": {{\"op\": \"place_order\", \"lines\": [{{\"sku\": \"apple\", \"qty\": \"{huge}\"}}]}}}}]}}"
+    );
+    let (path, line, _, message) = json_error(&text);
+    assert_eq!((path.as_str(), line), ("requests[0].operation.lines[0].qty", 1));
+    assert!(message.chars().count() <= 300, "{} characters", message.chars().count());
+    assert!(message.starts_with("invalid type: string \"🦀🦀"), "{message}");
+    assert!(message.ends_with("🦀\", expected u32"), "{message}");
+    assert!(message.contains("… (199817 characters left out) …"), "{message}");
+    // A huge unknown key: the path and the message stay short too.
+    let key = "k".repeat(100_000);
+    let text = format!("{HEAD} \"requests\": [], \"{key}\": 1}}");
+    let (path, _, _, message) = json_error(&text);
+    assert!(path.chars().count() <= 300 && message.chars().count() <= 300, "{path}\n{message}");
+    assert!(message.starts_with("unknown field `kkk"), "{message}");
+    // Short messages are kept whole.
+    let text = format!("{HEAD} \"requests\": 3}}");
+    assert_eq!(json_error(&text).3, "invalid type: integer `3`, expected a sequence");
+}
