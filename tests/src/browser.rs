@@ -223,7 +223,13 @@ fn collect_console_errors(tab: &Arc<Tab>, errors: Arc<Mutex<Vec<String>>>) {
     let listener = Arc::new(move |event: &Event| {
         let message = match event {
             Event::RuntimeExceptionThrown(thrown) => {
-                Some(format!("uncaught: {}", thrown.params.exception_details.text))
+                let details = &thrown.params.exception_details;
+                let description = details
+                    .exception
+                    .as_ref()
+                    .and_then(|exception| exception.description.as_deref())
+                    .unwrap_or_default();
+                Some(format!("uncaught: {} {description}", details.text))
             }
             Event::RuntimeConsoleAPICalled(call)
                 if call.params.Type == ConsoleAPICalledEventTypeOption::Error =>
