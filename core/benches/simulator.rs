@@ -208,6 +208,21 @@ fn steps_large_random(bencher: Bencher, seed: u64) {
     bench_runs(bencher, large_random_runs(seed), Count::Steps);
 }
 
+/// Steps per second of the large random scenario run as the page runs it: a simulation that
+/// keeps a snapshot every `Limits::snapshot_every_steps` steps for rewinding.
+#[divan::bench(args = RANDOM_RUN_SEEDS, sample_count = 10)]
+fn steps_large_random_rewindable(bencher: Bencher, seed: u64) {
+    let runs = large_random_runs(seed);
+    let items = steps_of(&traces(&runs));
+    bencher.counter(ItemsCount::new(items)).bench(|| {
+        for (scenario, seed) in &runs {
+            let mut simulation = Simulation::new(scenario.clone(), *seed).unwrap();
+            simulation.run_to_end();
+            divan::black_box(simulation);
+        }
+    });
+}
+
 /// Deliveries per second of the large random scenario.
 #[divan::bench(args = RANDOM_RUN_SEEDS, sample_count = 10)]
 fn deliveries_large_random(bencher: Bencher, seed: u64) {

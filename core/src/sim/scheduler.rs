@@ -291,7 +291,7 @@ impl Simulation {
             quiescent: record.quiescent,
         });
         if self.keeps_snapshots && number.is_multiple_of(limits.snapshot_every_steps.max(1)) {
-            self.snapshots.push(Snapshot { step: number, world: self.world.clone() });
+            self.snapshots.push(Snapshot { step: number, world: self.world.snapshot() });
         }
     }
 

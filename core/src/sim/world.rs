@@ -462,6 +462,16 @@ impl World {
         Ok(check_all(self.store.committed(), &self.history, &self.quiescence()))
     }
 
+    /// A copy of the world to keep for rewinding: everything but the incremental invariant
+    /// checker, which a copy builds again from its state at its first step. The checker's
+    /// indexes and violations grow with the run; a snapshot every few steps need not copy them.
+    pub(crate) fn snapshot(&mut self) -> World {
+        let checker = std::mem::take(&mut self.invariants);
+        let snapshot = self.clone();
+        self.invariants = checker;
+        snapshot
+    }
+
     /// Every invariant violation after a step, from the incremental checker fed with the rows
     /// the step's commits changed and the history records it appended: the same as
     /// [`check_all`] (debug builds compare the two).
