@@ -2,6 +2,7 @@
 
 pub mod axe;
 pub mod browser;
+pub mod long_run;
 pub mod monkey;
 pub mod node;
 pub mod npm;

@@ -13,6 +13,7 @@ use idempotency_lab::view::Language;
 use idempotency_lab::view::{
     CompareInput, breaking_steps, compare, lanes, lesson_text, pending, trace_to_mermaid,
 };
+use idempotency_lab::words::fill;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
@@ -23,11 +24,12 @@ use crate::embed::Embedding;
 use crate::files::{Download, read_file, start_download};
 use crate::invariants::InvariantsPanel;
 use crate::labels::{UiText, action_label, stop_text, ui};
+use crate::opening::{self, FirstSlice, Openings};
 use crate::presenter::{
     PresenterTables, TypeScale, TypeScaleAction, ViewButtons, bring_into_view, in_fullscreen,
     toggle_fullscreen,
 };
-use crate::state::{Action, IMPORTED_SCENARIO, LabState, SPEEDS_MS};
+use crate::state::{Action, IMPORTED_SCENARIO, LabState, OpeningKind, Pending, SPEEDS_MS};
 use crate::step_list::{NARROW_QUERY, StepList};
 use crate::storage;
 use crate::tables::StoreTables;
@@ -56,13 +58,32 @@ pub fn app(props: &AppProps) -> Html {
     let embed = props.embed.clone();
     let page = embed.is_none();
     let presenter_asked = props.presenter;
+    // Opening a link or a trace file in slices: the openings' count and cancel flag, and the
+    // rest of the address's link if its first slice did not open it (`crate::opening`).
+    let openings = use_mut_ref(Openings::default);
+    let first_opening = use_mut_ref(|| None::<FirstSlice>);
     let state = use_reducer(|| {
         if let Some(embed) = &props.embed {
             let mut state = embed.initial.clone();
             state.presenter |= presenter_asked || embed.presenter;
             return state;
         }
-        let mut state = LabState::initial_for_fragment(&current_fragment());
+        let fragment = current_fragment();
+        let mut state = if fragment.trim_start_matches('#').is_empty() {
+            LabState::initial()
+        } else {
+            match opening::first_slice(&openings, OpeningKind::Link, Pending::of_link(&fragment)) {
+                FirstSlice::Done(action) => {
+                    Rc::unwrap_or_clone(Rc::new(LabState::initial()).reduce(action))
+                }
+                FirstSlice::Going(pending, generation, cancel) => {
+                    let opening = Some(pending.opening(generation));
+                    *first_opening.borrow_mut() =
+                        Some(FirstSlice::Going(pending, generation, cancel));
+                    LabState { opening, ..LabState::initial() }
+                }
+            }
+        };
         state.presenter |= presenter_asked;
         match storage::get::<u32>(SPEED_SETTING) {
             Some(speed_ms) if SPEEDS_MS.contains(&speed_ms) => LabState { speed_ms, ..state },
@@ -71,6 +92,19 @@ pub fn app(props: &AppProps) -> Html {
     });
     let dispatcher = state.dispatcher();
     let root = use_node_ref();
+    {
+        let dispatcher = dispatcher.clone();
+        let openings = openings.clone();
+        use_effect_with((), move |_| {
+            if let Some(FirstSlice::Going(pending, generation, cancel)) =
+                first_opening.borrow_mut().take()
+            {
+                opening::go_on(*pending, generation, cancel, dispatcher);
+            }
+            // Leaving the page stops what it opens.
+            move || openings.borrow().cancel()
+        });
+    }
 
     // The type scale (`+` and `-`), kept in the settings store, and fullscreen, which the
     // browser may end by itself (Escape): the page follows `fullscreenchange`.
@@ -114,23 +148,32 @@ pub fn app(props: &AppProps) -> Html {
     let ui = ui(*language);
 
     // The address follows the run: its fragment is the share link of what the page shows
-    // (replaced, not pushed, so the back button leaves the page as usual).
+    // (replaced, not pushed, so the back button leaves the page as usual); while a link
+    // opens, the address keeps it.
     let fragment = state.share_fragment();
-    use_effect_with((fragment.clone(), state.keep_fragment), move |(fragment, keep)| {
-        if page
-            && !*keep
-            && let Ok(history) = gloo::utils::window().history()
-        {
-            history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(fragment)).ok();
-        }
-    });
-    // A link pasted into the address bar of the open page opens too.
+    let opening_link = state.opening.is_some_and(|opening| opening.kind == OpeningKind::Link);
+    use_effect_with(
+        (fragment.clone(), state.keep_fragment || opening_link),
+        move |(fragment, keep)| {
+            if page
+                && !*keep
+                && let Ok(history) = gloo::utils::window().history()
+            {
+                history
+                    .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(fragment))
+                    .ok();
+            }
+        },
+    );
+    // A link pasted into the address bar of the open page opens too (in slices, if long).
     {
         let dispatcher = dispatcher.clone();
+        let openings = openings.clone();
         use_effect_with((), move |_| {
             let listener = page.then(|| {
                 EventListener::new(&gloo::utils::window(), "hashchange", move |_| {
-                    dispatcher.dispatch(Action::OpenLink(current_fragment()))
+                    let pending = Pending::of_link(&current_fragment());
+                    opening::start(&openings, OpeningKind::Link, pending, dispatcher.clone());
                 })
             });
             move || drop(listener)
@@ -231,10 +274,18 @@ pub fn app(props: &AppProps) -> Html {
     let picked_file = use_state(|| None::<gloo::file::File>);
     {
         let dispatcher = dispatcher.clone();
+        let openings = openings.clone();
         use_effect_with((*picked_file).clone(), move |file| {
-            let reader = file
-                .as_ref()
-                .map(|file| read_file(file, move |action| dispatcher.dispatch(action)));
+            // A trace file opens in slices, as a link does.
+            let reader = file.as_ref().map(|file| {
+                read_file(file, move |action| match action {
+                    Action::LoadTrace(trace) => {
+                        let pending = Pending::of_trace(&trace);
+                        opening::start(&openings, OpeningKind::Trace, pending, dispatcher);
+                    }
+                    action => dispatcher.dispatch(action),
+                })
+            });
             move || drop(reader)
         });
     }
@@ -348,6 +399,21 @@ pub fn app(props: &AppProps) -> Html {
         let dispatcher = dispatcher.clone();
         Callback::from(move |action| dispatcher.dispatch(Action::Inject(action)))
     };
+    let on_cancel_opening = {
+        let dispatcher = dispatcher.clone();
+        let openings = openings.clone();
+        let opening = state.opening;
+        let language = *language;
+        Callback::from(move |_: MouseEvent| {
+            openings.borrow().cancel();
+            let words = language.words();
+            let (steps, total) =
+                opening.map(|opening| (opening.steps, opening.total)).unwrap_or_default();
+            let steps = language.count(&words.steps, steps);
+            let notice = fill(words.opening_cancelled, &[("steps", &steps), ("total", &total)]);
+            dispatcher.dispatch(Action::CancelOpening { notice });
+        })
+    };
     let send = |action: Action| {
         let dispatcher = dispatcher.clone();
         Callback::from(move |_: MouseEvent| dispatcher.dispatch(action.clone()))
@@ -382,6 +448,13 @@ pub fn app(props: &AppProps) -> Html {
                 <div class="error-banner" role="alert" data-testid="error">
                     <span>{ error.clone() }</span>
                     <button class="dismiss" onclick={send(Action::DismissError)}>{ "dismiss" }</button>
+                </div>
+            }
+            if let Some(opening) = &state.opening {
+                <div class="opening-banner" role="status" data-testid="opening">
+                    <span data-testid="opening-progress">{ fill(language.words().opening_progress, &[("step", &opening.steps), ("total", &opening.total)]) }</span>
+                    <progress max={opening.total.max(1).to_string()} value={opening.steps.min(opening.total).to_string()} aria-hidden="true"></progress>
+                    <button class="dismiss" data-testid="opening-cancel" onclick={on_cancel_opening}>{ language.words().opening_cancel }</button>
                 </div>
             }
             if let Some(notice) = &state.notice {

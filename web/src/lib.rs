@@ -14,6 +14,7 @@ mod faults;
 mod files;
 mod invariants;
 mod labels;
+mod opening;
 mod panic_banner;
 mod presenter;
 mod state;

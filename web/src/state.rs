@@ -12,8 +12,8 @@
 use std::rc::Rc;
 
 use idempotency_lab::sim::{
-    self, CATALOGUE, ChoiceOutcome, Pattern, PatternMode, Patterns, Run, Scenario, Simulation,
-    Trace, TraceStep, UserChoice, World,
+    self, CATALOGUE, ChoiceOutcome, Pattern, PatternMode, Patterns, ReplayError, Run, RunOpener,
+    Scenario, Simulation, Trace, TraceStep, UserChoice, World,
 };
 use idempotency_lab::view::{ShareError, ShareLink, SharedScenario};
 use yew::prelude::*;
@@ -64,6 +64,147 @@ pub struct LabState {
     /// Whether the page shows its presenter view (large type; the diagram, the invariants and
     /// the changed tables on one screen). The share link carries it; opening a run keeps it.
     pub presenter: bool,
+    /// The run being opened in slices (a long link or trace file), if one is: the page shows
+    /// its progress and a Cancel button, and the run above until it is open.
+    pub opening: Option<Opening>,
+}
+
+/// What is being opened in slices.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OpeningKind {
+    /// A share link (the address's fragment).
+    Link,
+    /// A trace file.
+    Trace,
+}
+
+/// A run being opened in slices, as the page shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Opening {
+    /// Which opening this is (the page's count): a later one replaces it.
+    pub generation: u64,
+    /// What is opened.
+    pub kind: OpeningKind,
+    /// Steps replayed so far.
+    pub steps: usize,
+    /// The steps the run opens to.
+    pub total: usize,
+}
+
+/// A run opened in slices, ready to show: a state of its own.
+#[derive(Clone, Debug)]
+pub struct OpenedRun(pub Rc<LabState>);
+
+impl PartialEq for OpenedRun {
+    fn eq(&self, other: &OpenedRun) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+/// A share link or a trace being opened: the core's [`RunOpener`] of its run, advanced a slice
+/// at a time by the page (`crate::opening`), and what the state needs once it is open.
+#[derive(Clone, Debug)]
+pub struct Pending {
+    opener: RunOpener,
+    source: Source,
+}
+
+#[derive(Clone, Debug)]
+enum Source {
+    Link { link: Box<ShareLink>, id: String, base: Scenario },
+    Trace { id: String, base: Scenario, seed: u64 },
+}
+
+impl Pending {
+    /// The opening of a share link (a URL fragment): its errors are those of
+    /// [`LabState::from_link`].
+    pub fn of_link(fragment: &str) -> Result<Pending, String> {
+        let link = ShareLink::decode(fragment).map_err(explain_link)?;
+        let opener = link.opener().map_err(explain_link)?;
+        let (id, base) = match &link.scenario {
+            SharedScenario::Catalogue { id } => {
+                let base = sim::catalogue_scenario(id).map_err(|error| error.to_string())?;
+                (id.clone(), base)
+            }
+            SharedScenario::Inline { scenario } => {
+                (IMPORTED_SCENARIO.to_owned(), (**scenario).clone())
+            }
+        };
+        Ok(Pending { opener, source: Source::Link { link: Box::new(link), id, base } })
+    }
+
+    /// The opening of `trace`, to its last step: its errors are those of
+    /// [`LabState::from_trace`].
+    pub fn of_trace(trace: &Trace) -> Result<Pending, String> {
+        let id = if sim::catalogue_scenario(&trace.scenario.id).is_ok() {
+            trace.scenario.id.clone()
+        } else {
+            IMPORTED_SCENARIO.to_owned()
+        };
+        let opener = RunOpener::of_trace(trace).map_err(explain_trace)?;
+        let source = Source::Trace { id, base: trace.scenario.clone(), seed: trace.seed };
+        Ok(Pending { opener, source })
+    }
+
+    /// What is opened.
+    pub fn kind(&self) -> OpeningKind {
+        match self.source {
+            Source::Link { .. } => OpeningKind::Link,
+            Source::Trace { .. } => OpeningKind::Trace,
+        }
+    }
+
+    /// Takes up to `moves_max` moves of the run; returns whether it is open.
+    pub fn advance(&mut self, moves_max: usize) -> Result<bool, String> {
+        let advanced = self.opener.advance(moves_max);
+        match &self.source {
+            Source::Link { .. } => advanced.map_err(|error| explain_link(error.into())),
+            Source::Trace { .. } => advanced.map_err(explain_trace),
+        }
+    }
+
+    /// The opening's progress, as the page shows it.
+    pub fn opening(&self, generation: u64) -> Opening {
+        let (steps, total) = self.opener.progress();
+        Opening { generation, kind: self.kind(), steps, total }
+    }
+
+    /// The state of the opened run (what is not opened yet is opened now).
+    pub fn finish(self) -> Result<LabState, String> {
+        match self.source {
+            Source::Link { link, id, base } => {
+                let opened = link.opened(self.opener).map_err(explain_link)?;
+                let mut state =
+                    LabState::with_run(&id, base, link.patterns, link.seed, Vec::new())?;
+                state.choices = opened.run.choices;
+                state.outcomes = opened.outcomes;
+                state.sim = Rc::new(opened.simulation);
+                state.notice = state.missing_notice();
+                state.presenter = link.presenter;
+                state.seek(opened.step);
+                Ok(state)
+            }
+            Source::Trace { id, base, seed } => {
+                let (run, played) = self.opener.finish().map_err(explain_trace)?;
+                let patterns = base.patterns;
+                let mut state = LabState::with_run(&id, base, patterns, seed, Vec::new())?;
+                state.choices = run.choices;
+                state.outcomes = played.outcomes;
+                state.sim = Rc::new(played.simulation);
+                let end = state.sim.steps().len();
+                state.seek(end);
+                Ok(state)
+            }
+        }
+    }
+}
+
+fn explain_link(error: ShareError) -> String {
+    format!("This share link cannot be opened: {error}.")
+}
+
+fn explain_trace(error: sim::RunError) -> String {
+    ReplayError::from(error).to_string()
 }
 
 /// What the learner can do.
@@ -104,6 +245,35 @@ pub enum Action {
     LoadScenario(Box<Scenario>),
     /// Open a share link (a URL fragment).
     OpenLink(String),
+    /// A run starts opening in slices: the page shows its progress (and the run it showed).
+    OpeningStarted(Opening),
+    /// The opening's progress.
+    OpeningProgress(Opening),
+    /// The run of an opening is open; `generation` is `None` for one opened in its first
+    /// slice, which the page never showed as opening.
+    Opened {
+        /// The opening's generation.
+        generation: Option<u64>,
+        /// What was opened.
+        kind: OpeningKind,
+        /// The run's state.
+        run: OpenedRun,
+    },
+    /// An opening failed (as [`Action::Opened`], `generation` is `None` if it did at once).
+    OpeningFailed {
+        /// The opening's generation.
+        generation: Option<u64>,
+        /// What was opened.
+        kind: OpeningKind,
+        /// Why, in words.
+        error: String,
+    },
+    /// The learner cancels the opening: the page keeps the run it shows and says so in
+    /// `notice` (in the page's language).
+    CancelOpening {
+        /// The notice.
+        notice: String,
+    },
     /// Show or hide the naive-vs-idempotent comparison.
     ToggleCompare,
     /// Turn the presenter view on or off.
@@ -154,6 +324,7 @@ impl LabState {
             keep_fragment: false,
             compare_open: false,
             presenter: false,
+            opening: None,
         }
     }
 
@@ -192,6 +363,7 @@ impl LabState {
             keep_fragment: false,
             compare_open: false,
             presenter: false,
+            opening: None,
         })
     }
 
@@ -225,26 +397,7 @@ impl LabState {
     /// The state a share link names: its scenario, seed, patterns and the learner's choices,
     /// shown at the link's step.
     pub fn from_link(fragment: &str) -> Result<LabState, String> {
-        let explain = |error: ShareError| format!("This share link cannot be opened: {error}.");
-        let link = ShareLink::decode(fragment).map_err(explain)?;
-        let opened = link.open().map_err(explain)?;
-        let (id, base) = match &link.scenario {
-            SharedScenario::Catalogue { id } => {
-                let base = sim::catalogue_scenario(id).map_err(|error| error.to_string())?;
-                (id.clone(), base)
-            }
-            SharedScenario::Inline { scenario } => {
-                (IMPORTED_SCENARIO.to_owned(), (**scenario).clone())
-            }
-        };
-        let mut state = LabState::with_run(&id, base, link.patterns, link.seed, Vec::new())?;
-        state.choices = opened.run.choices;
-        state.outcomes = opened.outcomes;
-        state.sim = Rc::new(opened.simulation);
-        state.notice = state.missing_notice();
-        state.presenter = link.presenter;
-        state.seek(opened.step);
-        Ok(state)
+        Pending::of_link(fragment)?.finish()
     }
 
     /// The share link of what the page shows: scenario, seed, patterns, every choice, step.
@@ -256,19 +409,7 @@ impl LabState {
 
     /// A state that shows `trace` replayed, at its last step.
     pub fn from_trace(trace: &Trace) -> Result<LabState, String> {
-        let id = if sim::catalogue_scenario(&trace.scenario.id).is_ok() {
-            trace.scenario.id.clone()
-        } else {
-            IMPORTED_SCENARIO.to_owned()
-        };
-        let run = Run::of_trace(trace).map_err(|error| error.to_string())?;
-        let (base, patterns) = (trace.scenario.clone(), trace.scenario.patterns);
-        let mut state = LabState::with_run(&id, base, patterns, trace.seed, run.choices)?;
-        let sim = Rc::make_mut(&mut state.sim);
-        while sim.steps().len() < trace.steps.len() && sim.step().is_some() {}
-        let end = state.sim.steps().len();
-        state.seek(end);
-        Ok(state)
+        Pending::of_trace(trace)?.finish()
     }
 
     /// The step shown last (the one that led to the cursor), if any.
@@ -443,10 +584,36 @@ impl Reducible for LabState {
     type Action = Action;
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        // The news of an opening that was cancelled or replaced changes nothing.
+        let current = |generation: Option<u64>| match generation {
+            None => true,
+            Some(generation) => {
+                self.opening.is_some_and(|opening| opening.generation == generation)
+            }
+        };
+        match &action {
+            Action::OpeningProgress(opening) if !current(Some(opening.generation)) => return self,
+            Action::Opened { generation, .. } | Action::OpeningFailed { generation, .. }
+                if !current(*generation) =>
+            {
+                return self;
+            }
+            Action::CancelOpening { .. } if self.opening.is_none() => return self,
+            _ => {}
+        }
         let mut next = (*self).clone();
         if action != Action::DismissError {
             next.keep_fragment = false;
         }
+        // What the learner does meanwhile is done to the run shown; the opening goes on.
+        let about_opening = matches!(
+            action,
+            Action::OpeningStarted(_)
+                | Action::OpeningProgress(_)
+                | Action::Opened { .. }
+                | Action::OpeningFailed { .. }
+                | Action::CancelOpening { .. }
+        );
         match action {
             Action::SelectScenario(id) => match sim::catalogue_scenario(&id) {
                 Ok(base) => match LabState::fresh(&id, base, next.seed) {
@@ -539,6 +706,42 @@ impl Reducible for LabState {
                     next.keep_fragment = true;
                 }
             },
+            Action::OpeningStarted(opening) | Action::OpeningProgress(opening) => {
+                next.opening = Some(opening);
+            }
+            Action::Opened { kind, run, .. } => {
+                let state = (*run.0).clone();
+                next = match kind {
+                    OpeningKind::Link => LabState {
+                        speed_ms: next.speed_ms,
+                        compare_open: next.compare_open,
+                        ..state
+                    },
+                    OpeningKind::Trace => {
+                        LabState { speed_ms: next.speed_ms, presenter: next.presenter, ..state }
+                    }
+                };
+                next.opening = None;
+            }
+            Action::OpeningFailed { kind, error, .. } => {
+                next.opening = None;
+                match kind {
+                    OpeningKind::Link => {
+                        next.error = Some(error);
+                        next.keep_fragment = true;
+                    }
+                    OpeningKind::Trace => {
+                        next.error = Some(format!("this run cannot be opened: {error}"))
+                    }
+                }
+            }
+            Action::CancelOpening { notice } => {
+                // A link that was not opened stays in the address, for the learner to open
+                // again; the next action brings the address back to the run shown.
+                next.keep_fragment = self.opening.is_some_and(|o| o.kind == OpeningKind::Link);
+                next.opening = None;
+                next.notice = Some(notice);
+            }
             Action::ToggleCompare => next.compare_open = !next.compare_open,
             Action::TogglePresenter => next.presenter = !next.presenter,
             Action::ShowError(error) => next.error = Some(error),
@@ -546,6 +749,9 @@ impl Reducible for LabState {
                 next.error = None;
                 next.notice = None;
             }
+        }
+        if !about_opening {
+            next.opening = self.opening;
         }
         Rc::new(next)
     }

@@ -46,7 +46,7 @@ use thiserror::Error;
 
 use crate::sim::{
     Action, ApplyError, CatalogueError, ChoiceOutcome, PatternMode, Patterns, Run, RunError,
-    Scenario, ScenarioError, Simulation, UserChoice, catalogue_scenario,
+    RunOpener, Scenario, ScenarioError, Simulation, UserChoice, catalogue_scenario,
 };
 
 /// The version of the link format this crate writes (and the latest it reads).
@@ -455,19 +455,38 @@ impl ShareLink {
     /// within the run ([`ShareError::StepBeyondRun`]). A choice whose target the run never
     /// holds is not an error: [`OpenedLink::outcomes`] says so.
     pub fn open(&self) -> Result<OpenedLink, ShareError> {
-        let run = self.run()?;
-        let played = run.play().map_err(ShareError::from)?;
+        self.opened(self.opener()?)
+    }
+
+    /// [`ShareLink::open`] in slices: an opener of the link's run to its step, to advance a
+    /// slice at a time ([`RunOpener::advance`]) and hand to [`ShareLink::opened`].
+    pub fn opener(&self) -> Result<RunOpener, ShareError> {
+        RunOpener::new(self.run()?, self.step).map_err(ShareError::from)
+    }
+
+    /// The link opened by `opener` (from [`ShareLink::opener`]; what it has not opened yet,
+    /// this opens now): as [`ShareLink::open`].
+    pub fn opened(&self, opener: RunOpener) -> Result<OpenedLink, ShareError> {
+        let (run, played) = opener.finish().map_err(ShareError::from)?;
         let mut simulation = played.simulation;
-        while simulation.steps().len() < self.step && simulation.step().is_some() {}
         let steps = simulation.steps().len();
         if self.step > steps {
             return Err(ShareError::StepBeyondRun { step: self.step, steps });
         }
         if steps == self.step && simulation.stop_reason().is_none() {
-            // Whether the run ends here: a step tried on a copy, kept only if none is taken.
-            let mut probe = simulation.clone();
-            if probe.step().is_none() {
-                simulation = probe;
+            let limits = simulation.scenario().limits;
+            if steps >= limits.steps_max || steps >= limits.trace_steps_max {
+                // At a limit, a step records why the run stops and takes none: no copy of a
+                // long run is needed to try it.
+                let taken = simulation.step().is_some();
+                debug_assert!(!taken, "a step past a limit of the run");
+            } else {
+                // Whether the run ends here: a step tried on a copy, kept only if none is
+                // taken.
+                let mut probe = simulation.clone();
+                if probe.step().is_none() {
+                    simulation = probe;
+                }
             }
         }
         Ok(OpenedLink { run, simulation, outcomes: played.outcomes, step: self.step })

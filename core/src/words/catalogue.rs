@@ -216,4 +216,13 @@ words! {
     replay_differs: Text,
     /// The head of a run: scenario, mode, patterns, seed.
     run_header: Text,
+
+    // The page's opening of a long run (a share link, a trace file) in slices.
+    /// The progress line: the steps taken so far and the steps the run opens to.
+    opening_progress: Text,
+    /// The button that stops the opening.
+    opening_cancel: Text,
+    /// After Cancel: how far it got (a number of [`Words::steps`] of the steps it opened to),
+    /// and what the page shows.
+    opening_cancelled: Text,
 }

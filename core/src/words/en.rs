@@ -112,4 +112,8 @@ pub const WORDS: Words = Words {
     replay_reproduces: "trace `{source}` reproduces byte for byte: scenario {scenario}, seed {seed}, {steps}",
     replay_differs: "trace `{source}` does not reproduce: {why}",
     run_header: "scenario {source}, mode {mode} ({patterns}), seed {seed}",
+    opening_progress: "Opening the run: step {step} of {total}",
+    opening_cancel: "Cancel",
+    opening_cancelled: "Opening cancelled ({steps} of {total} replayed): the page still shows \
+                        the run it showed before.",
 };

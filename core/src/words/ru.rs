@@ -113,4 +113,8 @@ pub const WORDS: Words = Words {
     replay_reproduces: "трасса `{source}` воспроизводится байт в байт: сценарий {scenario}, seed {seed}, {steps}",
     replay_differs: "трасса `{source}` не воспроизводится: {why}",
     run_header: "сценарий {source}, режим {mode} ({patterns}), seed {seed}",
+    opening_progress: "Открываем прогон: шаг {step} из {total}",
+    opening_cancel: "Отмена",
+    opening_cancelled: "Открытие отменено (воспроизведено: {steps} из {total}): на странице \
+                        по-прежнему тот прогон, что был до этого.",
 };

@@ -13,11 +13,10 @@
 
 use std::time::{Duration, Instant};
 
-use idempotency_lab::faults::FaultClass;
 use idempotency_lab::rng::DeterministicRng;
-use idempotency_lab::sim::{Scenario, Simulation, StopReason};
 use idempotency_lab::view::ShareLink;
 use idempotency_lab_tests::browser::{LabPage, dist_dir};
+use idempotency_lab_tests::long_run::{LONG_RUN_STEPS, long_scenario};
 
 /// Fresh loads measured for the time to first render.
 const LOADS: usize = 10;
@@ -25,8 +24,6 @@ const LOADS: usize = 10;
 const STEPS: usize = 20;
 /// Slider jumps measured on the long run.
 const JUMPS: usize = 20;
-/// The length of the long run.
-const LONG_RUN_STEPS: usize = 10_000;
 
 /// Records when the diagram first appears, before the page's own scripts run.
 const FIRST_RENDER_PROBE: &str = r#"(() => {
@@ -251,58 +248,4 @@ fn summary(values: &[f64]) -> String {
         sorted.last().copied().unwrap_or(f64::NAN),
         sorted.len()
     )
-}
-
-/// A scenario whose run is at least [`LONG_RUN_STEPS`] long, cut there by its step limit: 48
-/// orders over 6 skus and 16 payments (64 requests, the most a scenario may have), naive P3
-/// and P4, two consumer instances, and random faults of every class. The first seed whose run
-/// reaches the limit is taken.
-fn long_scenario() -> (Scenario, u64, Simulation) {
-    let skus: Vec<String> = (0..6).map(|index| format!("sku-{index}")).collect();
-    let stock: Vec<serde_json::Value> =
-        skus.iter().map(|sku| serde_json::json!({ "sku": sku, "qty": 100_000 })).collect();
-    let mut requests = Vec::new();
-    for index in 0..48u64 {
-        requests.push(serde_json::json!({
-            "operation": { "op": "place_order", "lines": [{ "sku": skus[index as usize % skus.len()], "qty": 1 + index % 3 }] },
-            "send_at_tick": index * 3,
-        }));
-    }
-    for index in 0..16 {
-        requests.push(serde_json::json!({
-            "operation": { "op": "pay_order", "order_of": index, "payment_id": format!("pay-{index}") },
-            "after": index,
-        }));
-    }
-    let fault_rates: serde_json::Map<String, serde_json::Value> = FaultClass::ALL
-        .into_iter()
-        .map(|class| (class.to_string(), serde_json::json!(60_000)))
-        .collect();
-    let scenario = serde_json::json!({
-        "format_version": 1,
-        "id": "bench-long-run",
-        "title": "Benchmark: a 10,000-step run",
-        "description": "64 requests with random faults of every class, cut at 10,000 steps.",
-        "patterns": { "p1_stock": "idempotent", "p2_order": "idempotent", "p3_api": "naive", "p4_inbox": "naive" },
-        "shop": { "stock": stock },
-        "requests": requests,
-        "consumers": { "instances": 2, "visibility_timeout_ticks": 20, "deliveries_max": 20, "inbox_retention_ticks": 100 },
-        "fault_rates": fault_rates,
-        "limits": {
-            "steps_max": LONG_RUN_STEPS,
-            "trace_steps_max": LONG_RUN_STEPS,
-            "queue_len_max": 4_096,
-            "history_records_max": 100_000,
-            "snapshot_every_steps": 16,
-            "random_faults_max": 2_000
-        }
-    });
-    let scenario = Scenario::from_json(&scenario.to_string()).expect("the generated scenario");
-    for seed in 0..64 {
-        let mut simulation = Simulation::new(scenario.clone(), seed).expect("a valid scenario");
-        if let StopReason::StepLimit { .. } = simulation.run_to_end() {
-            return (scenario, seed, simulation);
-        }
-    }
-    panic!("no seed of 0..64 makes the long scenario reach {LONG_RUN_STEPS} steps")
 }

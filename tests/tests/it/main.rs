@@ -19,6 +19,7 @@ mod browser_keyboard_only;
 mod browser_language;
 mod browser_monkey;
 mod browser_naive_duplicate_breaks_an_invariant;
+mod browser_opening_a_long_link_never_blocks;
 mod browser_page_mounts;
 mod browser_play;
 mod browser_presenter_view;

@@ -250,3 +250,97 @@ fn the_part_of_a_run_until_a_step_plays_its_first_steps() {
     }
     assert_eq!(replayed.steps(), &played.simulation.steps()[..second - 1]);
 }
+
+/// A lesson's run with a fault every fourth step where one is enabled, as a trace of 60 steps
+/// (fewer if it stops).
+fn faulty_trace(lesson: &str, mode: PatternMode) -> Trace {
+    let scenario = catalogue_scenario(lesson).unwrap().with_mode(mode);
+    let mut simulation = Simulation::new(scenario, 3).unwrap();
+    while simulation.steps().len() < 60 {
+        let fault = simulation
+            .world()
+            .enabled_fault_actions()
+            .into_iter()
+            .next()
+            .filter(|_| simulation.steps().len() % 4 == 3);
+        let moved = match fault {
+            Some(action) => simulation.step_with(action).is_ok(),
+            None => simulation.step().is_some(),
+        };
+        if !moved {
+            break;
+        }
+    }
+    simulation.trace()
+}
+
+#[test]
+fn a_trace_opened_in_slices_is_the_run_of_the_trace_played_to_its_last_step() {
+    for entry in CATALOGUE {
+        for mode in [PatternMode::Naive, PatternMode::Idempotent] {
+            let trace = faulty_trace(entry.id, mode);
+            // The one-shot path: the run of the trace, played, stepped on to its last step.
+            let run = Run::of_trace(&trace).unwrap();
+            let whole = run.play().unwrap();
+            let mut simulation = whole.simulation.clone();
+            while simulation.steps().len() < trace.steps.len() && simulation.step().is_some() {}
+
+            let mut opener = RunOpener::of_trace(&trace).unwrap();
+            let mut slices = 0;
+            while !opener.advance(3).unwrap() {
+                slices += 1;
+                let (steps, total) = opener.progress();
+                assert!(steps <= total, "{} {mode:?}: {steps} of {total}", entry.id);
+            }
+            assert!(opener.is_open());
+            assert!(slices >= trace.steps.len() / 3, "{} {mode:?}: {slices} slices", entry.id);
+            let (opened, played) = opener.finish().unwrap();
+            assert_eq!(opened, run, "{} {mode:?}", entry.id);
+            assert_eq!(played.outcomes, whole.outcomes, "{} {mode:?}", entry.id);
+            assert_eq!(played.simulation.steps(), simulation.steps(), "{} {mode:?}", entry.id);
+            assert_eq!(played.simulation.trace(), simulation.trace(), "{} {mode:?}", entry.id);
+        }
+    }
+}
+
+#[test]
+fn a_run_opened_in_slices_is_the_run_played_then_stepped_on() {
+    let duplicate = |action: &Action| matches!(action, Action::DuplicateMessage { .. });
+    let (naive, _) = learner_run("f03-crash-before-commit", PatternMode::Naive, 9, duplicate);
+    let switched = with_mode(&naive, PatternMode::Idempotent);
+    for target in [0, 5, 30, 10_000] {
+        let whole = switched.play().unwrap();
+        let mut simulation = whole.simulation.clone();
+        while simulation.steps().len() < target && simulation.step().is_some() {}
+        let mut opener = RunOpener::new(switched.clone(), target).unwrap();
+        while !opener.advance(2).unwrap() {}
+        let (run, played) = opener.finish().unwrap();
+        assert_eq!(run, switched);
+        assert_eq!(played.outcomes, whole.outcomes, "to {target}");
+        assert_eq!(played.simulation.steps(), simulation.steps(), "to {target}");
+        assert_eq!(played.simulation.stop_reason(), simulation.stop_reason(), "to {target}");
+        // Finishing at once opens the rest.
+        let (_, at_once) = RunOpener::new(switched.clone(), target).unwrap().finish().unwrap();
+        assert_eq!(at_once.simulation.steps(), simulation.steps(), "to {target}");
+    }
+}
+
+#[test]
+fn an_anchorer_in_slices_refuses_what_the_one_shot_anchor_refuses() {
+    let trace = faulty_trace("f01-duplicate-delivery", PatternMode::Naive);
+    let mut taken: Vec<(usize, Action)> =
+        user_steps(&Simulation::new(trace.scenario.clone(), 3).unwrap());
+    assert!(taken.is_empty());
+    taken.push((10_000, Action::RelayStep));
+    let one_shot = Run::anchor(trace.scenario.clone(), trace.seed, &taken).unwrap_err();
+    let mut anchorer = RunAnchorer::new(trace.scenario.clone(), trace.seed, taken).unwrap();
+    let sliced = loop {
+        match anchorer.advance(4) {
+            Ok(false) => {}
+            Ok(true) => panic!("a choice after the run's end is anchored"),
+            Err(error) => break error,
+        }
+    };
+    assert_eq!(sliced, one_shot);
+    assert!(matches!(sliced, RunError::ChoiceNotReached { step: 10_000, .. }), "{sliced:?}");
+}
