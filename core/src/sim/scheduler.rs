@@ -240,16 +240,26 @@ impl Simulation {
     }
 
     fn hit_limit(&mut self) -> bool {
+        match self.limit_reached() {
+            Some(stop) => {
+                self.stop = Some(stop);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Why the run stops at its next step because of a limit, if it has reached one (the
+    /// step records the reason and takes nothing).
+    pub fn limit_reached(&self) -> Option<StopReason> {
         let limits = self.scenario.limits;
         if self.steps.len() >= limits.steps_max {
-            self.stop = Some(StopReason::StepLimit { steps_max: limits.steps_max });
-            return true;
+            return Some(StopReason::StepLimit { steps_max: limits.steps_max });
         }
         if self.steps.len() >= limits.trace_steps_max {
-            self.stop = Some(StopReason::TraceFull { trace_steps_max: limits.trace_steps_max });
-            return true;
+            return Some(StopReason::TraceFull { trace_steps_max: limits.trace_steps_max });
         }
-        false
+        None
     }
 
     fn record(&mut self, number: usize, record: crate::sim::trace::StepRecord, chosen_by: Choice) {

@@ -474,8 +474,7 @@ impl ShareLink {
             return Err(ShareError::StepBeyondRun { step: self.step, steps });
         }
         if steps == self.step && simulation.stop_reason().is_none() {
-            let limits = simulation.scenario().limits;
-            if steps >= limits.steps_max || steps >= limits.trace_steps_max {
+            if simulation.limit_reached().is_some() {
                 // At a limit, a step records why the run stops and takes none: no copy of a
                 // long run is needed to try it.
                 let taken = simulation.step().is_some();
