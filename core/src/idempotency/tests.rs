@@ -829,6 +829,29 @@ fn purge_deletes_exactly_the_forgotten_keys() {
     assert_eq!(charges(&store).len(), 3);
 }
 
+#[test]
+fn the_purge_names_the_transaction_it_holds_open_at_every_step() {
+    // The lock graph (deadlock breaking) finds the retention job's transaction, and the purge
+    // rolls it back on a failure, through `open_transaction`: it must name the open
+    // transaction from BEGIN to COMMIT, and nothing before or after.
+    let mut store = Store::default();
+    send(&mut store, config(), charge(Some(key(1)), 1, "pay-1"), 0);
+    let mut purge = PurgeForgottenKeys::new(config());
+    let now = Tick(120);
+    assert_eq!(purge.open_transaction(), None, "before BEGIN");
+    let mut held = Vec::new();
+    while purge.next_statement(now).is_some() {
+        let step = purge.step(&mut store, now).unwrap();
+        held.push(purge.open_transaction().map(|tx| store.is_open(tx)));
+        if let Step::Done(purged) = step {
+            assert_eq!(purged, vec![key(1)]);
+        }
+    }
+    // After BEGIN and after DELETE the open transaction is named; after COMMIT none is.
+    assert_eq!(held, [Some(true), Some(true), None]);
+    assert_eq!(key_row(&store, key(1)), None);
+}
+
 // ---------------------------------------------------------------------------------------------
 // The naive twin
 
@@ -941,6 +964,17 @@ fn an_invalid_body_is_a_400_that_is_stored_and_replayed() {
     "#]]
     .assert_eq(&render_response(&first.response));
     assert_eq!(send(&mut store, config(), request, 1).response, first.response);
+}
+
+#[test]
+fn a_response_is_summed_up_by_its_status_header_count_and_body_length() {
+    let mut store = Store::default();
+    let created = send(&mut store, config(), charge(Some(key(1)), 1, "pay-1"), 0).response;
+    assert_eq!(describe_response(&created), "(201, 2 headers, 86-byte body)");
+    let no_headers = HttpResponse { status: 204, headers: Vec::new(), body: String::new() };
+    assert_eq!(describe_response(&no_headers), "(204, 0 headers, 0-byte body)");
+    let one_header = HttpResponse { headers: vec![("a".to_owned(), "b".to_owned())], ..no_headers };
+    assert_eq!(describe_response(&one_header), "(204, 1 header, 0-byte body)");
 }
 
 // ---------------------------------------------------------------------------------------------
