@@ -17,10 +17,9 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use idempotency_lab::sim::Run;
 use idempotency_lab::testing::parser_fuzz::{REFUSAL_CHARS_MAX, run_case};
 use idempotency_lab::testing::{InputKind, ParserFuzz, ParserInput, catalogue_seeds};
-use idempotency_lab::view::{ShareError, ShareLink, SharedScenario};
+use idempotency_lab::view::{parser_fuzz_link_of, parser_fuzz_open_link};
 
 /// A case may take this long at most.
 const CASE_BUDGET: Duration = Duration::from_secs(2);
@@ -40,7 +39,8 @@ fn main() -> ExitCode {
     std::panic::set_hook(Box::new(|_| {}));
     assert!(catch_unwind(|| panic!("probe")).is_err());
     let _ = std::panic::take_hook();
-    let fuzz = ParserFuzz::new(seed, catalogue_seeds(&link_of)).expect("every kind has seeds");
+    let fuzz =
+        ParserFuzz::new(seed, catalogue_seeds(&parser_fuzz_link_of)).expect("every kind has seeds");
     if let Some(case) = only {
         return run_one(&fuzz, seed, case);
     }
@@ -91,7 +91,7 @@ fn run_one(fuzz: &ParserFuzz, seed: u64, case: u64) -> ExitCode {
         input.text.len()
     );
     let started = Instant::now();
-    let outcome = catch_unwind(AssertUnwindSafe(|| run_case(&input, &open_link)));
+    let outcome = catch_unwind(AssertUnwindSafe(|| run_case(&input, &parser_fuzz_open_link)));
     let took = started.elapsed();
     let verdict = match &outcome {
         Ok(Ok(accepted)) => format!("accepted, {} steps", accepted.steps),
@@ -109,23 +109,6 @@ fn run_one(fuzz: &ParserFuzz, seed: u64, case: u64) -> ExitCode {
         Ok(_) if took <= CASE_BUDGET && !long => ExitCode::SUCCESS,
         _ => ExitCode::from(1),
     }
-}
-
-fn link_of(run: &Run, step: usize, inline: bool) -> String {
-    let link = ShareLink::of_run(run, step);
-    let link = match inline {
-        true => ShareLink {
-            scenario: SharedScenario::Inline { scenario: Box::new(run.scenario.clone()) },
-            ..link
-        },
-        false => link,
-    };
-    link.encode()
-}
-
-/// The page's `fromLink`: decode, then open at the link's step.
-fn open_link(text: &str) -> Result<usize, ShareError> {
-    Ok(ShareLink::decode(text)?.open()?.simulation.steps().len())
 }
 
 #[derive(Default)]
@@ -153,7 +136,7 @@ fn run(fuzz: &ParserFuzz, cases: u64) -> Figures {
     for case in 0..cases {
         let input = fuzz.input(case);
         let before = Instant::now();
-        let outcome = catch_unwind(AssertUnwindSafe(|| run_case(&input, &open_link)));
+        let outcome = catch_unwind(AssertUnwindSafe(|| run_case(&input, &parser_fuzz_open_link)));
         let took = before.elapsed();
         let entry = figures.counts.entry(input.kind).or_default();
         match outcome {

@@ -11,7 +11,9 @@ use uuid::Uuid;
 use super::*;
 use crate::ids::{IdempotencyKey, OrderId, PaymentId, Tick, TxId};
 use crate::step::{Step, Steps};
-use crate::store::{ChargeRow, FencingToken, IdempotencyKeyRow, KeyState, Store, StoreError};
+use crate::store::{
+    ChargeRow, FencingToken, IdempotencyKeyRow, KeyState, RequestFingerprint, Store, StoreError,
+};
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -268,6 +270,44 @@ fn first_request_is_201_and_a_retry_replays_it_exactly() {
     assert_eq!(row.state, KeyState::Completed { response: first.response.clone().into() });
     assert_eq!(row.created_at, Tick(0));
     assert_eq!(row.fingerprint, fingerprint(&charge(None, 1, "pay-1")));
+}
+
+#[test]
+fn the_layer_keeps_each_steps_events_in_order_until_they_are_taken() {
+    let mut store = Store::default();
+    let mut first = layer(config(), charge(Some(key(1)), 1, "pay-1"));
+    let mut seen: Vec<IdempotencyEvent> = Vec::new();
+    for _ in 0..100 {
+        let step = first.step(&mut store, Tick(0)).unwrap();
+        // A step only adds events: those of the earlier steps stay, in their order.
+        assert!(first.events().starts_with(&seen), "{:?} after {seen:?}", first.events());
+        seen = first.events().to_vec();
+        if let Step::Done(response) = step {
+            assert_eq!(response.status, 201);
+            break;
+        }
+    }
+    let reserved = IdempotencyEvent::KeyReserved {
+        key: key(1),
+        fencing_token: FencingToken(1),
+        lease_expires_at: Tick(10),
+    };
+    let stored = IdempotencyEvent::ResponseStored {
+        key: key(1),
+        fencing_token: FencingToken(1),
+        status: 201,
+    };
+    let expected = vec![reserved, IdempotencyEvent::HandlerCompleted { status: 201 }, stored];
+    assert_eq!(first.events(), expected.as_slice());
+    assert_eq!(first.take_events(), expected);
+    assert!(first.events().is_empty());
+
+    // A retry's replay is its one event.
+    let mut retry = layer(config(), charge(Some(key(1)), 1, "pay-1"));
+    let replayed = IdempotencyEvent::ResponseReplayed { key: key(1), status: 201 };
+    assert_eq!(finish("retry", &mut retry, &mut store, 1, &mut Vec::new()).status, 201);
+    assert_eq!(retry.events(), std::slice::from_ref(&replayed));
+    assert_eq!(retry.take_events(), vec![replayed]);
 }
 
 #[test]
@@ -789,6 +829,29 @@ fn purge_deletes_exactly_the_forgotten_keys() {
     assert_eq!(charges(&store).len(), 3);
 }
 
+#[test]
+fn the_purge_names_the_transaction_it_holds_open_at_every_step() {
+    // The lock graph (deadlock breaking) finds the retention job's transaction, and the purge
+    // rolls it back on a failure, through `open_transaction`: it must name the open
+    // transaction from BEGIN to COMMIT, and nothing before or after.
+    let mut store = Store::default();
+    send(&mut store, config(), charge(Some(key(1)), 1, "pay-1"), 0);
+    let mut purge = PurgeForgottenKeys::new(config());
+    let now = Tick(120);
+    assert_eq!(purge.open_transaction(), None, "before BEGIN");
+    let mut held = Vec::new();
+    while purge.next_statement(now).is_some() {
+        let step = purge.step(&mut store, now).unwrap();
+        held.push(purge.open_transaction().map(|tx| store.is_open(tx)));
+        if let Step::Done(purged) = step {
+            assert_eq!(purged, vec![key(1)]);
+        }
+    }
+    // After BEGIN and after DELETE the open transaction is named; after COMMIT none is.
+    assert_eq!(held, [Some(true), Some(true), None]);
+    assert_eq!(key_row(&store, key(1)), None);
+}
+
 // ---------------------------------------------------------------------------------------------
 // The naive twin
 
@@ -903,6 +966,17 @@ fn an_invalid_body_is_a_400_that_is_stored_and_replayed() {
     assert_eq!(send(&mut store, config(), request, 1).response, first.response);
 }
 
+#[test]
+fn a_response_is_summed_up_by_its_status_header_count_and_body_length() {
+    let mut store = Store::default();
+    let created = send(&mut store, config(), charge(Some(key(1)), 1, "pay-1"), 0).response;
+    assert_eq!(describe_response(&created), "(201, 2 headers, 86-byte body)");
+    let no_headers = HttpResponse { status: 204, headers: Vec::new(), body: String::new() };
+    assert_eq!(describe_response(&no_headers), "(204, 0 headers, 0-byte body)");
+    let one_header = HttpResponse { headers: vec![("a".to_owned(), "b".to_owned())], ..no_headers };
+    assert_eq!(describe_response(&one_header), "(204, 1 header, 0-byte body)");
+}
+
 // ---------------------------------------------------------------------------------------------
 // Fingerprint
 
@@ -917,6 +991,20 @@ fn fingerprint_is_pinned_and_length_prefixed() {
     assert_eq!(fingerprint(&plain), fingerprint(&plain.clone().with_header("date", "today")));
     expect!["sha256:d1646ef6ee6c…"]
         .assert_eq(&short_fingerprint(&fingerprint_of_parts("POST", "/charges", "{}")));
+}
+
+#[test]
+fn a_short_fingerprint_cuts_only_a_text_longer_than_the_kept_length() {
+    // The kept length: the prefix and twelve hex digits, 19 characters.
+    let kept = "sha256:0123456789ab";
+    assert_eq!(kept.len(), FINGERPRINT_PREFIX.len() + SHORT_FINGERPRINT_HEX_DIGITS);
+    let short = |text: &str| short_fingerprint(&RequestFingerprint(text.to_owned()));
+    // Exactly the kept length, and shorter: whole, with no mark of a cut.
+    assert_eq!(short(kept), "sha256:0123456789ab");
+    assert_eq!(short("sha256:0123456789a"), "sha256:0123456789a");
+    assert_eq!(short(""), "");
+    // One character longer: cut to the kept length and marked.
+    assert_eq!(short("sha256:0123456789abc"), "sha256:0123456789ab…");
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -15,10 +15,11 @@
 //! [`run_case`] hands one input to the product's own parser and, when the parser accepts it,
 //! runs what it names as the product would (an accepted scenario to its end, a trace replayed,
 //! a link opened at its step), because an accepted input must stay cheap: every refusal must
-//! be a typed error, never a panic. The link parser lives in the view, above this module, so
-//! the caller passes it in (`cargo bench -p idempotency-lab --bench parser_fuzz` passes
-//! `ShareLink::decode` and `open`). Timing and catching panics are the caller's too: the
-//! generator reads no clock.
+//! be a typed error, never a panic. The link parser lives in the view, which this module may
+//! not use (ARCHITECTURE.md's layers), so the caller passes the link's two callbacks in; their
+//! one implementation is the view's `parser_fuzz_link_of` and `parser_fuzz_open_link`, which
+//! this module's tests and `cargo bench -p idempotency-lab --bench parser_fuzz` both pass.
+//! Timing and catching panics are the caller's too: the generator reads no clock.
 
 use std::fmt;
 
@@ -641,8 +642,8 @@ fn mutate_link(text: &str, rng: &mut DeterministicRng) -> (Mutation, String) {
 /// The seeds: for every lesson of the catalogue, its scenario file as written, the trace of a
 /// run of it (with one step taken by the user's hand, so that replaying places a choice) as
 /// `run --json` writes it, and two share links of that run, one naming the lesson and one
-/// carrying the scenario inline, given by `link_of` (the view's `ShareLink::of_run`, passed in
-/// because the view sits above this module) at the run's middle step.
+/// carrying the scenario inline, given by `link_of` (the view's `parser_fuzz_link_of`, passed
+/// in because this module may not use the view) at the run's middle step.
 pub fn catalogue_seeds(link_of: &dyn Fn(&Run, usize, bool) -> String) -> Vec<ParserSeed> {
     let mut seeds = Vec::new();
     for entry in CATALOGUE {
@@ -713,7 +714,7 @@ pub struct Accepted {
 /// Hands `input` to its parser, as the CLI and the page do, and runs what an accepted input
 /// names: a scenario to its end with the case's run seed, a trace replayed
 /// ([`Run::replay`], the CLI's `replay`), a link through `open_link` (decode and open; it
-/// returns the steps of the opened run).
+/// returns the steps of the opened run: the view's `parser_fuzz_open_link`).
 pub fn run_case<LinkError>(
     input: &ParserInput,
     open_link: &dyn Fn(&str) -> Result<usize, LinkError>,

@@ -32,5 +32,5 @@ pub use pending::{PendingItem, PendingTarget, pending};
 pub use psql::{PsqlScripts, SessionScript, psql_scripts};
 pub use share::{
     OpenedLink, SHARE_FORMAT_VERSION, SHARE_FORMAT_VERSION_STEPS, ShareError, ShareLink,
-    SharedScenario, StepChoice,
+    SharedScenario, StepChoice, parser_fuzz_link_of, parser_fuzz_open_link,
 };

@@ -49,6 +49,10 @@ use crate::sim::{
     RunOpener, Scenario, ScenarioError, Simulation, UserChoice, catalogue_scenario,
 };
 
+mod fuzz;
+
+pub use fuzz::{parser_fuzz_link_of, parser_fuzz_open_link};
+
 /// The version of the link format this crate writes (and the latest it reads).
 pub const SHARE_FORMAT_VERSION: u32 = 2;
 /// The first version, whose choices are plain actions at step numbers; still read.

@@ -216,24 +216,12 @@ fn the_part_of_a_run_until_a_step_plays_its_first_steps() {
     // step between them keeps the first, where the idempotent run took it.
     let scenario = catalogue_scenario("f01-duplicate-delivery").unwrap();
     let naive = scenario.with_mode(PatternMode::Naive);
-    let mut simulation = Simulation::new(naive.clone(), 0).unwrap();
-    let mut taken = Vec::new();
-    while taken.len() < 2 {
-        let duplicate = simulation
-            .world()
-            .enabled_actions()
-            .into_iter()
-            .find(|action| matches!(action, Action::DuplicateMessage { .. }));
-        match duplicate {
-            Some(action) if simulation.steps().len() > 8 + 6 * taken.len() => {
-                taken.push((simulation.steps().len() + 1, action.clone()));
-                simulation.step_with(action).unwrap();
-            }
-            _ => {
-                simulation.step().unwrap();
-            }
-        }
-    }
+    let (_, taken) = play_picking(naive.clone(), 0, 60, |simulation, taken| {
+        let due = taken.len() < 2 && simulation.steps().len() > 8 + 6 * taken.len();
+        let duplicate = |action: &Action| matches!(action, Action::DuplicateMessage { .. });
+        simulation.world().enabled_actions().into_iter().filter(|_| due).find(duplicate)
+    });
+    assert_eq!(taken.len(), 2, "{taken:?}");
     let (run, _) = Run::anchor(naive, 0, &taken).unwrap();
     let switched = with_mode(&run, PatternMode::Idempotent);
     let played = switched.play().unwrap();
@@ -251,26 +239,45 @@ fn the_part_of_a_run_until_a_step_plays_its_first_steps() {
     assert_eq!(replayed.steps(), &played.simulation.steps()[..second - 1]);
 }
 
-/// A lesson's run with a fault every fourth step where one is enabled, as a trace of 60 steps
-/// (fewer if it stops).
-fn faulty_trace(lesson: &str, mode: PatternMode) -> Trace {
-    let scenario = catalogue_scenario(lesson).unwrap().with_mode(mode);
-    let mut simulation = Simulation::new(scenario, 3).unwrap();
-    while simulation.steps().len() < 60 {
-        let fault = simulation
-            .world()
-            .enabled_fault_actions()
-            .into_iter()
-            .next()
-            .filter(|_| simulation.steps().len() % 4 == 3);
-        let moved = match fault {
-            Some(action) => simulation.step_with(action).is_ok(),
+/// Plays `scenario` with `seed` for `steps_max` steps (fewer if it stops): at each step the
+/// action `pick` chooses, given the simulation and the actions it chose so far, is taken by
+/// hand, as a learner takes a fault on the diagram; at every other step the scheduler's.
+/// Returns the simulation and the actions taken by hand, each with its step.
+fn play_picking(
+    scenario: Scenario,
+    seed: u64,
+    steps_max: usize,
+    pick: impl Fn(&Simulation, &[(usize, Action)]) -> Option<Action>,
+) -> (Simulation, Vec<(usize, Action)>) {
+    let mut simulation = Simulation::new(scenario, seed).unwrap();
+    let mut taken = Vec::new();
+    while simulation.steps().len() < steps_max {
+        let moved = match pick(&simulation, &taken) {
+            Some(action) => {
+                let step = simulation.steps().len() + 1;
+                let moved = simulation.step_with(action.clone()).is_ok();
+                if moved {
+                    taken.push((step, action));
+                }
+                moved
+            }
             None => simulation.step().is_some(),
         };
         if !moved {
             break;
         }
     }
+    (simulation, taken)
+}
+
+/// A lesson's run with a fault every fourth step where one is enabled, as a trace of 60 steps
+/// (fewer if it stops).
+fn faulty_trace(lesson: &str, mode: PatternMode) -> Trace {
+    let scenario = catalogue_scenario(lesson).unwrap().with_mode(mode);
+    let (simulation, _) = play_picking(scenario, 3, 60, |simulation, _| {
+        let due = simulation.steps().len() % 4 == 3;
+        simulation.world().enabled_fault_actions().into_iter().next().filter(|_| due)
+    });
     simulation.trace()
 }
 

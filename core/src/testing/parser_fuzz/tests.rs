@@ -6,29 +6,13 @@ use std::collections::BTreeMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use super::*;
-use crate::view::{ShareError, ShareLink, SharedScenario};
+use crate::view::{parser_fuzz_link_of, parser_fuzz_open_link};
 
 /// The cases the test runs.
 const CASES: u64 = 3_000;
 
-fn link_of(run: &Run, step: usize, inline: bool) -> String {
-    let link = ShareLink::of_run(run, step);
-    let link = match inline {
-        true => ShareLink {
-            scenario: SharedScenario::Inline { scenario: Box::new(run.scenario.clone()) },
-            ..link
-        },
-        false => link,
-    };
-    link.encode()
-}
-
-fn open_link(text: &str) -> Result<usize, ShareError> {
-    Ok(ShareLink::decode(text)?.open()?.simulation.steps().len())
-}
-
 fn fuzzer(seed: u64) -> ParserFuzz {
-    ParserFuzz::new(seed, catalogue_seeds(&link_of)).expect("every kind has seeds")
+    ParserFuzz::new(seed, catalogue_seeds(&parser_fuzz_link_of)).expect("every kind has seeds")
 }
 
 #[test]
@@ -44,7 +28,7 @@ fn every_seed_is_accepted_unmutated() {
             run_seed: 0,
             text: seed.text.clone(),
         };
-        assert!(run_case(&input, &open_link).is_ok(), "{} is refused", seed.name);
+        assert!(run_case(&input, &parser_fuzz_open_link).is_ok(), "{} is refused", seed.name);
     }
 }
 
@@ -55,7 +39,7 @@ fn mutated_inputs_never_panic_and_each_kind_is_both_accepted_and_refused() {
     let mut counts: BTreeMap<InputKind, (u64, u64)> = BTreeMap::new();
     for case in 0..CASES {
         let input = fuzz.input(case);
-        let outcome = catch_unwind(AssertUnwindSafe(|| run_case(&input, &open_link)));
+        let outcome = catch_unwind(AssertUnwindSafe(|| run_case(&input, &parser_fuzz_open_link)));
         let Ok(outcome) = outcome else {
             panic!("fuzz seed 11, case {case} ({:?}) panicked on {:?}", input.mutations, input.text)
         };
@@ -100,8 +84,10 @@ fn the_same_seed_gives_the_same_inputs_and_another_seed_others() {
 
 #[test]
 fn a_fuzzer_without_a_seed_of_some_kind_is_refused() {
-    let seeds: Vec<ParserSeed> =
-        catalogue_seeds(&link_of).into_iter().filter(|s| s.kind != InputKind::Link).collect();
+    let seeds: Vec<ParserSeed> = catalogue_seeds(&parser_fuzz_link_of)
+        .into_iter()
+        .filter(|s| s.kind != InputKind::Link)
+        .collect();
     assert_eq!(
         ParserFuzz::new(0, seeds).err(),
         Some(ParserFuzzError::NoSeed { kind: InputKind::Link })
