@@ -35,7 +35,7 @@ const RIGHT: i32 = 120;
 const ITEM_ROW: i32 = 32;
 const EMPTY_ROW: i32 = 18;
 /// The height of a moment's callout: its headline and its why.
-const MOMENT_ROW: i32 = 50;
+const MOMENT_ROW: i32 = 56;
 
 /// Where the presenter view keeps the current step's bottom edge, as a fraction of the
 /// diagram's visible height from its top.
@@ -385,10 +385,10 @@ fn draw_moment(lanes: &[Lane], moment: &Moment, top: i32, language: Language) ->
     html! {
         <g class="item moment" data-moment={moment_name(moment.kind)}>
             <title>{ format!("{headline}: {why}") }</title>
-            <circle class="moment-dot" cx={x.to_string()} cy={(top + 17).to_string()} r="10" />
-            <text class="symbol" x={x.to_string()} y={(top + 22).to_string()} text-anchor="middle">{ "✓" }</text>
-            <text class="moment-headline" x={text_x.to_string()} y={(top + 23).to_string()} text-anchor={anchor}>{ headline }</text>
-            <text class="moment-why" x={text_x.to_string()} y={(top + 43).to_string()} text-anchor={anchor}>{ why }</text>
+            <circle class="moment-dot" cx={x.to_string()} cy={(top + 18).to_string()} r="10" />
+            <text class="symbol" x={x.to_string()} y={(top + 23).to_string()} text-anchor="middle">{ "✓" }</text>
+            <text class="moment-headline" x={text_x.to_string()} y={(top + 25).to_string()} text-anchor={anchor}>{ headline }</text>
+            <text class="moment-why" x={text_x.to_string()} y={(top + 48).to_string()} text-anchor={anchor}>{ why }</text>
         </g>
     }
 }
