@@ -11,7 +11,8 @@ use gloo::timers::callback::Interval;
 use idempotency_lab::sim::{CATALOGUE, Pattern, PatternMode};
 use idempotency_lab::view::Language;
 use idempotency_lab::view::{
-    CompareInput, breaking_steps, compare, lanes, lesson_text, pending, trace_to_mermaid,
+    CompareInput, Moment, breaking_steps, compare, lanes, lesson_text, moments, pending,
+    trace_to_mermaid,
 };
 use idempotency_lab::words::fill;
 use wasm_bindgen::JsCast;
@@ -435,6 +436,10 @@ pub fn app(props: &AppProps) -> Html {
     let violations = state.world.violations();
     let changes = state.current_step().map(|step| step.row_changes.clone()).unwrap_or_default();
     let drawn = shown.get(first..).unwrap_or_default().to_vec();
+    // The run's moments up to the cursor (a payment's repeat is told by its earlier steps),
+    // those of the drawn steps.
+    let drawn_moments: Vec<Moment> =
+        moments(shown).into_iter().filter(|moment| moment.step > first).collect();
     let waiting = pending(&state.world);
 
     html! {
@@ -545,9 +550,10 @@ pub fn app(props: &AppProps) -> Html {
             <div class="workspace">
                 if !*narrow {
                     <SequenceDiagram lanes={lanes(state.sim.scenario())} steps={drawn.clone()} presenter={state.presenter}
+                        moments={drawn_moments.clone()} language={*language}
                         hidden={first} on_reveal={on_reveal.clone()} on_select={on_seek} pending={waiting.clone()} on_inject={on_inject.clone()} />
                 }
-                <StepList {ui} steps={drawn} hidden={first} {on_reveal} pending={waiting} {on_inject} visible={*narrow} />
+                <StepList {ui} steps={drawn} moments={drawn_moments} language={*language} hidden={first} {on_reveal} pending={waiting} {on_inject} visible={*narrow} />
                 <aside class="side">
                     <InvariantsPanel violations={violations} breaks={breaking_steps(shown)} {on_jump} language={*language}
                         dead_letters={idempotency_lab::sim::dead_letter_sentences(shown)} />

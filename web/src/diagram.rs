@@ -2,9 +2,11 @@
 //! (`idempotency_lab::view::diagram`): one lane per participant (Client, API, Store, Relay,
 //! Broker, Consumer A, Consumer B, ...), one band per step with a row per item, an arrow for
 //! each request, response, statement, commit, publish, delivery and ack, and a mark for
-//! crashes, lost answers, duplicates, timeouts and broken invariants. The current step is
-//! highlighted and scrolled into view; the lane names stay on top; large fonts, so that it
-//! reads on a projector.
+//! crashes, lost answers, duplicates, timeouts and broken invariants. Under a step's items,
+//! each of its decisive moments (`view::moments`: `INSERT ... ON CONFLICT DO NOTHING -> 0
+//! rows`, `409: ...`) is a callout on its lane, the headline in the page's language and the
+//! why on a smaller second line. The current step is highlighted and scrolled into view; the
+//! lane names stay on top; large fonts, so that it reads on a projector.
 //!
 //! A long run draws only a window: the [`WINDOW_STEPS`] steps before the cursor, and more
 //! above them each time the learner scrolls to the top (or presses the button there), the view
@@ -18,7 +20,9 @@
 //! the step list (`crate::step_list`), which says the same step by step.
 
 use idempotency_lab::sim::{Action, TraceStep};
-use idempotency_lab::view::{ArrowKind, DiagramItem, Lane, MarkKind, PendingItem, step_items};
+use idempotency_lab::view::{
+    ArrowKind, DiagramItem, Lane, Language, MarkKind, Moment, MomentKind, PendingItem, step_items,
+};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
 use yew::prelude::*;
@@ -30,6 +34,8 @@ const LEFT: i32 = 90;
 const RIGHT: i32 = 120;
 const ITEM_ROW: i32 = 32;
 const EMPTY_ROW: i32 = 18;
+/// The height of a moment's callout: its headline and its why.
+const MOMENT_ROW: i32 = 56;
 
 /// Where the presenter view keeps the current step's bottom edge, as a fraction of the
 /// diagram's visible height from its top.
@@ -87,12 +93,22 @@ fn lane_x(lanes: &[Lane], lane: Lane) -> i32 {
     LEFT + LANE_WIDTH * i32::try_from(index).unwrap_or(0)
 }
 
-fn band_height(items: &[DiagramItem]) -> i32 {
-    if items.is_empty() {
+fn band_height(items: &[DiagramItem], moments: &[Moment]) -> i32 {
+    if items.is_empty() && moments.is_empty() {
         EMPTY_ROW
     } else {
-        ITEM_ROW * i32::try_from(items.len()).unwrap_or(1) + 6
+        ITEM_ROW * i32::try_from(items.len()).unwrap_or(1)
+            + MOMENT_ROW * i32::try_from(moments.len()).unwrap_or(0)
+            + 6
     }
+}
+
+/// A moment's name as its JSON has it (`inbox_duplicate`): the `data-moment` of its callout.
+pub fn moment_name(kind: MomentKind) -> String {
+    serde_json::to_value(kind)
+        .ok()
+        .and_then(|name| name.as_str().map(str::to_owned))
+        .unwrap_or_default()
 }
 
 /// Props of [`SequenceDiagram`].
@@ -108,6 +124,11 @@ pub struct SequenceDiagramProps {
     pub on_reveal: Callback<()>,
     /// Clicking a step's band goes there.
     pub on_select: Callback<usize>,
+    /// The decisive moments of the steps drawn, in step order (`view::moments` of the run up
+    /// to the cursor).
+    pub moments: Vec<Moment>,
+    /// The language of the moments' callouts.
+    pub language: Language,
     /// What waits at the cursor, with the faults that apply to each item.
     pub pending: Vec<PendingItem>,
     /// Applies a fault (or lets time pass) chosen on a pending item.
@@ -125,9 +146,18 @@ pub fn sequence_diagram(props: &SequenceDiagramProps) -> Html {
     // Where the view was, from the bottom, when earlier steps were revealed above it.
     let anchor = use_mut_ref(|| None::<i32>);
     let mut lanes = props.lanes.clone();
-    let bands: Vec<(usize, Vec<DiagramItem>)> =
-        props.steps.iter().map(|step| (step.step, step_items(step))).collect();
-    for (_, items) in &bands {
+    let mut moments = props.moments.iter().copied().peekable();
+    let bands: Vec<(usize, Vec<DiagramItem>, Vec<Moment>)> = props
+        .steps
+        .iter()
+        .map(|step| {
+            while moments.next_if(|moment| moment.step < step.step).is_some() {}
+            let of_step: Vec<Moment> =
+                std::iter::from_fn(|| moments.next_if(|moment| moment.step == step.step)).collect();
+            (step.step, step_items(step), of_step)
+        })
+        .collect();
+    for (_, items, _) in &bands {
         for item in items {
             let used = match item {
                 DiagramItem::Arrow { from, to, .. } => vec![*from, *to],
@@ -143,7 +173,9 @@ pub fn sequence_diagram(props: &SequenceDiagramProps) -> Html {
     }
     let last_x = LEFT + LANE_WIDTH * i32::try_from(lanes.len().saturating_sub(1)).unwrap_or(0);
     let width = last_x + RIGHT;
-    let height: i32 = (bands.iter().map(|(_, items)| band_height(items)).sum::<i32>() + 20).max(80);
+    let height: i32 =
+        (bands.iter().map(|(_, items, moments)| band_height(items, moments)).sum::<i32>() + 20)
+            .max(80);
     let current = props.steps.last().map(|step| step.step);
     {
         let scroller = scroller.clone();
@@ -217,9 +249,9 @@ pub fn sequence_diagram(props: &SequenceDiagramProps) -> Html {
     let mut y = 10;
     let drawn_bands: Vec<Html> = bands
         .iter()
-        .map(|(number, items)| {
+        .map(|(number, items, moments)| {
             let top = y;
-            let band = band_height(items);
+            let band = band_height(items, moments);
             y += band;
             let number = *number;
             let on_select = props.on_select.clone();
@@ -232,6 +264,12 @@ pub fn sequence_diagram(props: &SequenceDiagramProps) -> Html {
                     { for items.iter().enumerate().map(|(index, item)| {
                         let row_y = top + 20 + ITEM_ROW * i32::try_from(index).unwrap_or(0);
                         draw(&lanes, item, row_y)
+                    }) }
+                    { for moments.iter().enumerate().map(|(index, moment)| {
+                        let row_top = top + 6
+                            + ITEM_ROW * i32::try_from(items.len()).unwrap_or(0)
+                            + MOMENT_ROW * i32::try_from(index).unwrap_or(0);
+                        draw_moment(&lanes, moment, row_top, props.language)
                     }) }
                 </g>
             }
@@ -332,6 +370,26 @@ fn draw(lanes: &[Lane], item: &DiagramItem, y: i32) -> Html {
                 </g>
             }
         }
+    }
+}
+
+/// A moment's callout in the row whose top is `top`: a check on its lane and, beside it (to
+/// the left on the right half of the diagram), the headline and under it the why.
+fn draw_moment(lanes: &[Lane], moment: &Moment, top: i32, language: Language) -> Html {
+    let x = lane_x(lanes, moment.lane);
+    let middle = (lane_x(lanes, lanes.first().copied().unwrap_or(Lane::Client))
+        + lane_x(lanes, lanes.last().copied().unwrap_or(Lane::Client)))
+        / 2;
+    let (text_x, anchor) = if x > middle { (x - 18, "end") } else { (x + 18, "start") };
+    let (headline, why) = (moment.kind.headline(language), moment.kind.why(language));
+    html! {
+        <g class="item moment" data-moment={moment_name(moment.kind)}>
+            <title>{ format!("{headline}: {why}") }</title>
+            <circle class="moment-dot" cx={x.to_string()} cy={(top + 18).to_string()} r="10" />
+            <text class="symbol" x={x.to_string()} y={(top + 23).to_string()} text-anchor="middle">{ "✓" }</text>
+            <text class="moment-headline" x={text_x.to_string()} y={(top + 25).to_string()} text-anchor={anchor}>{ headline }</text>
+            <text class="moment-why" x={text_x.to_string()} y={(top + 48).to_string()} text-anchor={anchor}>{ why }</text>
+        </g>
     }
 }
 

@@ -3,16 +3,21 @@
 //! read.
 //!
 //! Each step lists what the diagram draws in its band (`view::step_items`), in words: an
-//! arrow as `Client → API: POST /orders`, a mark as `Consumer A: ✗ crash before commit`.
+//! arrow as `Client → API: POST /orders`, a mark as `Consumer A: ✗ crash before commit`, and
+//! after them the step's decisive moments (`view::moments`), each a line with its headline and
+//! why in the page's language.
 //! Under the steps, on a narrow screen, what waits now with the same fault buttons as the
 //! diagram's pending part (`view::pending`). Beside the diagram on a wide screen the list is
 //! there for screen readers only (visually hidden, without buttons: the diagram's pending part
 //! has them), and the drawing is hidden from them.
 
 use idempotency_lab::sim::{Action, TraceStep};
-use idempotency_lab::view::{DiagramItem, Lane, MarkKind, PendingItem, step_items};
+use idempotency_lab::view::{
+    DiagramItem, Lane, Language, MarkKind, Moment, PendingItem, step_items,
+};
 use yew::prelude::*;
 
+use crate::diagram::moment_name;
 use crate::faults::fault_button;
 use crate::labels::{UiText, action_label};
 
@@ -26,6 +31,10 @@ pub struct StepListProps {
     pub ui: &'static UiText,
     /// The steps listed: the diagram's window, ending at the cursor.
     pub steps: Vec<TraceStep>,
+    /// The decisive moments of the steps listed, in step order.
+    pub moments: Vec<Moment>,
+    /// The language of the moments' lines.
+    pub language: Language,
     /// How many steps before them are not listed.
     pub hidden: usize,
     /// Lists more of the hidden steps.
@@ -71,7 +80,10 @@ pub fn step_list(props: &StepListProps) -> Html {
                     <p class="step-list-empty">{ ui.start }</p>
                 }
                 <ol class="step-list-steps">
-                    { for props.steps.iter().map(|step| step_entry(step, Some(step.step) == current, ui)) }
+                    { for props.steps.iter().map(|step| {
+                        let moments: Vec<Moment> = props.moments.iter().filter(|moment| moment.step == step.step).copied().collect();
+                        step_entry(step, &moments, Some(step.step) == current, ui, props.language)
+                    }) }
                 </ol>
             </div>
             if props.visible {
@@ -81,8 +93,15 @@ pub fn step_list(props: &StepListProps) -> Html {
     }
 }
 
-/// One step: its number and tick, its action, and what the diagram draws for it.
-fn step_entry(step: &TraceStep, current: bool, ui: &UiText) -> Html {
+/// One step: its number and tick, its action, and what the diagram draws for it, its moments
+/// last.
+fn step_entry(
+    step: &TraceStep,
+    moments: &[Moment],
+    current: bool,
+    ui: &UiText,
+    language: Language,
+) -> Html {
     let items = step_items(step);
     html! {
         <li class={classes!("step-entry", current.then_some("current"))} data-step={step.step.to_string()}
@@ -92,9 +111,10 @@ fn step_entry(step: &TraceStep, current: bool, ui: &UiText) -> Html {
                 <span class="step-entry-tick">{ format!("{} {}", ui.step_caption.1, step.tick) }</span>
                 <span class="step-entry-action">{ action_label(&step.action) }</span>
             </p>
-            if !items.is_empty() {
+            if !items.is_empty() || !moments.is_empty() {
                 <ul class="step-entry-items">
                     { for items.iter().map(item_entry) }
+                    { for moments.iter().map(|moment| moment_entry(moment, language)) }
                 </ul>
             }
         </li>
@@ -122,6 +142,17 @@ fn item_entry(item: &DiagramItem) -> Html {
                 </li>
             }
         }
+    }
+}
+
+/// One decisive moment, in words: its lane, its headline and why it matters.
+fn moment_entry(moment: &Moment, language: Language) -> Html {
+    html! {
+        <li class="step-item moment" data-moment={moment_name(moment.kind)}>
+            <span class="lanes">{ moment.lane.name() }</span>{ ": ✓ " }
+            <span class="moment-headline">{ moment.kind.headline(language) }</span>{ " — " }
+            <span class="moment-why">{ moment.kind.why(language) }</span>
+        </li>
     }
 }
 

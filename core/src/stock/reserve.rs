@@ -50,6 +50,19 @@ pub enum StockReservationEvent {
     },
 }
 
+impl StockReservationEvent {
+    /// Whether some line's `INSERT ... ON CONFLICT DO NOTHING` met the reservation already
+    /// there (0 rows) and so took no stock for it: a repeat that the ledger absorbed. Never
+    /// true for the naive twin, which cannot tell.
+    pub fn found_existing_reservation(&self) -> bool {
+        match self {
+            StockReservationEvent::StockReserved { .. } => false,
+            StockReservationEvent::ReservationAlreadyPresent { .. }
+            | StockReservationEvent::StockPartlyReserved { .. } => true,
+        }
+    }
+}
+
 /// The next statement of a [`ReserveStockEffect`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum ReserveStockPosition {

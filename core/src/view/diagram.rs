@@ -23,7 +23,9 @@
 //!   lane (`Client` for the network and the clock), naming the invariant.
 //!
 //! Items of a step keep this order: statement arrow first, then the events' items in event
-//! order, then the violations.
+//! order, then the violations. Beside the items, each step has its decisive moments
+//! ([`crate::view::moments`]: `INSERT ... ON CONFLICT DO NOTHING -> 0 rows`, a replayed answer,
+//! ...), which the page draws as callouts with their headline and why.
 
 use std::fmt;
 
@@ -33,6 +35,7 @@ use crate::idempotency::IdempotencyEvent;
 use crate::ids::Tick;
 use crate::inbox::{ConsumeOutcome, ConsumerCrashed};
 use crate::sim::{Action, Actor, InstanceId, Scenario, SimEvent, Trace, TraceStep};
+use crate::view::moments::{MomentKind, moments};
 
 /// One vertical lane of the diagram.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -176,6 +179,9 @@ pub struct DiagramStep {
     pub tick: Tick,
     /// What to draw, in order (may be empty: a clock advance).
     pub items: Vec<DiagramItem>,
+    /// The decisive moments of the step, each a callout beside its row
+    /// ([`crate::view::moments`]).
+    pub moments: Vec<MomentKind>,
 }
 
 /// The whole diagram of a trace.
@@ -205,10 +211,18 @@ pub fn lanes(scenario: &Scenario) -> Vec<Lane> {
 /// lane a step draws on that the scenario does not announce (kept sorted), so every item's
 /// lanes are in `lanes`.
 pub fn diagram(trace: &Trace) -> Diagram {
+    let mut moments = moments(&trace.steps).into_iter().peekable();
     let steps: Vec<DiagramStep> = trace
         .steps
         .iter()
-        .map(|step| DiagramStep { step: step.step, tick: step.tick, items: step_items(step) })
+        .map(|step| DiagramStep {
+            step: step.step,
+            tick: step.tick,
+            items: step_items(step),
+            moments: std::iter::from_fn(|| moments.next_if(|moment| moment.step == step.step))
+                .map(|moment| moment.kind)
+                .collect(),
+        })
         .collect();
     let mut lanes = lanes(&trace.scenario);
     for item in steps.iter().flat_map(|step| &step.items) {

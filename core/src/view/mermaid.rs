@@ -7,14 +7,17 @@
 //! statements, commits, publishes and deliveries are solid arrows (`->>`), responses and acks
 //! dashed ones (`-->>`); every arrow's text starts with the trace step's number. Marks are
 //! notes over their lane: `Note over Broker: 10 duplicate d051b29e`; a violation's note gives
-//! the invariant, its title and the sentence. The text is deterministic: the same trace gives
-//! the same bytes.
+//! the invariant, its title and the sentence. A step's decisive moments
+//! ([`crate::view::moments`]) follow as notes with their English headline, over the lane the
+//! step's first item starts on: `Note over API: 35 stored answer replayed, the handler does
+//! not run`. The text is deterministic: the same trace gives the same bytes.
 //!
 //! Characters Mermaid would read as syntax (`#`, `;`, `<`, `>`) are written as its numeric
 //! entities (`#35;`), and line breaks as spaces.
 
 use crate::sim::Trace;
-use crate::view::diagram::{ArrowKind, Diagram, DiagramItem, Lane, MarkKind, diagram};
+use crate::view::diagram::{ArrowKind, Diagram, DiagramItem, DiagramStep, Lane, MarkKind, diagram};
+use crate::words::Language;
 
 /// The Mermaid `sequenceDiagram` of a trace (see the module's documentation).
 pub fn trace_to_mermaid(trace: &Trace) -> String {
@@ -82,8 +85,27 @@ pub fn diagram_to_mermaid(diagram: &Diagram, comment: &str) -> String {
                 }
             }
         }
+        if let Some(lane) = first_lane(step) {
+            for moment in &step.moments {
+                text.push_str(&format!(
+                    "    Note over {}: {} {}\n",
+                    participant_id(lane),
+                    step.step,
+                    escape(moment.headline(Language::En))
+                ));
+            }
+        }
     }
     text
+}
+
+/// The lane a step's first item starts on: the actor's, for every step with a moment (its
+/// statement arrow, or the mark and the ack of a consumer).
+fn first_lane(step: &DiagramStep) -> Option<Lane> {
+    step.items.first().map(|item| match item {
+        DiagramItem::Arrow { from, .. } => *from,
+        DiagramItem::Mark { lane, .. } => *lane,
+    })
 }
 
 /// A lane's Mermaid participant id: its name without spaces (`ConsumerA`).
@@ -224,6 +246,7 @@ mod tests {
                 API->>Store: 34 BEGIN
                 API->>Store: 35 SELECT idempotency_keys
                 Note over API: 35 replayed 201
+                Note over API: 35 stored answer replayed, the handler does not run
                 API->>Store: 36 COMMIT
                 API-->>Client: 37 201
         "#]],

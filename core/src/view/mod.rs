@@ -2,11 +2,12 @@
 //! it, computed once here so that the page, the CLI and the tests show the same thing.
 //!
 //! `sim` is the model: the world, its transitions, the scheduler and the trace. This module
-//! reads it and never changes it: the sequence diagram's model (`diagram`) and its Mermaid
-//! text (`mermaid`), what waits at the cursor for display (`pending`), one schedule run in
-//! both modes side by side (`compare`), where each invariant broke (`breaks`), the link that carries a run (`share`), and the words
-//! (`lang`: the languages and the invariants' and faults' titles; `lesson`: the lessons'
-//! texts). Nothing in `sim` uses this module.
+//! reads it and never changes it: the sequence diagram's model (`diagram`), the run's decisive
+//! moments it narrates (`moments`) and its Mermaid text (`mermaid`), what waits at the cursor
+//! for display (`pending`), one schedule run in both modes side by side (`compare`), where each
+//! invariant broke (`breaks`), the link that carries a run (`share`), and the words (`lang`:
+//! the languages and the invariants' and faults' titles; `lesson`: the lessons' texts).
+//! Nothing in `sim` uses this module.
 
 mod breaks;
 mod compare;
@@ -14,6 +15,7 @@ mod diagram;
 mod lang;
 mod lesson;
 mod mermaid;
+mod moments;
 mod pending;
 mod psql;
 mod share;
@@ -28,6 +30,7 @@ pub use diagram::{
 pub use lang::{Language, UnknownLanguage};
 pub use lesson::{LessonText, LessonTextError, lesson_text};
 pub use mermaid::{diagram_to_mermaid, trace_to_mermaid};
+pub use moments::{Moment, MomentKind, moments, step_moments};
 pub use pending::{PendingItem, PendingTarget, pending};
 pub use psql::{PsqlScripts, SessionScript, psql_scripts};
 pub use share::{

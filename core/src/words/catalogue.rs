@@ -217,6 +217,40 @@ words! {
     /// The head of a run: scenario, mode, patterns, seed.
     run_header: Text,
 
+    // The decisive moments of a run (`view::MomentKind`): a headline, and why it matters.
+    /// P1: the reservation's `INSERT ... ON CONFLICT DO NOTHING` met its row.
+    moment_reservation_already_present: Text,
+    /// Why that matters, in one line.
+    moment_reservation_already_present_why: Text,
+    /// P4: the inbox row's `INSERT` met the unique key.
+    moment_inbox_duplicate: Text,
+    /// Why that matters, in one line.
+    moment_inbox_duplicate_why: Text,
+    /// P2: `MarkPaid` on an order this payment paid already.
+    moment_already_paid: Text,
+    /// Why that matters, in one line.
+    moment_already_paid_why: Text,
+    /// P3: 409, the key's first request is still in progress.
+    moment_key_in_progress: Text,
+    /// Why that matters, in one line.
+    moment_key_in_progress_why: Text,
+    /// P3: 422, the key was used with another body.
+    moment_key_reused: Text,
+    /// Why that matters, in one line.
+    moment_key_reused_why: Text,
+    /// P3: the lease expired and this request took the key over.
+    moment_lease_takeover: Text,
+    /// Why that matters, in one line.
+    moment_lease_takeover_why: Text,
+    /// P3: a completion with an older fencing token was refused.
+    moment_stale_completion: Text,
+    /// Why that matters, in one line.
+    moment_stale_completion_why: Text,
+    /// P3: the key's stored answer was replayed.
+    moment_response_replayed: Text,
+    /// Why that matters, in one line.
+    moment_response_replayed_why: Text,
+
     // The page's opening of a long run (a share link, a trace file) in slices.
     /// The progress line: the steps taken so far and the steps the run opens to.
     opening_progress: Text,

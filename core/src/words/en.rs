@@ -112,6 +112,28 @@ pub const WORDS: Words = Words {
     replay_reproduces: "trace `{source}` reproduces byte for byte: scenario {scenario}, seed {seed}, {steps}",
     replay_differs: "trace `{source}` does not reproduce: {why}",
     run_header: "scenario {source}, mode {mode} ({patterns}), seed {seed}",
+    moment_reservation_already_present: "INSERT ... ON CONFLICT DO NOTHING -> 0 rows",
+    moment_reservation_already_present_why: "The reservation is there already: no stock is \
+                                             taken a second time.",
+    moment_inbox_duplicate: "INSERT inbox hits the unique key: seen before",
+    moment_inbox_duplicate_why: "Nothing is applied: the transaction rolls back and the copy is \
+                                 acked.",
+    moment_already_paid: "MarkPaid -> already paid, no-op",
+    moment_already_paid_why: "Paid by this very payment: the same 200, and no second charge.",
+    moment_key_in_progress: "409: the key's first request is in progress",
+    moment_key_in_progress_why: "Its lease holds, so this one does not run the handler too: \
+                                 retry later.",
+    moment_key_reused: "422: Idempotency-Key reused with another body",
+    moment_key_reused_why: "Same key, other request: replaying the first answer would be wrong.",
+    moment_lease_takeover: "lease expired -> takeover with a larger token",
+    moment_lease_takeover_why: "Its holder crashed or stalled: this request runs; the old token \
+                                is fenced off.",
+    moment_stale_completion: "stale completion rejected (fencing token)",
+    moment_stale_completion_why: "Its token is older than the key's: the newer answer stays, \
+                                  this one gets 409.",
+    moment_response_replayed: "stored answer replayed, the handler does not run",
+    moment_response_replayed_why: "A retry gets the same status and body, and nothing happens \
+                                   twice.",
     opening_progress: "Opening the run: step {step} of {total}",
     opening_cancel: "Cancel",
     opening_cancelled: "Opening cancelled ({steps} of {total} replayed): the page still shows \

@@ -113,6 +113,30 @@ pub const WORDS: Words = Words {
     replay_reproduces: "трасса `{source}` воспроизводится байт в байт: сценарий {scenario}, seed {seed}, {steps}",
     replay_differs: "трасса `{source}` не воспроизводится: {why}",
     run_header: "сценарий {source}, режим {mode} ({patterns}), seed {seed}",
+    moment_reservation_already_present: "INSERT ... ON CONFLICT DO NOTHING -> 0 строк",
+    moment_reservation_already_present_why: "Резервация уже есть: остаток второй раз не \
+                                             списывается.",
+    moment_inbox_duplicate: "INSERT inbox упёрся в уникальный ключ: уже обработано",
+    moment_inbox_duplicate_why: "Эффект не применяется: транзакция откатывается, копия просто \
+                                 подтверждается.",
+    moment_already_paid: "MarkPaid -> уже оплачено, ничего не делаем",
+    moment_already_paid_why: "Заказ уже оплачен этим же платежом: тот же 200, второго списания \
+                              нет.",
+    moment_key_in_progress: "409: запрос с этим ключом ещё обрабатывается",
+    moment_key_in_progress_why: "Аренда первого запроса действует, обработчик второй раз не \
+                                 запускается: повторите позже.",
+    moment_key_reused: "422: Idempotency-Key с другим телом запроса",
+    moment_key_reused_why: "Ключ тот же, запрос другой: отдать ответ первого запроса было бы \
+                            ошибкой.",
+    moment_lease_takeover: "аренда истекла -> ключ перехвачен с большим токеном",
+    moment_lease_takeover_why: "Первый запрос упал или завис: выполняется этот, старый токен \
+                                ключ уже не завершит.",
+    moment_stale_completion: "завершение со старым токеном отклонено",
+    moment_stale_completion_why: "Токен старше, чем у ключа: остаётся новый ответ, этот запрос \
+                                  получает 409.",
+    moment_response_replayed: "сохранённый ответ повторён, обработчик не запускается",
+    moment_response_replayed_why: "Повтор получает тот же статус и тело, и ничего не происходит \
+                                   дважды.",
     opening_progress: "Открываем прогон: шаг {step} из {total}",
     opening_cancel: "Отмена",
     opening_cancelled: "Открытие отменено (воспроизведено: {steps} из {total}): на странице \

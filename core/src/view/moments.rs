@@ -1,0 +1,267 @@
+//! The decisive moments of a run: the steps where a pattern turns a duplicate, a retry or a
+//! race away, each with a headline and one line on why it matters, derived from the trace so
+//! that the page's diagram, its step list and the Mermaid export narrate the same steps.
+//!
+//! A moment is what a learner should stop at: the reservation's `INSERT ... ON CONFLICT DO
+//! NOTHING` that inserted 0 rows (P1), `MarkPaid` on an order this payment paid already (P2),
+//! the `Idempotency-Key` layer's 409, 422, lease takeover, stale completion and replay (P3),
+//! and the inbox insert that met the unique key (P4). Each is derived from typed events, never
+//! placed by hand:
+//! - [`SimEvent::MessageConsumed`] with [`ConsumeOutcome::DuplicateIgnored`] is
+//!   [`MomentKind::InboxDuplicate`]; a processed outcome whose reservation found a line reserved
+//!   already is [`MomentKind::ReservationAlreadyPresent`] (both on the acknowledging step,
+//!   where the delivery's outcome is final);
+//! - the P3 layer's [`IdempotencyEvent`]s: `KeyInProgress` and `ReservationLost` (both answer
+//!   409), `FingerprintMismatch` (422), `KeyTakenOver`, `StaleCompletionRejected`,
+//!   `ResponseReplayed`.
+//!
+//! [`MomentKind::AlreadyPaid`] is the one moment no event carries: the repeat answers the same
+//! 200 with the same body as the first call (as an idempotent operation should), and a signal
+//! added to the trace would change the bytes of every recorded trace with a repeat (the golden
+//! traces, saved files that `replay` checks byte for byte). So [`moments`] reads it from the
+//! send's own statements, in the order P2's idempotent `MarkPaid` runs them
+//! (`order::OrderCommandEffect`): the guarded `UPDATE orders SET status = 'Paid' ... AND status
+//! = 'Placed'` matched nothing, `SELECT status, payment_id FROM orders` read the order, and the
+//! transaction *commits*: a refused payment (another payment, a wrong status) rolls back in the
+//! reading step and never commits. The moment is on that `COMMIT`. [`step_moments`], which sees
+//! one step, cannot tell; every other kind it derives alone, and [`moments`] is the whole
+//! derivation.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::idempotency::IdempotencyEvent;
+use crate::inbox::ConsumeOutcome;
+use crate::sim::{Actor, AttemptId, SimEvent, TraceStep};
+use crate::view::diagram::Lane;
+use crate::words::Language;
+
+/// What a decisive moment of a run is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MomentKind {
+    /// P1: `INSERT reservations ... ON CONFLICT DO NOTHING` inserted 0 rows: no stock is taken
+    /// again.
+    ReservationAlreadyPresent,
+    /// P4: the `INSERT inbox` hit the unique key (the message was seen before): nothing was
+    /// applied, the transaction rolled back, and the copy was acknowledged.
+    InboxDuplicate,
+    /// P2: `MarkPaid` on an order this payment paid already: a no-op, no second charge.
+    AlreadyPaid,
+    /// P3: 409, the key's first request is still in progress (its lease holds), or another
+    /// request reserved the key first.
+    KeyInProgress,
+    /// P3: 422, the key was used with another body (the fingerprints differ).
+    KeyReused,
+    /// P3: the key's lease expired, and this request took the key over with a larger fencing
+    /// token.
+    LeaseTakeover,
+    /// P3: a stale completion was rejected: its fencing token is older than the key's.
+    StaleCompletion,
+    /// P3: the key's stored answer was replayed; the handler did not run.
+    ResponseReplayed,
+}
+
+impl MomentKind {
+    /// Every kind, in the order of the patterns (P1, P4, P2, then P3's).
+    pub const ALL: [MomentKind; 8] = [
+        MomentKind::ReservationAlreadyPresent,
+        MomentKind::InboxDuplicate,
+        MomentKind::AlreadyPaid,
+        MomentKind::KeyInProgress,
+        MomentKind::KeyReused,
+        MomentKind::LeaseTakeover,
+        MomentKind::StaleCompletion,
+        MomentKind::ResponseReplayed,
+    ];
+
+    /// The moment in a few words, in `language`: `INSERT ... ON CONFLICT DO NOTHING -> 0
+    /// rows`, `MarkPaid -> already paid, no-op`, `409: ...`. SQL, identifiers and statuses stay
+    /// in Latin in every language.
+    pub fn headline(self, language: Language) -> &'static str {
+        let words = language.words();
+        match self {
+            MomentKind::ReservationAlreadyPresent => words.moment_reservation_already_present,
+            MomentKind::InboxDuplicate => words.moment_inbox_duplicate,
+            MomentKind::AlreadyPaid => words.moment_already_paid,
+            MomentKind::KeyInProgress => words.moment_key_in_progress,
+            MomentKind::KeyReused => words.moment_key_reused,
+            MomentKind::LeaseTakeover => words.moment_lease_takeover,
+            MomentKind::StaleCompletion => words.moment_stale_completion,
+            MomentKind::ResponseReplayed => words.moment_response_replayed,
+        }
+    }
+
+    /// One line on why the moment matters, in `language`.
+    pub fn why(self, language: Language) -> &'static str {
+        let words = language.words();
+        match self {
+            MomentKind::ReservationAlreadyPresent => words.moment_reservation_already_present_why,
+            MomentKind::InboxDuplicate => words.moment_inbox_duplicate_why,
+            MomentKind::AlreadyPaid => words.moment_already_paid_why,
+            MomentKind::KeyInProgress => words.moment_key_in_progress_why,
+            MomentKind::KeyReused => words.moment_key_reused_why,
+            MomentKind::LeaseTakeover => words.moment_lease_takeover_why,
+            MomentKind::StaleCompletion => words.moment_stale_completion_why,
+            MomentKind::ResponseReplayed => words.moment_response_replayed_why,
+        }
+    }
+}
+
+/// A decisive moment at one step of a run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Moment {
+    /// The step ([`TraceStep::step`], from 1).
+    pub step: usize,
+    /// What it is.
+    pub kind: MomentKind,
+    /// The lane of the step's actor, where the diagram draws it.
+    pub lane: Lane,
+}
+
+/// The moments one step shows by its own events, in event order, each kind at most once.
+/// [`MomentKind::AlreadyPaid`] is never among them: only the send's earlier statements tell it
+/// (see the module's documentation); [`moments`] has it.
+pub fn step_moments(step: &TraceStep) -> Vec<MomentKind> {
+    let mut kinds = Vec::new();
+    for kind in step.events.iter().filter_map(event_moment) {
+        if !kinds.contains(&kind) {
+            kinds.push(kind);
+        }
+    }
+    kinds
+}
+
+/// Every moment of a run, in step order: each step's [`step_moments`], and
+/// [`MomentKind::AlreadyPaid`] on the `COMMIT` of a payment that found its order paid by the
+/// same payment.
+pub fn moments(steps: &[TraceStep]) -> Vec<Moment> {
+    let mut payments = PaymentRepeats::default();
+    let mut moments = Vec::new();
+    for step in steps {
+        let lane = Lane::of_actor(step.actor);
+        let mut kinds = step_moments(step);
+        if payments.step(step) && !kinds.contains(&MomentKind::AlreadyPaid) {
+            kinds.push(MomentKind::AlreadyPaid);
+        }
+        moments.extend(kinds.into_iter().map(|kind| Moment { step: step.step, kind, lane }));
+    }
+    moments
+}
+
+/// The moment an event is, if any. Every event is listed, so that a new one is decided here.
+fn event_moment(event: &SimEvent) -> Option<MomentKind> {
+    match event {
+        SimEvent::MessageConsumed { outcome, .. } => match outcome {
+            ConsumeOutcome::DuplicateIgnored { .. } => Some(MomentKind::InboxDuplicate),
+            ConsumeOutcome::MessageProcessed { effect_output, .. } => effect_output
+                .found_existing_reservation()
+                .then_some(MomentKind::ReservationAlreadyPresent),
+        },
+        SimEvent::Idempotency { event } => idempotency_moment(event),
+        SimEvent::RequestSent { .. }
+        | SimEvent::HandlerRunStarted { .. }
+        | SimEvent::Answered { .. }
+        | SimEvent::ApiFailed { .. }
+        | SimEvent::ApiCrashed { .. }
+        | SimEvent::Blocked { .. }
+        | SimEvent::ResponseDelivered { .. }
+        | SimEvent::LateResponseIgnored { .. }
+        | SimEvent::ResponseLost { .. }
+        | SimEvent::ClientTimedOut { .. }
+        | SimEvent::RetryScheduled { .. }
+        | SimEvent::ClientAnswered { .. }
+        | SimEvent::ClientGaveUp { .. }
+        | SimEvent::Published { .. }
+        | SimEvent::RelayFinished { .. }
+        | SimEvent::RelayFailed { .. }
+        | SimEvent::RelayCrashed { .. }
+        | SimEvent::Delivered { .. }
+        | SimEvent::MessageDuplicated { .. }
+        | SimEvent::MessageHeld { .. }
+        | SimEvent::MessageReleased { .. }
+        | SimEvent::DeadLettered { .. }
+        | SimEvent::EffectCommitted { .. }
+        | SimEvent::ConsumerFailed { .. }
+        | SimEvent::ConsumerCrashed { .. }
+        | SimEvent::InboxRowsPurged { .. }
+        | SimEvent::KeysPurged { .. }
+        | SimEvent::RetentionFailed { .. }
+        | SimEvent::DeadlockDetected { .. }
+        | SimEvent::ClockAdvanced { .. } => None,
+    }
+}
+
+/// The moment a P3 layer's event is, if any.
+fn idempotency_moment(event: &IdempotencyEvent) -> Option<MomentKind> {
+    match event {
+        // Both answer 409: the key is held (its lease holds), or was reserved first by another
+        // request between this one's read and its write.
+        IdempotencyEvent::KeyInProgress { .. } | IdempotencyEvent::ReservationLost { .. } => {
+            Some(MomentKind::KeyInProgress)
+        }
+        IdempotencyEvent::FingerprintMismatch { .. } => Some(MomentKind::KeyReused),
+        IdempotencyEvent::KeyTakenOver { .. } => Some(MomentKind::LeaseTakeover),
+        IdempotencyEvent::StaleCompletionRejected { .. } => Some(MomentKind::StaleCompletion),
+        IdempotencyEvent::ResponseReplayed { .. } => Some(MomentKind::ResponseReplayed),
+        IdempotencyEvent::KeyHeaderRejected { .. }
+        | IdempotencyEvent::KeyExpired { .. }
+        | IdempotencyEvent::KeyReserved { .. }
+        | IdempotencyEvent::HandlerCompleted { .. }
+        | IdempotencyEvent::HandlerFailed { .. }
+        | IdempotencyEvent::ResponseStored { .. }
+        | IdempotencyEvent::KeyReleased { .. } => None,
+    }
+}
+
+/// The start of P2's guarded `MarkPaid` update (`sql::statements::set_order_status` to
+/// `Paid`); the naive `MarkPaid`'s update, unguarded, always matches its order.
+const MARK_PAID_UPDATE: &str = "UPDATE orders SET status = 'Paid'";
+
+/// The start of P2's read after a guarded update matched nothing
+/// (`sql::statements::select_order_status`).
+const ORDER_STATUS_READ: &str = "SELECT status, payment_id FROM orders ";
+
+/// How far a send has gone towards an order already paid by its payment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum PaymentRepeat {
+    /// Its last statement was the guarded `UPDATE` to `Paid`.
+    MarkPaidUpdated,
+    /// Then it read the order's status: the update matched nothing.
+    StatusRead,
+}
+
+/// Each API send's progress through [`PaymentRepeat`], by its statements in step order.
+#[derive(Default)]
+struct PaymentRepeats {
+    sends: BTreeMap<AttemptId, PaymentRepeat>,
+}
+
+impl PaymentRepeats {
+    /// Follows `step`; true when it is the `COMMIT` of a `MarkPaid` whose order was paid by
+    /// this payment already.
+    fn step(&mut self, step: &TraceStep) -> bool {
+        let Actor::Api { attempt } = step.actor else { return false };
+        let before = self.sends.remove(&attempt);
+        let Some(statement) = &step.statement else {
+            // A crash (F8) or another step without a statement: the send starts over.
+            return false;
+        };
+        let after = if statement.starts_with(MARK_PAID_UPDATE) {
+            // Again, after a lock wait (a blocked step shows the statement it will run).
+            Some(PaymentRepeat::MarkPaidUpdated)
+        } else if statement.starts_with(ORDER_STATUS_READ) {
+            (before == Some(PaymentRepeat::MarkPaidUpdated)).then_some(PaymentRepeat::StatusRead)
+        } else {
+            return statement == "COMMIT" && before == Some(PaymentRepeat::StatusRead);
+        };
+        if let Some(after) = after {
+            self.sends.insert(attempt, after);
+        }
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests;
