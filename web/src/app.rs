@@ -24,7 +24,7 @@ use crate::diagram::{SequenceDiagram, WINDOW_STEPS, first_drawn};
 use crate::embed::Embedding;
 use crate::files::{Download, read_file, start_download};
 use crate::invariants::InvariantsPanel;
-use crate::labels::{UiText, action_label, stop_text, ui};
+use crate::labels::{UiText, stop_text, ui};
 use crate::opening::{self, FirstSlice, Openings};
 use crate::presenter::{
     PresenterTables, TypeScale, TypeScaleAction, ViewButtons, bring_into_view, in_fullscreen,
@@ -531,7 +531,7 @@ pub fn app(props: &AppProps) -> Html {
             </section>
             <p class="now" data-testid="current-step">
                 { match state.current_step() {
-                    Some(step) => format!("{} {} ({} {}): {}{}", ui.step_caption.0, step.step, ui.step_caption.1, step.tick, action_label(&step.action),
+                    Some(step) => format!("{} {} ({} {}): {}{}", ui.step_caption.0, step.step, ui.step_caption.1, step.tick, idempotency_lab::view::action_text(&step.action, *language),
                         step.statement.as_deref().map(|statement| format!(" — {statement}")).unwrap_or_default()),
                     None => ui.start.to_owned(),
                 } }

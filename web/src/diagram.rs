@@ -304,7 +304,7 @@ pub fn sequence_diagram(props: &SequenceDiagramProps) -> Html {
                         <text x={(width / 2).to_string()} y="48" text-anchor="middle" class="hint">{ "Press Step (→) or Play (space) to start the run." }</text>
                     }
                 </svg>
-                { pending_part(&lanes, width, &props.pending, &props.on_inject) }
+                { pending_part(&lanes, width, &props.pending, &props.on_inject, props.language) }
               </div>
             </div>
         </section>
@@ -405,7 +405,9 @@ fn pending_part(
     width: i32,
     pending: &[PendingItem],
     on_inject: &Callback<Action>,
+    language: Language,
 ) -> Html {
+    let ui = crate::labels::ui(language);
     let rails = lanes.iter().map(|lane| {
         let style = format!("left: {:.3}%", lane_percent(lanes, *lane, width));
         html! { <span class="pending-rail" {style} /> }
@@ -422,7 +424,7 @@ fn pending_part(
             }
             None => ("margin-left: 0.4rem".to_owned(), "from-left"),
         };
-        let lane_name = item.lane().map(Lane::name).unwrap_or_else(|| "Clock".to_owned());
+        let lane_name = item.lane().map(Lane::name).unwrap_or_else(|| ui.clock.to_owned());
         html! {
             <li class={classes!("pending-row", item.lane().is_none().then_some("clock"))}
                 data-testid={format!("pending-{}", item.target)} data-lane={lane_name.clone()}>
@@ -433,8 +435,8 @@ fn pending_part(
                     </span>
                     if !item.actions.is_empty() {
                         <span class="pending-actions" role="group"
-                            aria-label={format!("Faults on {}: {}", lane_name, item.label)}>
-                            { for item.actions.iter().map(|action| fault_button(action, on_inject)) }
+                            aria-label={format!("{} {}: {}", ui.faults_on, lane_name, item.label)}>
+                            { for item.actions.iter().map(|action| fault_button(action, language, on_inject)) }
                         </span>
                     }
                 </div>
@@ -442,10 +444,10 @@ fn pending_part(
         }
     });
     html! {
-        <section class="pending" data-testid="pending" aria-label="What waits now, and the faults you can inject on it">
+        <section class="pending" data-testid="pending" aria-label={ui.waiting_now}>
             { for rails }
             <h3 class="pending-title">
-                { if pending.is_empty() { "Nothing waits: the run is over." } else { "Waiting now: inject a fault on an item" } }
+                { if pending.is_empty() { ui.nothing_waits } else { ui.waiting_now } }
             </h3>
             <ul class="pending-rows">{ for rows }</ul>
         </section>

@@ -19,7 +19,8 @@ use yew::prelude::*;
 
 use crate::diagram::moment_name;
 use crate::faults::fault_button;
-use crate::labels::{UiText, action_label};
+use crate::labels::UiText;
+use idempotency_lab::view::action_text;
 
 /// The media query under which the page shows the list instead of the diagram.
 pub const NARROW_QUERY: &str = "(max-width: 700px)";
@@ -87,7 +88,7 @@ pub fn step_list(props: &StepListProps) -> Html {
                 </ol>
             </div>
             if props.visible {
-                { pending_list(&props.pending, &props.on_inject, ui) }
+                { pending_list(&props.pending, &props.on_inject, ui, props.language) }
             }
         </section>
     }
@@ -109,7 +110,7 @@ fn step_entry(
             <p class="step-entry-head">
                 <span class="step-entry-number">{ format!("{} {}", ui.step_caption.0, step.step) }</span>
                 <span class="step-entry-tick">{ format!("{} {}", ui.step_caption.1, step.tick) }</span>
-                <span class="step-entry-action">{ action_label(&step.action) }</span>
+                <span class="step-entry-action">{ action_text(&step.action, language) }</span>
             </p>
             if !items.is_empty() || !moments.is_empty() {
                 <ul class="step-entry-items">
@@ -157,7 +158,12 @@ fn moment_entry(moment: &Moment, language: Language) -> Html {
 }
 
 /// What waits now, one card per item with its fault buttons (as the diagram's pending part).
-fn pending_list(pending: &[PendingItem], on_inject: &Callback<Action>, ui: &UiText) -> Html {
+fn pending_list(
+    pending: &[PendingItem],
+    on_inject: &Callback<Action>,
+    ui: &UiText,
+    language: Language,
+) -> Html {
     html! {
         <section class="step-list-pending" data-testid="step-list-pending" aria-label={ui.waiting_now}>
             <h3 class="pending-title">{ if pending.is_empty() { ui.nothing_waits } else { ui.waiting_now } }</h3>
@@ -171,7 +177,7 @@ fn pending_list(pending: &[PendingItem], on_inject: &Callback<Action>, ui: &UiTe
                             <span class="pending-label" title={item.detail.clone()}>{ item.label.clone() }</span>
                             if !item.actions.is_empty() {
                                 <span class="pending-actions" role="group" aria-label={format!("{} {lane}: {}", ui.faults_on, item.label)}>
-                                    { for item.actions.iter().map(|action| fault_button(action, on_inject)) }
+                                    { for item.actions.iter().map(|action| fault_button(action, language, on_inject)) }
                                 </span>
                             }
                         </li>

@@ -9,6 +9,7 @@
 //! the languages and the invariants' and faults' titles; `lesson`: the lessons' texts).
 //! Nothing in `sim` uses this module.
 
+mod action_words;
 mod breaks;
 mod compare;
 mod diagram;
@@ -20,6 +21,7 @@ mod pending;
 mod psql;
 mod share;
 
+pub use action_words::{action_text, fault_button_text};
 pub use breaks::{breaking_steps, first_break};
 pub use compare::{
     ChoiceComparison, CompareInput, ComparedRun, Comparison, RowDifference, StepComparison, compare,

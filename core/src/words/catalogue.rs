@@ -259,4 +259,81 @@ words! {
     /// After Cancel: how far it got (a number of [`Words::steps`] of the steps it opened to),
     /// and what the page shows.
     opening_cancelled: Text,
+
+    // The learner's and the scheduler's actions in words (`view::action_text`), and the
+    // fault buttons' labels (`view::fault_button_text`).
+    /// `act_client_send`: client sends request {request}
+    act_client_send: Text,
+    /// `act_client_timeout`: client times out on request {request}
+    act_client_timeout: Text,
+    /// `act_client_retry`: client retries request {request}
+    act_client_retry: Text,
+    /// `act_api_step`: API runs a statement of send {attempt}
+    act_api_step: Text,
+    /// `act_deliver_response`: network delivers the answer to send {attempt}
+    act_deliver_response: Text,
+    /// `act_relay_step`: relay runs a statement
+    act_relay_step: Text,
+    /// `act_broker_deliver`: broker delivers copy {entry} to {instance}
+    act_broker_deliver: Text,
+    /// `act_consumer_step`: {instance} runs a statement
+    act_consumer_step: Text,
+    /// `act_purge_step`: retention job runs a statement
+    act_purge_step: Text,
+    /// `act_advance_clock`: clock advances {ticks}
+    act_advance_clock: Text,
+    /// `act_duplicate`: duplicate copy {entry}
+    act_duplicate: Text,
+    /// `act_crash_after_commit`: crash {instance} after commit
+    act_crash_after_commit: Text,
+    /// `act_crash_before_commit`: crash {instance} before commit
+    act_crash_before_commit: Text,
+    /// `act_deliver_concurrently`: deliver copy {entry} to {instance} too
+    act_deliver_concurrently: Text,
+    /// `act_lose_response`: lose the answer to send {attempt}
+    act_lose_response: Text,
+    /// `act_double_submit`: double-submit request {request}
+    act_double_submit: Text,
+    /// `act_send_with_key_of`: send request {request} with the key of request {key_of}
+    act_send_with_key_of: Text,
+    /// `act_crash_api`: crash the API during send {attempt}
+    act_crash_api: Text,
+    /// `act_hold_until`: hold copy {entry} until request {request} is answered
+    act_hold_until: Text,
+    /// `act_hold_ticks`: hold copy {entry} for {ticks}
+    act_hold_ticks: Text,
+    /// `act_after_retention`: redeliver copy {entry} after retention
+    act_after_retention: Text,
+    /// `act_retry_new_key`: retry request {request} with a new key
+    act_retry_new_key: Text,
+    /// `act_crash_relay`: crash the relay after publish
+    act_crash_relay: Text,
+    /// `btn_duplicate`: Duplicate
+    btn_duplicate: Text,
+    /// `btn_race`: Race: also to {instance}
+    btn_race: Text,
+    /// `btn_hold_ticks`: Hold back {ticks}
+    btn_hold_ticks: Text,
+    /// `btn_hold_until`: Hold until request {request} is answered
+    btn_hold_until: Text,
+    /// `btn_after_retention`: Again after retention
+    btn_after_retention: Text,
+    /// `btn_crash_after_commit`: Crash after commit
+    btn_crash_after_commit: Text,
+    /// `btn_crash_before_commit`: Crash before commit
+    btn_crash_before_commit: Text,
+    /// `btn_lose_response`: Lose this answer
+    btn_lose_response: Text,
+    /// `btn_crash_api`: Crash the API
+    btn_crash_api: Text,
+    /// `btn_double_submit`: Double submit
+    btn_double_submit: Text,
+    /// `btn_reuse_key`: Reuse the key of request {key_of}
+    btn_reuse_key: Text,
+    /// `btn_retry_new_key`: Retry with a new key
+    btn_retry_new_key: Text,
+    /// `btn_crash_relay`: Crash after publish
+    btn_crash_relay: Text,
+    /// `btn_advance_clock`: Let {ticks} pass
+    btn_advance_clock: Text,
 }

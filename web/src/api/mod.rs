@@ -15,14 +15,15 @@ use idempotency_lab::faults::FaultClass;
 use idempotency_lab::invariants::InvariantId;
 use idempotency_lab::sim::{self, Action, CATALOGUE, Scenario, Trace};
 use idempotency_lab::store::TableName;
-use idempotency_lab::view::{ShareLink, breaking_steps, lesson_text, pending, trace_to_mermaid};
+use idempotency_lab::view::{
+    Language, ShareLink, breaking_steps, lesson_text, pending, trace_to_mermaid,
+};
 use serde_json::json;
 use wasm_bindgen::prelude::*;
 use yew::Reducible;
 
 pub use convert::{ErrorKind, LabError};
 
-use crate::faults::button_label;
 use crate::state::{self, LabState};
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -377,7 +378,7 @@ impl Lab {
                     .map(|action| {
                         json!({
                             "fault": action.fault_class().map(|class| class.to_string()),
-                            "label": button_label(action),
+                            "label": idempotency_lab::view::fault_button_text(action, Language::En),
                             "action": action,
                         })
                     })

@@ -1,0 +1,158 @@
+//! The simulator's actions in words, in each language: [`action_text`], what a step did or
+//! what a choice does, for the step caption, the step list and tooltips; and
+//! [`fault_button_text`], the short label of a learner's action on the pending item it
+//! targets (the item names the target, so the label does not repeat it).
+//!
+//! Numbers of requests, sends and copies are filled in bare (`request 0`, not `request request
+//! 0`); consumer instances keep their lane's name (`Consumer A`), which the diagram shows.
+
+use crate::sim::{Action, HoldRelease};
+use crate::view::Language;
+use crate::words::fill;
+
+/// What `action` does, in `language`: `client sends request 0`, `Consumer A runs a statement`.
+pub fn action_text(action: &Action, language: Language) -> String {
+    let w = language.words();
+    let ticks = |ticks: u64| language.count(&w.ticks, ticks);
+    match action {
+        Action::ClientSend { request } => fill(w.act_client_send, &[("request", &request.0)]),
+        Action::ClientTimeout { request } => fill(w.act_client_timeout, &[("request", &request.0)]),
+        Action::ClientRetry { request } => fill(w.act_client_retry, &[("request", &request.0)]),
+        Action::ApiStep { attempt } => fill(w.act_api_step, &[("attempt", &attempt.0)]),
+        Action::DeliverResponse { attempt } => {
+            fill(w.act_deliver_response, &[("attempt", &attempt.0)])
+        }
+        Action::RelayStep => w.act_relay_step.to_owned(),
+        Action::BrokerDeliver { entry, instance } => {
+            fill(w.act_broker_deliver, &[("entry", &entry.0), ("instance", &instance.lane_name())])
+        }
+        Action::ConsumerStep { instance } => {
+            fill(w.act_consumer_step, &[("instance", &instance.lane_name())])
+        }
+        Action::PurgeStep => w.act_purge_step.to_owned(),
+        Action::AdvanceClock { ticks: n } => fill(w.act_advance_clock, &[("ticks", &ticks(*n))]),
+        Action::DuplicateMessage { entry } => fill(w.act_duplicate, &[("entry", &entry.0)]),
+        Action::CrashConsumerAfterCommit { instance } => {
+            fill(w.act_crash_after_commit, &[("instance", &instance.lane_name())])
+        }
+        Action::CrashConsumerBeforeCommit { instance } => {
+            fill(w.act_crash_before_commit, &[("instance", &instance.lane_name())])
+        }
+        Action::DeliverConcurrently { entry, instance } => fill(
+            w.act_deliver_concurrently,
+            &[("entry", &entry.0), ("instance", &instance.lane_name())],
+        ),
+        Action::LoseResponse { attempt } => fill(w.act_lose_response, &[("attempt", &attempt.0)]),
+        Action::DoubleSubmit { request } => fill(w.act_double_submit, &[("request", &request.0)]),
+        Action::SendWithKeyOf { request, key_of } => {
+            fill(w.act_send_with_key_of, &[("request", &request.0), ("key_of", &key_of.0)])
+        }
+        Action::CrashApi { attempt } => fill(w.act_crash_api, &[("attempt", &attempt.0)]),
+        Action::HoldMessage { entry, until } => match until {
+            HoldRelease::RequestAnswered { request } => {
+                fill(w.act_hold_until, &[("entry", &entry.0), ("request", &request.0)])
+            }
+            HoldRelease::Ticks { ticks: n } => {
+                fill(w.act_hold_ticks, &[("entry", &entry.0), ("ticks", &ticks(*n))])
+            }
+        },
+        Action::DuplicateAfterRetention { entry } => {
+            fill(w.act_after_retention, &[("entry", &entry.0)])
+        }
+        Action::RetryWithNewKey { request } => {
+            fill(w.act_retry_new_key, &[("request", &request.0)])
+        }
+        Action::CrashRelay => w.act_crash_relay.to_owned(),
+    }
+}
+
+/// The label of the button that takes `action` on its pending item, in `language`:
+/// `Duplicate`, `Hold back 20 ticks`; an action with no button of its own is
+/// [`action_text`].
+pub fn fault_button_text(action: &Action, language: Language) -> String {
+    let w = language.words();
+    let ticks = |ticks: u64| language.count(&w.ticks, ticks);
+    match action {
+        Action::DuplicateMessage { .. } => w.btn_duplicate.to_owned(),
+        Action::DeliverConcurrently { instance, .. } => {
+            fill(w.btn_race, &[("instance", &instance.lane_name())])
+        }
+        Action::HoldMessage { until: HoldRelease::Ticks { ticks: n }, .. } => {
+            fill(w.btn_hold_ticks, &[("ticks", &ticks(*n))])
+        }
+        Action::HoldMessage { until: HoldRelease::RequestAnswered { request }, .. } => {
+            fill(w.btn_hold_until, &[("request", &request.0)])
+        }
+        Action::DuplicateAfterRetention { .. } => w.btn_after_retention.to_owned(),
+        Action::CrashConsumerAfterCommit { .. } => w.btn_crash_after_commit.to_owned(),
+        Action::CrashConsumerBeforeCommit { .. } => w.btn_crash_before_commit.to_owned(),
+        Action::LoseResponse { .. } => w.btn_lose_response.to_owned(),
+        Action::CrashApi { .. } => w.btn_crash_api.to_owned(),
+        Action::DoubleSubmit { .. } => w.btn_double_submit.to_owned(),
+        Action::SendWithKeyOf { key_of, .. } => fill(w.btn_reuse_key, &[("key_of", &key_of.0)]),
+        Action::RetryWithNewKey { .. } => w.btn_retry_new_key.to_owned(),
+        Action::CrashRelay => w.btn_crash_relay.to_owned(),
+        Action::AdvanceClock { ticks: n } => fill(w.btn_advance_clock, &[("ticks", &ticks(*n))]),
+        other => action_text(other, language),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::{AttemptId, EntryId, InstanceId, RequestIndex};
+
+    #[test]
+    fn actions_read_without_doubled_words_in_both_languages() {
+        let cases = [
+            (
+                Action::ClientSend { request: RequestIndex(0) },
+                "client sends request 0",
+                "клиент отправляет запрос 0",
+            ),
+            (
+                Action::ClientRetry { request: RequestIndex(1) },
+                "client retries request 1",
+                "клиент повторяет запрос 1",
+            ),
+            (
+                Action::ApiStep { attempt: AttemptId(2) },
+                "API runs a statement of send 2",
+                "API выполняет оператор отправки 2",
+            ),
+            (
+                Action::ConsumerStep { instance: InstanceId(1) },
+                "Consumer B runs a statement",
+                "Consumer B выполняет оператор",
+            ),
+            (Action::AdvanceClock { ticks: 1 }, "clock advances 1 tick", "часы идут вперёд: 1 тик"),
+            (
+                Action::AdvanceClock { ticks: 3 },
+                "clock advances 3 ticks",
+                "часы идут вперёд: 3 тика",
+            ),
+            (
+                Action::HoldMessage { entry: EntryId(0), until: HoldRelease::Ticks { ticks: 25 } },
+                "hold copy 0 for 25 ticks",
+                "задержать копию 0 на 25 тиков",
+            ),
+        ];
+        for (action, en, ru) in cases {
+            assert_eq!(action_text(&action, Language::En), en);
+            assert_eq!(action_text(&action, Language::Ru), ru);
+        }
+    }
+
+    #[test]
+    fn a_fault_button_names_the_fault_not_its_target_in_both_languages() {
+        let hold =
+            Action::HoldMessage { entry: EntryId(0), until: HoldRelease::Ticks { ticks: 20 } };
+        assert_eq!(fault_button_text(&hold, Language::En), "Hold back 20 ticks");
+        assert_eq!(fault_button_text(&hold, Language::Ru), "Задержать на 20 тиков");
+        let double = Action::DoubleSubmit { request: RequestIndex(0) };
+        assert_eq!(fault_button_text(&double, Language::En), "Double submit");
+        assert_eq!(fault_button_text(&double, Language::Ru), "Двойная отправка");
+        let step = Action::RelayStep;
+        assert_eq!(fault_button_text(&step, Language::Ru), action_text(&step, Language::Ru));
+    }
+}
