@@ -14,6 +14,7 @@ mod diagram;
 mod lang;
 mod lesson;
 mod mermaid;
+mod moments;
 mod pending;
 mod psql;
 mod share;
@@ -28,6 +29,7 @@ pub use diagram::{
 pub use lang::{Language, UnknownLanguage};
 pub use lesson::{LessonText, LessonTextError, lesson_text};
 pub use mermaid::{diagram_to_mermaid, trace_to_mermaid};
+pub use moments::{Moment, MomentKind, moments, step_moments};
 pub use pending::{PendingItem, PendingTarget, pending};
 pub use psql::{PsqlScripts, SessionScript, psql_scripts};
 pub use share::{

@@ -225,4 +225,34 @@ words! {
     /// After Cancel: how far it got (a number of [`Words::steps`] of the steps it opened to),
     /// and what the page shows.
     opening_cancelled: Text,
+
+    // The course's judgements of a learner's run (`course`).
+    /// The naive twin, as a course's reason names it.
+    course_naive: Text,
+    /// The idempotent twin, as a course's reason names it.
+    course_idempotent: Text,
+    /// A task's run is of another scenario.
+    course_other_scenario: Text,
+    /// A task asks for the focus patterns in one twin (`{mode}`).
+    course_patterns: Text,
+    /// A task asks for a fault of the learner's own.
+    course_no_fault: Text,
+    /// The learner placed more faults than a task allows.
+    course_too_many_faults: Text,
+    /// The learner placed fewer faults than a task asks for.
+    course_too_few_faults: Text,
+    /// A fault of a class a task does not count.
+    course_fault_not_allowed: Text,
+    /// The invariant a task asks to break still holds.
+    course_not_broken: Text,
+    /// A task needs the whole run.
+    course_not_at_end: Text,
+    /// An invariant a task asks to keep broke.
+    course_broken: Text,
+    /// A task asks for exactly one pattern switched.
+    course_not_one_switch: Text,
+    /// The same schedule does not break the invariant naive either.
+    course_naive_holds_too: Text,
+    /// A task asks for exactly one pattern, any, switched.
+    course_not_one_switch_any: Text,
 }

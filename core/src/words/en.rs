@@ -116,4 +116,18 @@ pub const WORDS: Words = Words {
     opening_cancel: "Cancel",
     opening_cancelled: "Opening cancelled ({steps} of {total} replayed): the page still shows \
                         the run it showed before.",
+    course_naive: "naive",
+    course_idempotent: "idempotent",
+    course_other_scenario: "This run is not of this lesson: open the lesson again.",
+    course_patterns: "Switch the lesson's patterns to {mode} first.",
+    course_no_fault: "Place a fault of your own: a fault button on a waiting item of the diagram.",
+    course_too_many_faults: "You placed {placed} faults; this task allows at most {max}. Start again (Reset) and place fewer.",
+    course_too_few_faults: "You placed {placed} faults; this task asks for at least {min}.",
+    course_fault_not_allowed: "{class} does not count in this task: use another fault.",
+    course_not_broken: "{invariant} still holds in this run.",
+    course_not_at_end: "Run it to the end: the check needs the whole run.",
+    course_broken: "{invariant} broke in this run.",
+    course_not_one_switch: "Switch exactly one pattern, {pattern}, to idempotent, and keep the others naive.",
+    course_naive_holds_too: "With the patterns naive, this schedule does not break {invariant} either: first make a run that breaks it, then switch.",
+    course_not_one_switch_any: "Switch exactly one of the lesson's patterns to idempotent, and keep the others naive.",
 };
