@@ -620,12 +620,8 @@ impl Lesson {
     /// The twin of the focus patterns at step `index`: the last one a step up to it names,
     /// naive if none does.
     pub fn mode_at(&self, index: usize) -> PatternMode {
-        self.steps
-            .iter()
-            .take(index.saturating_add(1))
-            .filter_map(CourseStep::run)
-            .last()
-            .unwrap_or(PatternMode::Naive)
+        let end = index.saturating_add(1).min(self.steps.len());
+        self.steps[..end].iter().rev().find_map(CourseStep::run).unwrap_or(PatternMode::Naive)
     }
 
     /// The lesson's own run in `mode`, with no choice of the learner's, to its end: what its

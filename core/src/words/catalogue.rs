@@ -255,4 +255,34 @@ words! {
     course_naive_holds_too: Text,
     /// A task asks for exactly one pattern, any, switched.
     course_not_one_switch_any: Text,
+
+    // The CLI's course and lesson.
+    /// One lesson in `course`: its number, id, title and how many steps it has.
+    course_list_line: Text,
+    /// `lesson`: the lesson's number of all, and title.
+    lesson_heading: Text,
+    /// `lesson`: a narration, and the point of the run it is bound to.
+    lesson_narration: Text,
+    /// `lesson`: a prediction, and the twin it is about.
+    lesson_prediction: Text,
+    /// `lesson`: a task.
+    lesson_task: Text,
+    /// `lesson`: how to grade one's own runs.
+    lesson_check_hint: Text,
+    /// `lesson --check`: a task passed.
+    lesson_task_passed: Text,
+    /// `lesson --check`: a task not yet passed, the core's reason and the task's hint.
+    lesson_task_not_yet: Text,
+    /// `lesson --check`: how many of the lesson's tasks passed.
+    lesson_summary: Text,
+    /// A narration's point: the run's start.
+    point_start: Text,
+    /// A narration's point: the run's end.
+    point_end: Text,
+    /// A narration's point: a decisive moment.
+    point_moment: Text,
+    /// A narration's point: where an invariant breaks.
+    point_break: Text,
+    /// A point: where a fault class is first offered.
+    point_fault: Text,
 }
