@@ -90,6 +90,25 @@ pub enum InputError {
     /// A built-in scenario does not read: a bug of the catalogue.
     #[error("{0}")]
     Catalogue(CatalogueError),
+    /// No lesson of the course has this id.
+    #[error("`{name}` is not a lesson of the course; the lessons are: {lessons}")]
+    UnknownLesson {
+        /// The id as given (shortened).
+        name: String,
+        /// The lessons' ids.
+        lessons: String,
+    },
+    /// The built-in course does not read: a bug of the course file.
+    #[error("the built-in course is refused: {0}")]
+    Course(String),
+    /// A trace could not be graded (it does not replay).
+    #[error("lesson {lesson}: {message}")]
+    Grade {
+        /// The lesson.
+        lesson: String,
+        /// Why.
+        message: String,
+    },
     /// A trace could not be replayed at all.
     #[error("trace `{source_name}` cannot be replayed: {error}")]
     Replay {

@@ -7,7 +7,8 @@
 //! core's values (`render`), and everything they read goes through `input`, whose errors name
 //! the file, the field, the line and the column. `check` explores every interleaving of a
 //! scenario within bounds and `fuzz` runs the shrinking fuzzer over its faults and seeds
-//! (`verify`).
+//! (`verify`). `course` lists the workshop course's lessons and `lesson` tells one or, with
+//! `--check`, grades the learner's traces against its tasks (`course`).
 //!
 //! Exit codes: 0 when the run kept every invariant (for `replay`: the trace reproduced; for
 //! `check`: proved), 1 when an invariant was violated (for `replay`: it did not reproduce), 2
@@ -15,6 +16,7 @@
 
 #![forbid(unsafe_code)]
 
+mod course;
 mod input;
 mod render;
 mod verify;
@@ -59,6 +61,21 @@ struct Cli {
 enum Command {
     /// List the built-in scenarios: id and title, one line each.
     List,
+    /// List the lessons of the workshop course, in order: number, id, title, steps.
+    Course,
+    /// Tell a lesson of the course (its intro and steps, without the answers), or, with
+    /// `--check`, grade your own runs against its tasks.
+    ///
+    /// Each task passes if one of the traces passes it. Exit codes with `--check`: 0 every
+    /// task passed, 1 not yet, 2 usage or input error (an unknown lesson, a bad trace file, a
+    /// trace that does not replay).
+    Lesson {
+        /// The lesson's id (see `course`).
+        lesson: String,
+        /// Trace files of your runs: the page's Download, or `run --json`.
+        #[arg(long, num_args = 1.., value_name = "TRACE")]
+        check: Vec<PathBuf>,
+    },
     /// Explain a scenario: its paragraph, the patterns and faults it shows, and the
     /// invariants each mode violates.
     Explain {
@@ -189,6 +206,18 @@ fn main() -> ExitCode {
     let lang = cli.lang;
     let result = match cli.command {
         Command::List => list(lang),
+        Command::Course => {
+            course::list(lang).map(|stdout| Outcome { stdout, exit_code: EXIT_HELD })
+        }
+        Command::Lesson { lesson, check } => {
+            course::lesson(&lesson, &check, lang).map(|printed| Outcome {
+                stdout: printed.stdout,
+                exit_code: match printed.passed {
+                    Some(false) => EXIT_VIOLATED,
+                    Some(true) | None => EXIT_HELD,
+                },
+            })
+        }
         Command::Explain { scenario } => explain(&scenario, lang),
         Command::Run { scenario, seed, mode, json } => run(&scenario, seed, mode, json, lang),
         Command::Sql { scenario, seed, mode } => sql(&scenario, seed, mode),

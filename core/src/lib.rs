@@ -7,6 +7,7 @@
 #![forbid(unsafe_code)]
 
 pub mod check;
+pub mod course;
 pub mod faults;
 pub mod history;
 pub mod idempotency;

@@ -8,6 +8,7 @@ mod check_and_fuzz_bad_flags_exit_2;
 mod check_and_fuzz_json_counterexample_replays;
 mod check_idempotent_lesson_proves;
 mod check_naive_lesson_finds_i2;
+mod course_lists_and_grades_lessons;
 mod explain_tells_a_lesson;
 mod fuzz_dead_letter_is_not_i6;
 mod fuzz_naive_lesson_shrinks;

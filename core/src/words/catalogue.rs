@@ -336,4 +336,63 @@ words! {
     btn_crash_relay: Text,
     /// `btn_advance_clock`: Let {ticks} pass
     btn_advance_clock: Text,
+    // The course's judgements of a learner's run (`course`).
+    /// The naive twin, as a course's reason names it.
+    course_naive: Text,
+    /// The idempotent twin, as a course's reason names it.
+    course_idempotent: Text,
+    /// A task's run is of another scenario.
+    course_other_scenario: Text,
+    /// A task asks for the focus patterns in one twin (`{mode}`).
+    course_patterns: Text,
+    /// A task asks for a fault of the learner's own.
+    course_no_fault: Text,
+    /// The learner placed more faults than a task allows.
+    course_too_many_faults: Text,
+    /// The learner placed fewer faults than a task asks for.
+    course_too_few_faults: Text,
+    /// A fault of a class a task does not count.
+    course_fault_not_allowed: Text,
+    /// The invariant a task asks to break still holds.
+    course_not_broken: Text,
+    /// A task needs the whole run.
+    course_not_at_end: Text,
+    /// An invariant a task asks to keep broke.
+    course_broken: Text,
+    /// A task asks for exactly one pattern switched.
+    course_not_one_switch: Text,
+    /// The same schedule does not break the invariant naive either.
+    course_naive_holds_too: Text,
+    /// A task asks for exactly one pattern, any, switched.
+    course_not_one_switch_any: Text,
+
+    // The CLI's course and lesson.
+    /// One lesson in `course`: its number, id, title and how many steps it has.
+    course_list_line: Text,
+    /// `lesson`: the lesson's number of all, and title.
+    lesson_heading: Text,
+    /// `lesson`: a narration, and the point of the run it is bound to.
+    lesson_narration: Text,
+    /// `lesson`: a prediction, and the twin it is about.
+    lesson_prediction: Text,
+    /// `lesson`: a task.
+    lesson_task: Text,
+    /// `lesson`: how to grade one's own runs.
+    lesson_check_hint: Text,
+    /// `lesson --check`: a task passed.
+    lesson_task_passed: Text,
+    /// `lesson --check`: a task not yet passed, the core's reason and the task's hint.
+    lesson_task_not_yet: Text,
+    /// `lesson --check`: how many of the lesson's tasks passed.
+    lesson_summary: Text,
+    /// A narration's point: the run's start.
+    point_start: Text,
+    /// A narration's point: the run's end.
+    point_end: Text,
+    /// A narration's point: a decisive moment.
+    point_moment: Text,
+    /// A narration's point: where an invariant breaks.
+    point_break: Text,
+    /// A point: where a fault class is first offered.
+    point_fault: Text,
 }

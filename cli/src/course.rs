@@ -1,0 +1,150 @@
+//! `course` and `lesson`: the workshop course of the core (`idempotency_lab::course`) on the
+//! command line. `course` lists the lessons; `lesson <id>` tells one, its steps in order
+//! without their answers; `lesson <id> --check <trace.json>...` grades the learner's traces
+//! against the lesson's tasks, each task passed if one of the traces passes it (the judging
+//! is the core's, `Task::check`).
+
+use std::path::PathBuf;
+
+use idempotency_lab::course::{Course, CourseStep, Lesson, Point, TaskVerdict};
+use idempotency_lab::sim::PatternMode;
+use idempotency_lab::words::{Language, fill};
+
+use crate::input::{InputError, load_trace};
+
+/// What a course command printed, and whether every task passed (for `--check`).
+pub struct Printed {
+    /// The text.
+    pub stdout: String,
+    /// `None` without `--check`; else whether every task passed.
+    pub passed: Option<bool>,
+}
+
+fn built_in() -> Result<&'static Course, InputError> {
+    Course::built_in().map_err(|error| InputError::Course(error.to_string()))
+}
+
+/// `course`: one line per lesson, in order.
+pub fn list(language: Language) -> Result<String, InputError> {
+    let words = language.words();
+    let mut out = String::new();
+    for (index, lesson) in built_in()?.lessons.iter().enumerate() {
+        let steps = language.count(&words.steps, lesson.steps.len());
+        out += &fill(
+            words.course_list_line,
+            &[
+                ("n", &(index + 1)),
+                ("id", &lesson.id),
+                ("title", &lesson.title.get(language)),
+                ("steps", &steps),
+            ],
+        );
+        out.push('\n');
+    }
+    Ok(out)
+}
+
+/// The lesson called `id`, and its position.
+fn find(id: &str) -> Result<(usize, &'static Lesson, usize), InputError> {
+    let course = built_in()?;
+    let position = course.position(id).ok_or_else(|| InputError::UnknownLesson {
+        name: id.chars().take(80).collect(),
+        lessons: course.lessons.iter().map(|l| l.id.clone()).collect::<Vec<_>>().join(", "),
+    })?;
+    Ok((position, &course.lessons[position], course.lessons.len()))
+}
+
+fn point_text(point: Point, language: Language) -> String {
+    let words = language.words();
+    match point {
+        Point::Start => words.point_start.to_owned(),
+        Point::End => words.point_end.to_owned(),
+        Point::Moment(kind) => fill(words.point_moment, &[("moment", &kind.headline(language))]),
+        Point::Break(invariant) => fill(words.point_break, &[("invariant", &invariant)]),
+        Point::Fault(class) => fill(words.point_fault, &[("class", &format!("{class:?}"))]),
+    }
+}
+
+fn mode_text(mode: PatternMode, language: Language) -> &'static str {
+    let words = language.words();
+    match mode {
+        PatternMode::Naive => words.course_naive,
+        PatternMode::Idempotent => words.course_idempotent,
+    }
+}
+
+/// `lesson <id>`, and with traces `--check`.
+pub fn lesson(id: &str, traces: &[PathBuf], language: Language) -> Result<Printed, InputError> {
+    let words = language.words();
+    let (position, lesson, total) = find(id)?;
+    let mut out = fill(
+        words.lesson_heading,
+        &[("n", &(position + 1)), ("total", &total), ("title", &lesson.title.get(language))],
+    );
+    out += "\n\n";
+    out += lesson.intro.get(language);
+    out += "\n\n";
+    if traces.is_empty() {
+        for (index, step) in lesson.steps.iter().enumerate() {
+            let n = index + 1;
+            out += &match step {
+                CourseStep::Narration(narration) => fill(
+                    words.lesson_narration,
+                    &[
+                        ("n", &n),
+                        ("at", &point_text(narration.at, language)),
+                        ("text", &narration.text.get(language)),
+                    ],
+                ),
+                CourseStep::Prediction(prediction) => fill(
+                    words.lesson_prediction,
+                    &[
+                        ("n", &n),
+                        ("mode", &mode_text(prediction.run, language)),
+                        ("text", &prediction.question.get(language)),
+                    ],
+                ),
+                CourseStep::Task(task) => {
+                    fill(words.lesson_task, &[("n", &n), ("text", &task.text.get(language))])
+                }
+            };
+            out.push('\n');
+        }
+        out += "\n";
+        out += &fill(words.lesson_check_hint, &[("id", &lesson.id)]);
+        out.push('\n');
+        return Ok(Printed { stdout: out, passed: None });
+    }
+    let mut read = Vec::with_capacity(traces.len());
+    for path in traces {
+        read.push(load_trace(path)?.0);
+    }
+    let grades = lesson.grade(&read).map_err(|error| InputError::Grade {
+        lesson: lesson.id.clone(),
+        message: error.to_string(),
+    })?;
+    let mut passed = 0;
+    for grade in &grades {
+        let n = grade.step + 1;
+        out += &match &grade.verdict {
+            TaskVerdict::Passed => {
+                passed += 1;
+                fill(words.lesson_task_passed, &[("n", &n)])
+            }
+            TaskVerdict::NotYet(reason) => {
+                let hint = match &lesson.steps[grade.step] {
+                    CourseStep::Task(task) => task.hint.get(language),
+                    _ => "",
+                };
+                fill(
+                    words.lesson_task_not_yet,
+                    &[("n", &n), ("reason", &reason.text(language)), ("hint", &hint)],
+                )
+            }
+        };
+        out.push('\n');
+    }
+    out += &fill(words.lesson_summary, &[("passed", &passed), ("total", &grades.len())]);
+    out.push('\n');
+    Ok(Printed { stdout: out, passed: Some(passed == grades.len()) })
+}

@@ -1,0 +1,111 @@
+//! `idempotency-lab course` lists the workshop course; `lesson <id>` tells a lesson without
+//! its answers; `lesson <id> --check <trace.json>...` grades the learner's own traces against
+//! the lesson's tasks: exit 0 when every task passed, 1 not yet (with the core's reason and
+//! the task's hint), 2 for an unknown lesson or a bad trace file.
+
+use crate::common::{run_cli, scratch_dir};
+use expect_test::expect;
+
+/// `run --json` of a lesson's scenario in `mode`, saved under `dir` as `name`.
+fn saved_run(dir: &std::path::Path, scenario: &str, mode: &str, name: &str) -> String {
+    let run = run_cli(&["run", scenario, "--mode", mode, "--json"]);
+    assert!(run.code <= 1, "{}", run.stderr);
+    let path = dir.join(name);
+    std::fs::write(&path, &run.stdout).unwrap();
+    path.to_str().unwrap().to_owned()
+}
+
+#[test]
+fn course_lists_every_lesson_in_order_in_both_languages() {
+    let run = run_cli(&["course"]);
+    assert_eq!((run.code, run.stderr.as_str()), (0, ""));
+    expect![[r#"
+        1. reservation-ledger: P1. The reservation ledger (6 steps)
+        2. mark-paid: P2. MarkPaid on the order state machine (5 steps)
+        3. idempotency-key: P3. The Idempotency-Key layer (5 steps)
+        4. inbox: P4. The inbox consumer (4 steps)
+        5. lease-takeover: Beyond the article: lease and takeover (4 steps)
+        6. fingerprint: Beyond the article: one key, another body (422) (4 steps)
+        7. retention: Beyond the article: retention (4 steps)
+        8. outbox-relay: Beyond the article: outbox and relay (4 steps)
+        9. races: Beyond the article: two instances at once (4 steps)
+        10. crash-before-commit: Beyond the article: where the crash happens (4 steps)
+        11. new-key: Beyond the article: what keys cannot fix (3 steps)
+    "#]]
+    .assert_eq(&run.stdout);
+    let run = run_cli(&["--lang", "ru", "course"]);
+    assert_eq!(run.code, 0);
+    assert!(run.stdout.starts_with("1. reservation-ledger: P1. Журнал резервов (6 шагов)\n"));
+    assert!(
+        run.stdout.contains("11. new-key: За пределами статьи: чего не исправят ключи (3 шага)\n")
+    );
+}
+
+#[test]
+fn lesson_tells_the_steps_without_their_answers() {
+    let run = run_cli(&["lesson", "reservation-ledger"]);
+    assert_eq!((run.code, run.stderr.as_str()), (0, ""));
+    assert!(run.stdout.starts_with("Lesson 1 of 11: P1. The reservation ledger\n\n"));
+    assert!(
+        run.stdout.contains("2. Prediction (naive): The broker will deliver OrderPlaced twice.")
+    );
+    assert!(run.stdout.contains("4. Task: Keep the same schedule, switch P1 to idempotent"));
+    // The explanation after a right answer is not printed: it gives the answer away.
+    assert!(!run.stdout.contains("4: each delivery took 3 apples"), "{}", run.stdout);
+    assert!(run.stdout.ends_with("idempotency-lab lesson reservation-ledger --check <trace.json>... (traces from the page's Download or from run --json)\n"));
+}
+
+#[test]
+fn lesson_check_passes_a_task_that_one_of_the_traces_passes() {
+    let dir = scratch_dir("lesson-check-inbox");
+    let naive = saved_run(&dir, "p4-inbox-consumer", "naive", "naive.json");
+    let switched = saved_run(&dir, "p4-inbox-consumer", "idempotent", "switched.json");
+    let run = run_cli(&["lesson", "inbox", "--check", &naive]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    expect![[r#"
+        task 3: not yet: Switch exactly one pattern, P4, to idempotent, and keep the others naive. Hint: The consumer's pattern is P4; the crash stays in the run.
+        0 of 1 tasks passed
+    "#]]
+    .assert_eq(run.stdout.split("\n\n").last().unwrap());
+    let run = run_cli(&["lesson", "inbox", "--check", &naive, &switched]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.ends_with("task 3: passed\n1 of 1 tasks passed\n"), "{}", run.stdout);
+    let run = run_cli(&["--lang", "ru", "lesson", "inbox", "--check", &switched]);
+    assert_eq!(run.code, 0);
+    assert!(
+        run.stdout.ends_with("задание 3: выполнено\nвыполнено заданий: 1 из 1\n"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn lesson_check_says_which_task_waits_and_why() {
+    let dir = scratch_dir("lesson-check-other");
+    // A run of another lesson's scenario passes nothing here.
+    let other = saved_run(&dir, "f04-concurrent-delivery", "idempotent", "other.json");
+    let run = run_cli(&["lesson", "crash-before-commit", "--check", &other]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stdout
+            .contains("task 3: not yet: This run is not of this lesson: open the lesson again."),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.ends_with("0 of 2 tasks passed\n"), "{}", run.stdout);
+}
+
+#[test]
+fn lesson_refuses_an_unknown_lesson_and_a_bad_trace_with_exit_2() {
+    let run = run_cli(&["lesson", "nope"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.starts_with("error: `nope` is not a lesson of the course; the lessons are: reservation-ledger, mark-paid,"), "{}", run.stderr);
+    let dir = scratch_dir("lesson-check-bad");
+    let path = dir.join("bad.json");
+    std::fs::write(&path, "{\"format_version\": 1, \"seed\": \"zero\"}").unwrap();
+    let run = run_cli(&["lesson", "inbox", "--check", path.to_str().unwrap()]);
+    assert_eq!(run.code, 2, "{}", run.stdout);
+    assert!(run.stderr.contains("bad.json"), "{}", run.stderr);
+    let run = run_cli(&["lesson", "inbox", "--check"]);
+    assert_eq!(run.code, 2);
+}
