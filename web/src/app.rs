@@ -542,7 +542,7 @@ pub fn app(props: &AppProps) -> Html {
             </p>
             // The presenter view shows the run alone; the panels come back when it ends.
             if state.compare_open && !state.presenter {
-                <CompareView comparison={comparison} />
+                <CompareView comparison={comparison} language={*language} />
             }
             if *check_open && !state.presenter {
                 <CheckPanel scenario={state.sim.scenario().clone()} seed={state.seed} on_open={on_open_run} />

@@ -6,7 +6,8 @@
 use idempotency_lab::invariants::InvariantId;
 use idempotency_lab::sim::ChoiceOutcome;
 use idempotency_lab::store::TableName;
-use idempotency_lab::view::{ComparedRun, Comparison};
+use idempotency_lab::view::{ComparedRun, Comparison, Language};
+use idempotency_lab::words::fill;
 use yew::prelude::*;
 
 use crate::tables::TableView;
@@ -16,11 +17,13 @@ use crate::tables::TableView;
 pub struct CompareViewProps {
     /// The comparison, or why it could not be made.
     pub comparison: std::rc::Rc<Result<Comparison, String>>,
+    /// The page's language.
+    pub language: Language,
 }
 
 impl PartialEq for CompareViewProps {
     fn eq(&self, other: &Self) -> bool {
-        std::rc::Rc::ptr_eq(&self.comparison, &other.comparison)
+        std::rc::Rc::ptr_eq(&self.comparison, &other.comparison) && self.language == other.language
     }
 }
 
@@ -33,23 +36,27 @@ pub fn compare_view(props: &CompareViewProps) -> Html {
             return html! { <section class="compare" data-testid="compare"><p class="error-text">{ error.clone() }</p></section> };
         }
     };
+    let language = props.language;
+    let w = language.words();
     let verdict = if comparison.naive_only.is_empty() && comparison.row_differences.is_empty() {
-        "Both twins end the same: this schedule does not tell them apart.".to_owned()
+        w.cmp_same.to_owned()
     } else {
-        format!(
-            "Broken only by the naive twin: {}. Rows that differ at the end: {}.",
-            list(&comparison.naive_only),
-            comparison.row_differences.len()
+        fill(
+            w.cmp_verdict,
+            &[
+                ("invariants", &list(&comparison.naive_only, language)),
+                ("rows", &comparison.row_differences.len()),
+            ],
         )
     };
     html! {
-        <section class="compare" data-testid="compare" aria-label="Naive and idempotent side by side">
-            <h2>{ "Same schedule, both twins" }</h2>
+        <section class="compare" data-testid="compare" aria-label={w.cmp_aria}>
+            <h2>{ w.cmp_heading }</h2>
             <p class="verdict" data-testid="compare-verdict">{ verdict }</p>
-            { choices(comparison) }
+            { choices(comparison, language) }
             <div class="compare-sides">
-                { side("naive", &comparison.naive, &comparison.naive_only, comparison, true) }
-                { side("idempotent", &comparison.idempotent, &comparison.idempotent_only, comparison, false) }
+                { side("naive", &comparison.naive, &comparison.naive_only, comparison, true, language) }
+                { side("idempotent", &comparison.idempotent, &comparison.idempotent_only, comparison, false, language) }
             </div>
         </section>
     }
@@ -57,13 +64,14 @@ pub fn compare_view(props: &CompareViewProps) -> Html {
 
 /// The learner's choices, each with where each twin took it, or that its target does not
 /// exist there.
-fn choices(comparison: &Comparison) -> Html {
+fn choices(comparison: &Comparison, language: Language) -> Html {
     if comparison.choices.is_empty() {
         return Html::default();
     }
+    let w = language.words();
     let outcome = |outcome: &ChoiceOutcome, twin: &str| match outcome {
-        ChoiceOutcome::Taken { step } => format!("{twin}: taken at step {step}"),
-        ChoiceOutcome::TargetMissing => format!("{twin}: not applied, no such target in this twin"),
+        ChoiceOutcome::Taken { step } => fill(w.cmp_taken, &[("twin", &twin), ("step", step)]),
+        ChoiceOutcome::TargetMissing => fill(w.cmp_missing, &[("twin", &twin)]),
     };
     html! {
         <ul class="compare-choices" data-testid="compare-choices">
@@ -72,8 +80,12 @@ fn choices(comparison: &Comparison) -> Html {
                 html! {
                     <li class={classes!(missing.then_some("missing"))} data-testid={format!("compare-choice-{index}")}
                         data-naive={outcome_code(&choice.naive)} data-idempotent={outcome_code(&choice.idempotent)}>
-                        { format!("Your choice at step {} on {}: {}; {}.", choice.choice.step, choice.choice.action.target_text(),
-                            outcome(&choice.naive, "naive"), outcome(&choice.idempotent, "idempotent")) }
+                        { fill(w.cmp_choice, &[
+                            ("step", &choice.choice.step),
+                            ("target", &choice.choice.action.target_text()),
+                            ("naive", &outcome(&choice.naive, w.cmp_naive)),
+                            ("idempotent", &outcome(&choice.idempotent, w.cmp_idempotent)),
+                        ]) }
                     </li>
                 }
             }) }
@@ -88,11 +100,11 @@ fn outcome_code(outcome: &ChoiceOutcome) -> String {
     }
 }
 
-fn list(ids: &[InvariantId]) -> String {
+fn list(ids: &[InvariantId], language: Language) -> String {
     if ids.is_empty() {
-        return "none".to_owned();
+        return language.words().cmp_none.to_owned();
     }
-    ids.iter().map(|id| format!("{id} ({})", id.title())).collect::<Vec<_>>().join(", ")
+    ids.iter().map(|id| format!("{id} ({})", id.title_in(language))).collect::<Vec<_>>().join(", ")
 }
 
 fn side(
@@ -101,12 +113,15 @@ fn side(
     only_here: &[InvariantId],
     comparison: &Comparison,
     naive: bool,
+    language: Language,
 ) -> Html {
+    let w = language.words();
     let ever = run.trace.invariants_ever_violated();
     let tables = run.simulation.world().store().committed();
     html! {
         <div class={classes!("compare-side", name)} data-testid={format!("compare-{name}")}>
-            <h3>{ format!("{} twin: {} steps", if naive { "Naive" } else { "Idempotent" }, run.trace.steps.len()) }</h3>
+            <h3>{ fill(if naive { w.cmp_side_naive } else { w.cmp_side_idempotent },
+                &[("steps", &language.count(&w.steps, run.trace.steps.len()))]) }</h3>
             <ul class="compare-invariants">
                 { for InvariantId::ALL.iter().map(|&id| {
                     let broken = ever.contains(&id);
@@ -114,7 +129,7 @@ fn side(
                     html! {
                         <li class={classes!(if broken { "broken" } else { "ok" }, differs.then_some("differs"))}
                             data-testid={format!("compare-{name}-{id}")} data-state={if broken { "broken" } else { "ok" }}>
-                            { if broken { "✗ " } else { "✓ " } }<strong>{ id.to_string() }</strong>{ " " }{ id.title() }
+                            { if broken { "✗ " } else { "✓ " } }<strong>{ id.to_string() }</strong>{ " " }{ id.title_in(language) }
                         </li>
                     }
                 }) }

@@ -395,4 +395,30 @@ words! {
     point_break: Text,
     /// A point: where a fault class is first offered.
     point_fault: Text,
+
+    // The page's Compare view.
+    /// Compare: `Both twins end the same: this schedule does not tell them apart.`
+    cmp_same: Text,
+    /// Compare: `Broken only by the naive twin: {invariants}. Rows that differ at the end: {rows}.`
+    cmp_verdict: Text,
+    /// Compare: `none`
+    cmp_none: Text,
+    /// Compare: `Naive and idempotent side by side`
+    cmp_aria: Text,
+    /// Compare: `Same schedule, both twins`
+    cmp_heading: Text,
+    /// Compare: `{twin}: taken at step {step}`
+    cmp_taken: Text,
+    /// Compare: `{twin}: not applied, no such target in this twin`
+    cmp_missing: Text,
+    /// Compare: `Your choice at step {step} on {target}: {naive}; {idempotent}.`
+    cmp_choice: Text,
+    /// Compare: `naive`
+    cmp_naive: Text,
+    /// Compare: `idempotent`
+    cmp_idempotent: Text,
+    /// Compare: `Naive twin: {steps}`
+    cmp_side_naive: Text,
+    /// Compare: `Idempotent twin: {steps}`
+    cmp_side_idempotent: Text,
 }

@@ -1,6 +1,6 @@
 //! The comparison view runs the lesson's schedule with both twins side by side and marks what
 //! differs: the invariants only the naive twin breaks, and the rows that differ at the end, as
-//! the core's comparison says.
+//! the core's comparison says; in Russian, in the core's Russian words.
 
 use idempotency_lab::sim::catalogue_scenario;
 use idempotency_lab::view::{CompareInput, compare};
@@ -41,6 +41,16 @@ fn the_comparison_marks_the_invariants_and_rows_that_differ() {
     );
     page.evaluate("document.querySelector('[data-testid=compare]').scrollIntoView(), true");
     page.screenshot("compare-view");
+    // In Russian, the same comparison in the core's Russian words.
+    let ru = idempotency_lab::view::Language::Ru.words();
+    page.click("[data-testid=lang-ru]");
+    page.wait_for_text("[data-testid=compare-verdict]", "Нарушено только в наивном варианте");
+    assert_eq!(page.text("[data-testid=compare] h2"), ru.cmp_heading);
+    let naive_heading = page.text("[data-testid=compare-naive] h3");
+    assert!(naive_heading.starts_with("Наивный вариант: "), "{naive_heading}");
+    page.screenshot("compare-view-ru");
+    page.click("[data-testid=lang-en]");
+    page.wait_for_text("[data-testid=compare-verdict]", "Broken only by the naive twin");
     page.click("[data-testid=compare-toggle]");
     page.wait_until(
         "the comparison closes",
