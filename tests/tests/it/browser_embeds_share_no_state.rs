@@ -67,7 +67,7 @@ fn two_embeds_on_one_slide_move_independently() {
         &format!("{NAIVE} [data-testid=position]"),
         &format!(" {} /", before_fault + 1),
     );
-    page.wait_for_text(&format!("{NAIVE} [data-testid=current-step]"), "duplicate message");
+    page.wait_for_text(&format!("{NAIVE} [data-testid=current-step]"), "duplicate copy");
     assert_eq!(rendered(&page, IDEMPOTENT), idempotent_before, "the idempotent embed moved");
     assert_eq!(step_shown(&page, IDEMPOTENT), FIRST_STEP);
 

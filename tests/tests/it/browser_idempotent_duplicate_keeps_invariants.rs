@@ -12,7 +12,7 @@ fn a_duplicate_injected_by_hand_leaves_the_idempotent_shop_green() {
 
     let steps = page.step_until("[data-fault=F1]", 60);
     page.inject_on("", FaultClass::F1);
-    page.wait_for_text("[data-testid=current-step]", "duplicate message");
+    page.wait_for_text("[data-testid=current-step]", "duplicate copy");
     page.click("[data-testid=run-to-end]");
     page.wait_for_text("[data-testid=current-step]", "run ended: nothing left to do");
 

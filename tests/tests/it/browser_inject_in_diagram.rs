@@ -84,7 +84,7 @@ fn duplicate_on_the_pending_message_breaks_the_naive_shop() {
     page.screenshot("inject-in-diagram");
 
     page.inject_on(PENDING_MESSAGE, FaultClass::F1);
-    page.wait_for_text("[data-testid=current-step]", "duplicate message entry 0");
+    page.wait_for_text("[data-testid=current-step]", "duplicate copy 0");
     assert!(page.location().contains("&u="), "the link records the learner's choice");
 
     let (violations, steps_total) = core_run(PatternMode::Naive, before);
@@ -113,7 +113,7 @@ fn the_same_presses_keep_the_idempotent_shop_green() {
     );
     page.tab.press_key("Enter").expect("press Enter");
     page.wait_for_text("[data-testid=position]", &format!("step {} /", before + 1));
-    page.wait_for_text("[data-testid=current-step]", "duplicate message entry 0");
+    page.wait_for_text("[data-testid=current-step]", "duplicate copy 0");
 
     let (violations, steps_total) = core_run(PatternMode::Idempotent, before);
     assert_eq!(violations, Vec::<Violation>::new());

@@ -22,7 +22,7 @@ fn a_lesson_is_completed_with_the_keyboard_alone() {
     }
     page.tab_to("[data-fault=F1]", TABS_MAX);
     page.press_on_focus("Enter");
-    page.wait_for_text("[data-testid=current-step]", "duplicate message");
+    page.wait_for_text("[data-testid=current-step]", "duplicate copy");
 
     page.evaluate("document.activeElement.blur(), true");
     page.tab_to("[data-testid=run-to-end]", TABS_MAX);

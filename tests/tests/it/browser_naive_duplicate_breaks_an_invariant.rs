@@ -20,7 +20,7 @@ fn a_duplicate_injected_by_hand_breaks_the_naive_shop() {
     assert_eq!(page.count("[data-state=broken]"), 0, "all green before the fault");
     page.screenshot("fault-buttons");
     page.inject_on("", FaultClass::F1);
-    page.wait_for_text("[data-testid=current-step]", "duplicate message");
+    page.wait_for_text("[data-testid=current-step]", "duplicate copy");
     page.click("[data-testid=run-to-end]");
     page.wait_until(
         "the run ends",

@@ -48,7 +48,7 @@ fn on_a_phone_the_run_is_a_list_of_steps_with_its_fault_buttons_and_nothing_over
     let steps = page.count(".step-list .step-entry");
     assert_eq!(steps, page.step_shown(), "one entry per step");
     page.inject_on("[data-testid=step-list-pending]", FaultClass::F1);
-    page.wait_for_text(".step-entry.current", "duplicate message");
+    page.wait_for_text(".step-entry.current", "duplicate copy");
     assert_eq!(
         page.attribute(".step-entry.current", "aria-current").as_deref(),
         Some("step"),
