@@ -130,4 +130,13 @@ pub const WORDS: Words = Words {
     course_not_one_switch: "Switch exactly one pattern, {pattern}, to idempotent, and keep the others naive.",
     course_naive_holds_too: "With the patterns naive, this schedule does not break {invariant} either: first make a run that breaks it, then switch.",
     course_not_one_switch_any: "Switch exactly one of the lesson's patterns to idempotent, and keep the others naive.",
+    course_link_malformed: "This course link cannot be opened: {why}. A course link reads #lesson=<lesson>&at=<step from 0>.",
+    course_link_too_long: "it is {bytes} bytes long, more than {max}",
+    course_link_not_a_field: "{part} is not a name=value field",
+    course_link_unknown_field: "it has an unknown field {field}",
+    course_link_duplicate_field: "the field {field} is given twice",
+    course_link_no_lesson: "it names no lesson",
+    course_link_bad_step: "at={value} is not a step number",
+    course_link_unknown_lesson: "This course link cannot be opened: the course has no lesson \"{id}\". Pick a lesson from the list below.",
+    course_link_step_out_of_range: "This course link cannot be opened: lesson \"{lesson}\" has steps 0 to {last}, not {at}.",
 };
