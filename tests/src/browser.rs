@@ -6,6 +6,7 @@
 //! are collected from the first moment, so a test can assert that there were none. A missing
 //! browser or a failed build fails the test; nothing here skips.
 
+use std::cell::Cell;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
@@ -21,6 +22,22 @@ use xtask::serve::RunningServer;
 
 /// How long a test waits for the page to mount or an element to appear.
 pub const WAIT_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// How long a wait polled inside the page lasts at most: less than [`WAIT_TIMEOUT`], the
+/// protocol's own limit on the evaluation.
+pub const IN_PAGE_WAIT_MS: u64 = 15_000;
+
+/// A promise of the first value of the JavaScript expression `value` that is not `false`
+/// (polled every 10 ms; an exception counts as `false`), or `false` after
+/// [`IN_PAGE_WAIT_MS`].
+fn in_page_poll(value: &str) -> String {
+    format!(
+        "new Promise(resolve => {{ const deadline = Date.now() + {IN_PAGE_WAIT_MS}; \
+         const poll = () => {{ let value = false; try {{ value = {value}; }} catch (error) {{}} \
+         if (value !== false) return resolve(value); \
+         if (Date.now() > deadline) return resolve(false); setTimeout(poll, 10); }}; poll(); }})"
+    )
+}
 
 /// The Chromium flags this machine needs, besides headless and no sandbox (which
 /// `LaunchOptions` sets): no GPU, no QUIC, no background traffic to a closed network.
@@ -46,6 +63,16 @@ pub fn dist_dir() -> PathBuf {
     .clone()
 }
 
+/// Where [`LabPage`]'s openers leave a page that lands on the course (opened without a
+/// fragment).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Landing {
+    /// On the free lab, by its button: the lab as it opened before the course existed.
+    FreeLab,
+    /// On what the page shows.
+    AsShown,
+}
+
 /// The page open in a browser tab, with everything it logged.
 pub struct LabPage {
     /// The tab.
@@ -53,16 +80,29 @@ pub struct LabPage {
     /// The page's address, without fragment.
     pub url: String,
     console_errors: Arc<Mutex<Vec<String>>>,
+    /// How many clicks the page verbs have made ([`LabPage::clicks`]).
+    clicks: Cell<usize>,
     _browser: Browser,
     /// The loopback server of `dist/`; `None` for a page opened from disk.
     _server: Option<RunningServer>,
 }
 
 impl LabPage {
-    /// Serves the built page, opens it at `fragment` (such as `""` or `"#s=..."`) and waits
-    /// until the app has mounted.
+    /// Serves the built page, opens it at `fragment` (such as `""` or `"#v=2&s=..."`) and
+    /// waits until the app has mounted. A page opened without a fragment lands on the course;
+    /// this goes on to the free lab with its button, as a learner who chose it
+    /// ([`LabPage::open_course`] stays on the course).
     pub fn open(fragment: &str) -> LabPage {
         LabPage::open_waiting(fragment, WAIT_TIMEOUT)
+    }
+
+    /// Serves the built page and opens it at `fragment` (`""`, or a trainer's course link such
+    /// as `"#lesson=inbox&at=2"`), staying on what it shows: the course, or a lesson.
+    pub fn open_course(fragment: &str) -> LabPage {
+        let dist = dist_dir();
+        let server = xtask::serve::start(&dist, "127.0.0.1:0").expect("serve dist/ on loopback");
+        let url = format!("{}/", server.url);
+        LabPage::open_url(url, fragment, WAIT_TIMEOUT, Some(server), Landing::AsShown)
     }
 
     /// Everything logged as an error so far: `console.error`, uncaught exceptions, and
@@ -89,12 +129,101 @@ impl LabPage {
             .unwrap_or(serde_json::Value::Null)
     }
 
-    /// Clicks the first element matching `selector` (waiting for it to appear).
+    /// Clicks the first element matching `selector` (waiting for it to appear): a real mouse
+    /// click at its centre, counted ([`LabPage::clicks`]).
     pub fn click(&self, selector: &str) {
         self.tab
             .wait_for_element(selector)
             .and_then(|element| element.click().map(|_| ()))
             .unwrap_or_else(|error| panic!("click {selector}: {error}"));
+        self.clicks.set(self.clicks.get() + 1);
+    }
+
+    /// How many clicks [`LabPage::click`] and the verbs built on it have made on this page
+    /// (the one that leaves the course for the free lab, on opening, not counted).
+    pub fn clicks(&self) -> usize {
+        self.clicks.get()
+    }
+
+    /// Types `text` into the field matching `selector` with the keyboard: focuses it (as Tab
+    /// would; no click) and selects what it holds, then types each character as a key press.
+    pub fn type_into(&self, selector: &str, text: &str) {
+        let focused = self.evaluate(&in_page_poll(&format!(
+            "(() => {{ const field = document.querySelector({selector:?}); \
+             if (!field) return false; field.focus(); field.select(); return document.activeElement === field; }})()"
+        )));
+        assert_eq!(focused, serde_json::Value::Bool(true), "no field {selector} to type into");
+        self.tab.type_str(text).unwrap_or_else(|error| panic!("type into {selector}: {error}"));
+    }
+
+    /// A real mouse click at the centre of the first element matching `selector`, once it
+    /// exists, is enabled and nothing covers its centre: one evaluation that waits for that
+    /// in the page and scrolls the element into view, then the mouse's press and release
+    /// there. Three protocol calls where [`LabPage::click`] makes seven (each costs about
+    /// 100 ms); counted as every click is. Panics if the element never becomes clickable.
+    pub fn tap(&self, selector: &str) {
+        use headless_chrome::protocol::cdp::Input::{
+            DispatchMouseEvent, DispatchMouseEventTypeOption, MouseButton,
+        };
+        let aim = format!(
+            "(() => {{ const element = document.querySelector({selector:?}); \
+             if (!element || element.disabled) return false; \
+             element.scrollIntoView({{ block: 'center', inline: 'nearest' }}); \
+             const box = element.getBoundingClientRect(); \
+             const x = box.left + box.width / 2, y = box.top + box.height / 2; \
+             const hit = document.elementFromPoint(x, y); \
+             return hit && (hit === element || element.contains(hit)) ? JSON.stringify([x, y]) : false; }})()"
+        );
+        let answer = self.evaluate(&in_page_poll(&aim));
+        let (x, y): (f64, f64) = answer
+            .as_str()
+            .and_then(|point| serde_json::from_str(point).ok())
+            .unwrap_or_else(|| panic!("tap {selector}: it is missing, disabled or covered"));
+        for kind in [
+            DispatchMouseEventTypeOption::MousePressed,
+            DispatchMouseEventTypeOption::MouseReleased,
+        ] {
+            let event = DispatchMouseEvent {
+                Type: kind,
+                x,
+                y,
+                modifiers: None,
+                timestamp: None,
+                button: Some(MouseButton::Left),
+                buttons: None,
+                click_count: Some(1),
+                force: None,
+                tangential_pressure: None,
+                tilt_x: None,
+                tilt_y: None,
+                twist: None,
+                delta_x: None,
+                delta_y: None,
+                pointer_Type: None,
+            };
+            self.tab.call_method(event).unwrap_or_else(|error| panic!("tap {selector}: {error}"));
+        }
+        self.clicks.set(self.clicks.get() + 1);
+    }
+
+    /// Waits until the JavaScript expression `condition` is true, polling it in the page (one
+    /// protocol call, where [`LabPage::wait_until`] makes one per poll); panics with `what`
+    /// after [`IN_PAGE_WAIT_MS`].
+    pub fn wait_in_page(&self, what: &str, condition: &str) {
+        self.wait_for_value(what, &format!("!!({condition})"));
+    }
+
+    /// Waits until the JavaScript expression `value` is other than `false`, polling it in the
+    /// page (one protocol call), and returns that value; panics with `what` after
+    /// [`IN_PAGE_WAIT_MS`]. A probe that waits for a state and reads it at once.
+    pub fn wait_for_value(&self, what: &str, value: &str) -> serde_json::Value {
+        let answer = self.evaluate(&in_page_poll(value));
+        assert_ne!(
+            answer,
+            serde_json::Value::Bool(false),
+            "timed out waiting until {what} ({value})"
+        );
+        answer
     }
 
     /// Waits until the JavaScript expression `condition` is true; panics with `what` after
@@ -360,7 +489,7 @@ impl LabPage {
         assert!(dist.join("index.html").exists(), "no built page in {}", dist.display());
         let server = xtask::serve::start(&dist, "127.0.0.1:0").expect("serve dist/ on loopback");
         let url = format!("{}/", server.url);
-        LabPage::open_url(url, fragment, timeout, Some(server))
+        LabPage::open_url(url, fragment, timeout, Some(server), Landing::FreeLab)
     }
 
     /// Serves the built `dist/` and opens the page at `path` within it (such as
@@ -370,7 +499,7 @@ impl LabPage {
         assert!(dist.join(path).exists(), "no {path} in {}", dist.display());
         let server = xtask::serve::start(&dist, "127.0.0.1:0").expect("serve dist/ on loopback");
         let url = format!("{}/{path}", server.url);
-        LabPage::open_url(url, "", WAIT_TIMEOUT, Some(server))
+        LabPage::open_url(url, "", WAIT_TIMEOUT, Some(server), Landing::AsShown)
     }
 
     /// Opens the single-file page (`dist/idempotency-lab.html`) from disk, through its
@@ -378,16 +507,18 @@ impl LabPage {
     pub fn open_file(fragment: &str) -> LabPage {
         let path = dist_file(xtask::page::SINGLE_FILE);
         assert!(path.exists(), "no single-file page at {}", path.display());
-        LabPage::open_url(file_url(&path), fragment, WAIT_TIMEOUT, None)
+        LabPage::open_url(file_url(&path), fragment, WAIT_TIMEOUT, None, Landing::FreeLab)
     }
 
     /// Opens `url` + `fragment` in a fresh browser and waits up to `timeout` for the app to
-    /// mount.
+    /// mount (and, for [`Landing::FreeLab`], for the free lab if the page lands on the
+    /// course).
     fn open_url(
         url: String,
         fragment: &str,
         timeout: Duration,
         server: Option<RunningServer>,
+        landing: Landing,
     ) -> LabPage {
         let browser = launch_chromium();
         let tab = browser.new_tab().expect("open a tab");
@@ -398,7 +529,23 @@ impl LabPage {
         tab.wait_until_navigated().expect("page load");
         tab.wait_for_element("[data-testid=app]").expect("the app mounts within the timeout");
         tab.set_default_timeout(WAIT_TIMEOUT);
-        LabPage { tab, url, console_errors, _browser: browser, _server: server }
+        let page = LabPage {
+            tab,
+            url,
+            console_errors,
+            clicks: Cell::new(0),
+            _browser: browser,
+            _server: server,
+        };
+        if landing == Landing::FreeLab && page.exists("[data-testid=free-lab]") {
+            page.click("[data-testid=free-lab]");
+            page.wait_until(
+                "the free lab shows",
+                "document.querySelector('[data-testid=position]') !== null",
+            );
+            page.clicks.set(0);
+        }
+        page
     }
 
     /// Runs `source` in every document this tab opens from now on, before the page's own

@@ -12,7 +12,9 @@
 //! or fuzz run (or its Cancel) in the check panel, and the import of a trace or scenario file
 //! whose title holds `<script>` and an `<img onerror>`, or of a malformed file whose name does.
 //! The page has no link that leaves it; downloads go into a scratch directory, and the file
-//! chooser is intercepted and cancelled, so no action can hang on a dialog.
+//! chooser is intercepted and cancelled, so no action can hang on a dialog. The monkey stays
+//! in the free lab: it never presses the button back to the course (whose views
+//! `tests/it/browser_course.rs` drives).
 //!
 //! Speed: every call over the DevTools protocol costs about 100 ms with `headless_chrome` (its
 //! reader thread holds the socket through a 100 ms read timeout), so the monkey makes few. One
@@ -304,7 +306,7 @@ const HELPERS: &str = r#"window.__monkey = {
     return { covered: true };
   },
   button(roll, real) {
-    const buttons = Array.from(document.querySelectorAll('button')).filter(b => !b.disabled && this.visible(b));
+    const buttons = Array.from(document.querySelectorAll('button:not([data-testid=to-course])')).filter(b => !b.disabled && this.visible(b));
     if (!buttons.length) return { what: 'no button to click' };
     const button = buttons[roll % buttons.length];
     const what = `${this.describe(button)} (${roll % buttons.length + 1} of ${buttons.length})`;

@@ -20,6 +20,11 @@ use yew::prelude::*;
 
 use crate::check_panel::CheckPanel;
 use crate::compare::CompareView;
+use crate::course::progress::CourseProgress;
+use crate::course::state::{CourseAction, CourseState, PageView};
+use crate::course::{
+    self as course, CourseList, LessonPanel, PageStart, PanelEvent, RunKey, StepStatus,
+};
 use crate::diagram::{SequenceDiagram, WINDOW_STEPS, first_drawn};
 use crate::embed::Embedding;
 use crate::files::{Download, read_file, start_download};
@@ -63,6 +68,12 @@ pub fn app(props: &AppProps) -> Html {
     // rest of the address's link if its first slice did not open it (`crate::opening`).
     let openings = use_mut_ref(Openings::default);
     let first_opening = use_mut_ref(|| None::<FirstSlice>);
+    // What the address asks for on load: the course (nothing), a lesson (a trainer's link),
+    // or a run (a share link, opened as it always was).
+    let start = use_memo((), |()| match page {
+        true => PageStart::of(&current_fragment(), stored_language()),
+        false => PageStart::Run,
+    });
     let state = use_reducer(|| {
         if let Some(embed) = &props.embed {
             let mut state = embed.initial.clone();
@@ -70,10 +81,25 @@ pub fn app(props: &AppProps) -> Html {
             return state;
         }
         let fragment = current_fragment();
-        let mut state = if fragment.trim_start_matches('#').is_empty() {
-            LabState::initial()
-        } else {
-            match opening::first_slice(&openings, OpeningKind::Link, Pending::of_link(&fragment)) {
+        let mut state = match &*start {
+            PageStart::Nothing => LabState::initial(),
+            PageStart::Lesson { lesson, step } => {
+                let lesson = course::course().and_then(|course| course.lessons.get(*lesson));
+                match lesson.and_then(|lesson| course::fresh_opening(lesson, *step)) {
+                    Some(action) => {
+                        Rc::unwrap_or_clone(Rc::new(LabState::initial()).reduce(action))
+                    }
+                    None => LabState::initial(),
+                }
+            }
+            PageStart::BadCourseLink(error) => {
+                LabState { error: Some(error.clone()), keep_fragment: true, ..LabState::initial() }
+            }
+            PageStart::Run => match opening::first_slice(
+                &openings,
+                OpeningKind::Link,
+                Pending::of_link(&fragment),
+            ) {
                 FirstSlice::Done(action) => {
                     Rc::unwrap_or_clone(Rc::new(LabState::initial()).reduce(action))
                 }
@@ -83,7 +109,7 @@ pub fn app(props: &AppProps) -> Html {
                         Some(FirstSlice::Going(pending, generation, cancel));
                     LabState { opening, ..LabState::initial() }
                 }
-            }
+            },
         };
         state.presenter |= presenter_asked;
         match storage::get::<u32>(SPEED_SETTING) {
@@ -92,6 +118,8 @@ pub fn app(props: &AppProps) -> Html {
         }
     });
     let dispatcher = state.dispatcher();
+    // Which view shows (the course, a lesson, the free lab) and the learner's progress.
+    let course_state = use_reducer(|| initial_course_state(page, &start));
     let root = use_node_ref();
     {
         let dispatcher = dispatcher.clone();
@@ -133,9 +161,7 @@ pub fn app(props: &AppProps) -> Html {
     // and told to the document (`<html lang>`).
     let language = use_state(|| match &embed {
         Some(embed) => embed.language,
-        None => storage::get::<String>(LANGUAGE_SETTING)
-            .and_then(|code| code.parse::<Language>().ok())
-            .unwrap_or_default(),
+        None => stored_language(),
     });
     use_effect_with(*language, move |language| {
         if !page {
@@ -148,33 +174,69 @@ pub fn app(props: &AppProps) -> Html {
     });
     let ui = ui(*language);
 
-    // The address follows the run: its fragment is the share link of what the page shows
-    // (replaced, not pushed, so the back button leaves the page as usual); while a link
-    // opens, the address keeps it.
+    // The address follows the view: in the lab its fragment is the share link of the run
+    // shown, in a lesson the lesson's course link, on the course none (replaced, not pushed,
+    // so the back button leaves the page as usual); while a link opens, the address keeps it.
     let fragment = state.share_fragment();
     let opening_link = state.opening.is_some_and(|opening| opening.kind == OpeningKind::Link);
-    use_effect_with(
-        (fragment.clone(), state.keep_fragment || opening_link),
-        move |(fragment, keep)| {
-            if page
-                && !*keep
-                && let Ok(history) = gloo::utils::window().history()
-            {
-                history
-                    .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(fragment))
-                    .ok();
-            }
-        },
-    );
-    // A link pasted into the address bar of the open page opens too (in slices, if long).
+    let address = match course_state.lesson() {
+        Some((_, lesson, step)) => course::lesson_fragment(lesson, step),
+        None if course_state.view == PageView::Course => page_path(),
+        None => fragment.clone(),
+    };
+    use_effect_with((address, state.keep_fragment || opening_link), move |(address, keep)| {
+        if page
+            && !*keep
+            && let Ok(history) = gloo::utils::window().history()
+        {
+            history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(address)).ok();
+        }
+    });
+    // The learner's progress, kept in the settings store.
+    use_effect_with(course_state.progress.clone(), move |progress| {
+        if page {
+            progress.store();
+        }
+    });
+    // What the document's listeners (keys, the address) need of the render: the view shown
+    // and the language.
+    let view_now = use_mut_ref(|| (PageView::Lab, Language::default()));
+    *view_now.borrow_mut() = (course_state.view, *language);
+    // A link pasted into the address bar of the open page opens too (a run's in slices, if
+    // long; a lesson's in the course).
     {
         let dispatcher = dispatcher.clone();
+        let courses = course_state.dispatcher();
         let openings = openings.clone();
+        let view_now = view_now.clone();
         use_effect_with((), move |_| {
             let listener = page.then(|| {
                 EventListener::new(&gloo::utils::window(), "hashchange", move |_| {
-                    let pending = Pending::of_link(&current_fragment());
-                    opening::start(&openings, OpeningKind::Link, pending, dispatcher.clone());
+                    let fragment = current_fragment();
+                    match PageStart::of(&fragment, view_now.borrow().1) {
+                        PageStart::Lesson { lesson, step } => {
+                            let found = course::course().and_then(|c| c.lessons.get(lesson));
+                            if let Some(action) = found.and_then(|l| course::fresh_opening(l, step))
+                            {
+                                dispatcher.dispatch(action);
+                                courses.dispatch(CourseAction::OpenByLink { lesson, step });
+                            }
+                        }
+                        PageStart::BadCourseLink(error) => {
+                            dispatcher.dispatch(Action::RefuseLink(error));
+                            courses.dispatch(CourseAction::ShowCourse);
+                        }
+                        PageStart::Nothing | PageStart::Run => {
+                            let pending = Pending::of_link(&fragment);
+                            opening::start(
+                                &openings,
+                                OpeningKind::Link,
+                                pending,
+                                dispatcher.clone(),
+                            );
+                            courses.dispatch(CourseAction::ShowRun);
+                        }
+                    }
                 })
             });
             move || drop(listener)
@@ -214,6 +276,7 @@ pub fn app(props: &AppProps) -> Html {
         let dispatcher = dispatcher.clone();
         let scale = type_scale.dispatcher();
         let root = root.clone();
+        let view_now = view_now.clone();
         use_effect_with((), move |_| {
             let options = EventListenerOptions::enable_prevent_default();
             // An embed takes no keys from the document: they would drive every embed at once.
@@ -225,6 +288,10 @@ pub fn app(props: &AppProps) -> Html {
                     move |event| {
                         let Some(event) = event.dyn_ref::<web_sys::KeyboardEvent>() else { return };
                         if event.ctrl_key() || event.alt_key() || event.meta_key() {
+                            return;
+                        }
+                        // The course's list of lessons has no run to drive.
+                        if view_now.borrow().0 == PageView::Course {
                             return;
                         }
                         let tag = event
@@ -431,24 +498,30 @@ pub fn app(props: &AppProps) -> Html {
         Callback::from(move |()| revealed.set((cursor, extra.saturating_add(WINDOW_STEPS))))
     };
 
-    let steps_total = state.sim.steps().len();
-    let shown = state.shown_steps();
-    let violations = state.world.violations();
-    let changes = state.current_step().map(|step| step.row_changes.clone()).unwrap_or_default();
-    let drawn = shown.get(first..).unwrap_or_default().to_vec();
-    // The run's moments up to the cursor (a payment's repeat is told by its earlier steps),
-    // those of the drawn steps.
-    let drawn_moments: Vec<Moment> =
-        moments(shown).into_iter().filter(|moment| moment.step > first).collect();
-    let waiting = pending(&state.world);
-
-    html! {
-        <main class={classes!(
-                "lab",
-                state.presenter.then_some("presenter"),
-                embed.as_ref().map(|embed| embed.view.class()),
-                embed.as_ref().and_then(|embed| embed.presenter.then_some("embed-presenter")),
-            )} data-testid="app" ref={root} style={type_scale.style()}>
+    // The lesson's step: what the core says of it over the learner's run, asked again only
+    // when the run, the step shown or the patterns change.
+    let lesson_shown = course_state.lesson();
+    let status =
+        use_memo(lesson_shown.map(|(index, _, step)| (index, step, RunKey::of(&state))), |_| {
+            match lesson_shown {
+                Some((_, lesson, step)) => course::step_status(lesson, step, &state),
+                None => StepStatus::Finished,
+            }
+        });
+    let on_panel = panel_events(&state, &course_state, *language);
+    let on_open_lesson = {
+        let state = state.clone();
+        let course_state = course_state.clone();
+        Callback::from(move |(index, step, resume): (usize, usize, bool)| {
+            open_lesson(&state, &course_state, index, step, resume)
+        })
+    };
+    let to_course = {
+        let courses = course_state.dispatcher();
+        Callback::from(move |_: MouseEvent| courses.dispatch(CourseAction::ShowCourse))
+    };
+    let banners = html! {
+        <>
             if let Some(error) = &state.error {
                 <div class="error-banner" role="alert" data-testid="error">
                     <span>{ error.clone() }</span>
@@ -468,14 +541,58 @@ pub fn app(props: &AppProps) -> Html {
                     <button class="dismiss" onclick={send(Action::DismissError)}>{ "dismiss" }</button>
                 </div>
             }
+        </>
+    };
+    if course_state.view == PageView::Course {
+        let on_free_lab = {
+            let courses = course_state.dispatcher();
+            Callback::from(move |()| courses.dispatch(CourseAction::ShowLab))
+        };
+        return html! {
+            <main class="lab course-page" data-testid="app" ref={root} style={type_scale.style()}>
+                { banners }
+                <header class="lab-header">
+                    <h1>{ "Idempotency Lab" }</h1>
+                    <p class="tagline">{ ui.tagline }</p>
+                    { language_switch(&language, ui) }
+                </header>
+                <CourseList progress={course_state.progress.clone()} language={*language}
+                    on_open={on_open_lesson} {on_free_lab} />
+            </main>
+        };
+    }
+    let in_lesson = lesson_shown.is_some();
+    let steps_total = state.sim.steps().len();
+    let shown = state.shown_steps();
+    let violations = state.world.violations();
+    let changes = state.current_step().map(|step| step.row_changes.clone()).unwrap_or_default();
+    let drawn = shown.get(first..).unwrap_or_default().to_vec();
+    // The run's moments up to the cursor (a payment's repeat is told by its earlier steps),
+    // those of the drawn steps.
+    let drawn_moments: Vec<Moment> =
+        moments(shown).into_iter().filter(|moment| moment.step > first).collect();
+    let waiting = pending(&state.world);
+
+    html! {
+        <main class={classes!(
+                "lab",
+                state.presenter.then_some("presenter"),
+                embed.as_ref().map(|embed| embed.view.class()),
+                embed.as_ref().and_then(|embed| embed.presenter.then_some("embed-presenter")),
+                in_lesson.then_some("in-lesson"),
+            )} data-testid="app" ref={root} style={type_scale.style()}>
+            { banners }
             // The page's top: one compact bar in the presenter view (style.css).
             <div class="topbar">
             <header class="lab-header">
                 <h1>{ "Idempotency Lab" }</h1>
                 <p class="tagline">{ ui.tagline }</p>
+                if page && !in_lesson && course::course().is_some() {
+                    <button class="to-course" data-testid="to-course" onclick={to_course}>{ ui.course.course }</button>
+                }
                 { language_switch(&language, ui) }
             </header>
-            { scenario_bar(&state, &dispatcher, *language) }
+            { scenario_bar(&state, &dispatcher, *language, in_lesson) }
             <section class="controls" aria-label="Run controls">
                 <button data-testid="reset" onclick={send(Action::Reset)} title={ui.reset.1}>{ ui.reset.0 }</button>
                 <button data-testid="step-back" onclick={send(Action::StepBack)} disabled={state.cursor == 0} title={ui.back.1}>{ ui.back.0 }</button>
@@ -510,6 +627,8 @@ pub fn app(props: &AppProps) -> Html {
                 { view_buttons }
             </section>
             </div>
+            // A lesson keeps to its run: no files, comparison or search beside it.
+            if !in_lesson {
             <section class="files" aria-label="Export and import">
                 <button data-testid="compare-toggle" class={classes!(state.compare_open.then_some("active"))}
                     onclick={send(Action::ToggleCompare)} aria-pressed={state.compare_open.to_string()}>
@@ -529,6 +648,7 @@ pub fn app(props: &AppProps) -> Html {
                         onfocus={|event: FocusEvent| { let input: web_sys::HtmlInputElement = event.target_unchecked_into(); input.select(); }} />
                 </label>
             </section>
+            }
             <p class="now" data-testid="current-step">
                 { match state.current_step() {
                     Some(step) => format!("{} {} ({} {}): {}{}", ui.step_caption.0, step.step, ui.step_caption.1, step.tick, idempotency_lab::view::action_text(&step.action, *language),
@@ -541,13 +661,17 @@ pub fn app(props: &AppProps) -> Html {
                 } }
             </p>
             // The presenter view shows the run alone; the panels come back when it ends.
-            if state.compare_open && !state.presenter {
+            if state.compare_open && !state.presenter && !in_lesson {
                 <CompareView comparison={comparison} language={*language} />
             }
-            if *check_open && !state.presenter {
+            if *check_open && !state.presenter && !in_lesson {
                 <CheckPanel scenario={state.sim.scenario().clone()} seed={state.seed} on_open={on_open_run} />
             }
-            <div class="workspace">
+            <div class={classes!("workspace", in_lesson.then_some("in-lesson"))}>
+                if let Some((index, lesson, step)) = lesson_shown {
+                    <LessonPanel lesson={index} {step} progress={course_state.progress.of(lesson)} status={status.clone()}
+                        language={*language} on_event={on_panel} />
+                }
                 if !*narrow {
                     <SequenceDiagram lanes={lanes(state.sim.scenario())} steps={drawn.clone()} presenter={state.presenter}
                         moments={drawn_moments.clone()} language={*language}
@@ -610,6 +734,7 @@ fn scenario_bar(
     state: &LabState,
     dispatcher: &UseReducerDispatcher<LabState>,
     language: Language,
+    in_lesson: bool,
 ) -> Html {
     let ui = ui(language);
     let lesson = lesson_text(&state.base, language);
@@ -645,6 +770,8 @@ fn scenario_bar(
     html! {
         <section class="scenario" aria-label="Scenario">
             <div class="scenario-row">
+                // A lesson runs its own scenario and seed; the lesson panel tells about it.
+                if !in_lesson {
                 <label>{ ui.scenario }
                     <select data-testid="scenario" onchange={on_scenario}>
                         if state.scenario_id == IMPORTED_SCENARIO {
@@ -658,6 +785,7 @@ fn scenario_bar(
                 <label>{ ui.seed }
                     <input data-testid="seed" class="seed" type="text" inputmode="numeric" value={state.seed.to_string()} onchange={on_seed} />
                 </label>
+                }
                 <span class="modes">
                     <button data-testid="all-naive" onclick={let d = dispatcher.clone(); move |_| d.dispatch(Action::SetAllPatterns(PatternMode::Naive))}>{ ui.all_naive }</button>
                     <button data-testid="all-idempotent" onclick={let d = dispatcher.clone(); move |_| d.dispatch(Action::SetAllPatterns(PatternMode::Idempotent))}>{ ui.all_idempotent }</button>
@@ -679,8 +807,101 @@ fn scenario_bar(
                     }
                 }) }
             </div>
-            <h2 class="title" data-testid="scenario-title">{ lesson.title }</h2>
-            <p class="description" data-testid="scenario-description">{ lesson.description }</p>
+            if !in_lesson {
+                <h2 class="title" data-testid="scenario-title">{ lesson.title }</h2>
+                <p class="description" data-testid="scenario-description">{ lesson.description }</p>
+            }
         </section>
     }
+}
+
+/// The course's state of a page that opens as `start` asks (an embed's: the lab alone).
+fn initial_course_state(page: bool, start: &PageStart) -> CourseState {
+    let Some(course) = course::course().filter(|_| page) else {
+        return CourseState { view: PageView::Lab, progress: CourseProgress::default() };
+    };
+    let progress = CourseProgress::stored(course);
+    let view = match start {
+        PageStart::Nothing if progress.free_lab => PageView::Lab,
+        PageStart::Nothing | PageStart::Lesson { .. } | PageStart::BadCourseLink(_) => {
+            PageView::Course
+        }
+        PageStart::Run => PageView::Lab,
+    };
+    let state = CourseState { view, progress };
+    match *start {
+        PageStart::Lesson { lesson, step } => {
+            Rc::unwrap_or_clone(Rc::new(state).reduce(CourseAction::OpenByLink { lesson, step }))
+        }
+        _ => state,
+    }
+}
+
+/// The learner opens lesson `index` at `step` from the course (Start, Resume, the next
+/// lesson): the course shows it, and the lab runs it.
+fn open_lesson(
+    lab: &UseReducerHandle<LabState>,
+    courses: &UseReducerHandle<CourseState>,
+    index: usize,
+    step: usize,
+    resume: bool,
+) {
+    let Some(lesson) = course::course().and_then(|course| course.lessons.get(index)) else {
+        return;
+    };
+    if let Some(action) = course::opening(lesson, step, lab, resume) {
+        lab.dispatch(action);
+    }
+    courses.dispatch(CourseAction::Open { lesson: index, step });
+}
+
+/// What the lesson panel's buttons do: the course moves, and the lab follows (a step that
+/// names a twin switches the patterns to it; "Go there" shows its point of the run).
+fn panel_events(
+    lab: &UseReducerHandle<LabState>,
+    courses: &UseReducerHandle<CourseState>,
+    language: Language,
+) -> Callback<PanelEvent> {
+    let lab = lab.clone();
+    let courses = courses.clone();
+    Callback::from(move |event: PanelEvent| {
+        let Some((_, lesson, step)) = courses.lesson() else { return };
+        let arrive = |step: usize| {
+            if let Some(action) = course::arrival(lesson, step, &lab) {
+                lab.dispatch(action);
+            }
+        };
+        match event {
+            PanelEvent::Next => {
+                courses.dispatch(CourseAction::Next);
+                arrive(step + 1);
+            }
+            PanelEvent::Back => {
+                courses.dispatch(CourseAction::Back);
+                if let Some(step) = step.checked_sub(1) {
+                    arrive(step);
+                }
+            }
+            PanelEvent::ToList => courses.dispatch(CourseAction::ShowCourse),
+            PanelEvent::GoThere(point) => lab.dispatch(Action::GoTo {
+                point,
+                unreachable: ui(language).course.unreachable.to_owned(),
+            }),
+            PanelEvent::Answered => courses.dispatch(CourseAction::PassStep),
+            PanelEvent::OpenLesson(index) => open_lesson(&lab, &courses, index, 0, false),
+        }
+    })
+}
+
+/// The page's language as stored, or the default.
+fn stored_language() -> Language {
+    storage::get::<String>(LANGUAGE_SETTING)
+        .and_then(|code| code.parse::<Language>().ok())
+        .unwrap_or_default()
+}
+
+/// The page's path and query, without a fragment: the address of the course view.
+fn page_path() -> String {
+    let location = gloo::utils::window().location();
+    format!("{}{}", location.pathname().unwrap_or_default(), location.search().unwrap_or_default())
 }

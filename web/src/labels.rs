@@ -1,5 +1,6 @@
-//! The page's words: its main labels in each language the core knows ([`ui`]) and why a run
-//! ended ([`stop_text`]). Wording only: the actions' words are the core's
+//! The page's words: its main labels in each language the core knows ([`ui`]), the course
+//! view's labels among them ([`CourseLabels`]; the course's own texts are the core's), and why
+//! a run ended ([`stop_text`]). Wording only: the actions' words are the core's
 //! (`view::action_text`, `view::fault_button_text`), as are the lessons' and invariants'
 //! texts.
 
@@ -85,6 +86,90 @@ pub struct UiText {
     pub clock: &'static str,
     /// A pending item's fault buttons' accessible name, before the lane and the item.
     pub faults_on: &'static str,
+    /// The course view's labels.
+    pub course: CourseLabels,
+}
+
+/// The course view's labels in one language: the list of lessons, the lesson panel beside
+/// the diagram, and its step cards. Templates have `{name}` placeholders ([`fill`]).
+///
+/// [`fill`]: idempotency_lab::words::fill
+#[derive(Debug, PartialEq, Eq)]
+pub struct CourseLabels {
+    /// The course view's heading.
+    pub heading: &'static str,
+    /// The line under it.
+    pub intro: &'static str,
+    /// The list of lessons' accessible name.
+    pub lessons: &'static str,
+    /// The button to the free lab, and its tooltip.
+    pub free_lab: (&'static str, &'static str),
+    /// The free lab's button back to the course.
+    pub course: &'static str,
+    /// Open a lesson not begun (or done) from its first step.
+    pub start: &'static str,
+    /// Open a lesson begun at the step the learner was at.
+    pub resume: &'static str,
+    /// Open a finished lesson again.
+    pub again: &'static str,
+    /// The course view's button back into the last lesson (`{lesson}`, `{step}`).
+    pub resume_at: &'static str,
+    /// A lesson's progress (`{done}`, `{total}`).
+    pub progress: &'static str,
+    /// A lesson's done mark.
+    pub done: &'static str,
+    /// Where a lesson is in the course (`{k}`, `{n}`).
+    pub lesson_of: &'static str,
+    /// Where a step is in its lesson (`{k}`, `{n}`).
+    pub step_of: &'static str,
+    /// The lesson's step marks' accessible name.
+    pub steps_label: &'static str,
+    /// A step mark's title: passed, visited, not yet.
+    pub step_states: (&'static str, &'static str, &'static str),
+    /// The lesson panel's way back to the list of lessons.
+    pub to_list: &'static str,
+    /// Back a step.
+    pub back: &'static str,
+    /// On to the next step.
+    pub next: &'static str,
+    /// The last step's Next: finishes the lesson.
+    pub finish: &'static str,
+    /// The kind of each step, over its card: narration, prediction, task.
+    pub kinds: (&'static str, &'static str, &'static str),
+    /// A narration whose point the run has not reached.
+    pub not_reached: &'static str,
+    /// Run the run on to a step's point and show it.
+    pub go_there: &'static str,
+    /// A run that never reaches the point.
+    pub unreachable: &'static str,
+    /// The number field's label.
+    pub your_answer: &'static str,
+    /// Check a number.
+    pub check: &'static str,
+    /// A number field that does not hold a whole number.
+    pub not_a_number: &'static str,
+    /// The answers to "does it hold to the end?".
+    pub holds: (&'static str, &'static str),
+    /// "No invariant breaks".
+    pub none: &'static str,
+    /// After a right guess.
+    pub correct: &'static str,
+    /// After a wrong guess, before the hint.
+    pub not_quite: &'static str,
+    /// A task done.
+    pub task_done: &'static str,
+    /// Before the core's reason a task is not done.
+    pub not_yet: &'static str,
+    /// Before a hint.
+    pub hint: &'static str,
+    /// A check that could not run, before the error.
+    pub check_failed: &'static str,
+    /// The card after the last step.
+    pub finished: &'static str,
+    /// Open the next lesson (`{title}`).
+    pub next_lesson: &'static str,
+    /// After the last lesson.
+    pub course_done: &'static str,
 }
 
 const UI_EN: UiText = UiText {
@@ -129,6 +214,45 @@ const UI_EN: UiText = UiText {
     nothing_waits: "Nothing waits: the run is over.",
     clock: "Clock",
     faults_on: "Faults on",
+    course: CourseLabels {
+        heading: "The course",
+        intro: "A guided path: the article's four patterns in its order, then what lies beyond them. Each lesson runs the shop beside you, asks you to predict what it does, and checks what you do in your own run.",
+        lessons: "Lessons",
+        free_lab: ("Free lab", "The simulator on its own: any scenario, any fault"),
+        course: "☰ Course",
+        start: "Start",
+        resume: "Resume",
+        again: "Start again",
+        resume_at: "Resume: {lesson}, step {step}",
+        progress: "{done} of {total} steps done",
+        done: "✓ Done",
+        lesson_of: "Lesson {k} of {n}",
+        step_of: "Step {k} of {n}",
+        steps_label: "Steps of the lesson",
+        step_states: ("passed", "visited", "not yet"),
+        to_list: "☰ All lessons",
+        back: "◀ Back",
+        next: "Next ▶",
+        finish: "Finish ✓",
+        kinds: ("Watch", "Predict", "Task"),
+        not_reached: "The run has not got there yet.",
+        go_there: "Go there ▶",
+        unreachable: "This run never gets there: start it again (Reset) and try once more.",
+        your_answer: "Your answer",
+        check: "Check",
+        not_a_number: "Type a whole number, such as 3.",
+        holds: ("Holds", "Breaks"),
+        none: "None",
+        correct: "Correct!",
+        not_quite: "Not quite.",
+        task_done: "✓ Done: the check passes on your run.",
+        not_yet: "Not yet:",
+        hint: "Hint:",
+        check_failed: "The check could not run:",
+        finished: "✓ Lesson done!",
+        next_lesson: "Next lesson: {title} ▶",
+        course_done: "That was the last lesson: the course is done.",
+    },
 };
 
 const UI_RU: UiText = UiText {
@@ -173,6 +297,45 @@ const UI_RU: UiText = UiText {
     nothing_waits: "Ничего не ждёт: прогон окончен.",
     clock: "Часы",
     faults_on: "Сбои для",
+    course: CourseLabels {
+        heading: "Курс",
+        intro: "Путь с проводником: четыре паттерна статьи в её порядке, затем то, что лежит за ними. В каждом уроке магазин работает у вас на глазах, урок просит предсказать, что он сделает, и проверяет, что сделали вы в своём прогоне.",
+        lessons: "Уроки",
+        free_lab: ("Свободная лаборатория", "Симулятор сам по себе: любой сценарий, любой сбой"),
+        course: "☰ Курс",
+        start: "Начать",
+        resume: "Продолжить",
+        again: "Пройти снова",
+        resume_at: "Продолжить: {lesson}, шаг {step}",
+        progress: "Пройдено шагов: {done} из {total}",
+        done: "✓ Пройден",
+        lesson_of: "Урок {k} из {n}",
+        step_of: "Шаг {k} из {n}",
+        steps_label: "Шаги урока",
+        step_states: ("пройден", "просмотрен", "впереди"),
+        to_list: "☰ Все уроки",
+        back: "◀ Назад",
+        next: "Дальше ▶",
+        finish: "Завершить ✓",
+        kinds: ("Смотрите", "Предскажите", "Задание"),
+        not_reached: "Прогон ещё не дошёл до этого места.",
+        go_there: "Перейти ▶",
+        unreachable: "Этот прогон туда не доходит: начните его заново («Сначала») и попробуйте ещё раз.",
+        your_answer: "Ваш ответ",
+        check: "Проверить",
+        not_a_number: "Введите целое число, например 3.",
+        holds: ("Выполняется", "Нарушается"),
+        none: "Никакой",
+        correct: "Верно!",
+        not_quite: "Не совсем.",
+        task_done: "✓ Готово: проверка проходит на вашем прогоне.",
+        not_yet: "Пока нет:",
+        hint: "Подсказка:",
+        check_failed: "Проверку не удалось выполнить:",
+        finished: "✓ Урок пройден!",
+        next_lesson: "Следующий урок: {title} ▶",
+        course_done: "Это был последний урок: курс пройден.",
+    },
 };
 
 /// The page's main labels in `language`.

@@ -8,6 +8,7 @@ mod api;
 mod app;
 mod check_panel;
 mod compare;
+mod course;
 mod diagram;
 mod embed;
 mod faults;

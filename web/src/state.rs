@@ -11,6 +11,7 @@
 
 use std::rc::Rc;
 
+use idempotency_lab::course::Point;
 use idempotency_lab::sim::{
     self, CATALOGUE, ChoiceOutcome, Pattern, PatternMode, Patterns, ReplayError, Run, RunOpener,
     Scenario, Simulation, Trace, TraceStep, UserChoice, World,
@@ -243,6 +244,26 @@ pub enum Action {
     OpenRunAt(Box<Trace>, usize),
     /// Open a scenario read from a file.
     LoadScenario(Box<Scenario>),
+    /// Open a lesson of the course: its scenario (`Lesson::scenario`), seed 0, its focus
+    /// patterns in `mode`, at step 0.
+    OpenLesson {
+        /// The lesson's scenario.
+        scenario: Box<Scenario>,
+        /// The twin of its focus patterns.
+        mode: PatternMode,
+    },
+    /// Show the run at a point of it ([`Point::resolve`]), running it on to its end first if
+    /// it has not got there; `unreachable` (in the page's language) is the banner's text if
+    /// the run never gets there.
+    GoTo {
+        /// The point.
+        point: Point,
+        /// What the banner says if the run never reaches it.
+        unreachable: String,
+    },
+    /// A link in the address that cannot be opened: the banner says why, and the address
+    /// keeps it until the next action.
+    RefuseLink(String),
     /// Open a share link (a URL fragment).
     OpenLink(String),
     /// A run starts opening in slices: the page shows its progress (and the run it showed).
@@ -492,6 +513,20 @@ impl LabState {
         false
     }
 
+    /// Shows the step at which the run is at `point`, running it on to its end first if it
+    /// has not got there; if it never does, the banner says `unreachable`.
+    fn go_to(&mut self, point: Point, unreachable: String) {
+        let mut at = point.resolve(&self.sim);
+        if at.is_none() && self.sim.stop_reason().is_none() {
+            Rc::make_mut(&mut self.sim).run_to_end();
+            at = point.resolve(&self.sim);
+        }
+        match at {
+            Some(step) => self.seek(step),
+            None => self.error = Some(unreachable),
+        }
+    }
+
     /// A new run of `base` with `patterns` and `seed`, without choices, at step 0.
     fn rebuild(&mut self, id: &str, base: Scenario, patterns: Patterns, seed: u64) {
         match LabState::with_run(id, base, patterns, seed, Vec::new()) {
@@ -692,6 +727,20 @@ impl Reducible for LabState {
                 };
                 let patterns = scenario.patterns;
                 next.rebuild(&id, *scenario, patterns, 0);
+            }
+            Action::OpenLesson { scenario, mode } => {
+                let id = scenario.id.clone();
+                let patterns = scenario.with_mode(mode).patterns;
+                next.playing = false;
+                next.rebuild(&id, *scenario, patterns, 0);
+            }
+            Action::GoTo { point, unreachable } => {
+                next.playing = false;
+                next.go_to(point, unreachable);
+            }
+            Action::RefuseLink(error) => {
+                next.error = Some(error);
+                next.keep_fragment = true;
             }
             Action::OpenLink(fragment) => match LabState::from_link(&fragment) {
                 Ok(state) => {

@@ -8,7 +8,8 @@
 //! What a step asks is judged here, once, for the page and the CLI alike: a prediction by
 //! [`Prediction::judge`] against the lesson's reference run ([`Lesson::reference_run`]), a
 //! task by [`Task::check`] over a trace (`check.rs`), a narration's point by
-//! [`Point::resolve`] over the steps a run has taken.
+//! [`Point::resolve`] over the steps a run has taken. A trainer's link into the course
+//! (`#lesson=<id>&at=<step>`) is a [`CourseLink`] (`link.rs`).
 //!
 //! It sits on top of the model and the view: it reads scenarios, runs and traces (`sim`),
 //! the invariants' names, and the decisive moments of the view ([`crate::view::MomentKind`]),
@@ -29,8 +30,10 @@ use crate::sim::{
 use crate::view::{Language, MomentKind, moments};
 
 mod check;
+mod link;
 
 pub use check::{Actual, GradeError, Guess, NotYet, TaskGrade, TaskVerdict, Verdict};
+pub use link::{COURSE_LINK_BYTES_MAX, CourseLink, CourseLinkError, Malformed};
 
 /// The version of the course file this build reads.
 pub const COURSE_FORMAT_VERSION: u32 = 1;

@@ -421,4 +421,23 @@ words! {
     cmp_side_naive: Text,
     /// Compare: `Idempotent twin: {steps}`
     cmp_side_idempotent: Text,
+    // The trainer's link into the course (`course::link`).
+    /// A course link that does not read (`{why}`: one of the next entries).
+    course_link_malformed: Text,
+    /// Why: the link is too long (`{bytes}`, `{max}`).
+    course_link_too_long: Text,
+    /// Why: a part is not `name=value` (`{part}`).
+    course_link_not_a_field: Text,
+    /// Why: a field a course link does not have (`{field}`).
+    course_link_unknown_field: Text,
+    /// Why: a field given twice (`{field}`).
+    course_link_duplicate_field: Text,
+    /// Why: no lesson named.
+    course_link_no_lesson: Text,
+    /// Why: `at` is not a step number (`{value}`).
+    course_link_bad_step: Text,
+    /// The course has no such lesson (`{id}`).
+    course_link_unknown_lesson: Text,
+    /// The lesson has no such step (`{lesson}`, `{at}`, its last step `{last}`).
+    course_link_step_out_of_range: Text,
 }

@@ -215,4 +215,13 @@ pub const WORDS: Words = Words {
     cmp_idempotent: "idempotent",
     cmp_side_naive: "Naive twin: {steps}",
     cmp_side_idempotent: "Idempotent twin: {steps}",
+    course_link_malformed: "This course link cannot be opened: {why}. A course link reads #lesson=<lesson>&at=<step from 0>.",
+    course_link_too_long: "it is {bytes} bytes long, more than {max}",
+    course_link_not_a_field: "{part} is not a name=value field",
+    course_link_unknown_field: "it has an unknown field {field}",
+    course_link_duplicate_field: "the field {field} is given twice",
+    course_link_no_lesson: "it names no lesson",
+    course_link_bad_step: "at={value} is not a step number",
+    course_link_unknown_lesson: "This course link cannot be opened: the course has no lesson \"{id}\". Pick a lesson from the list below.",
+    course_link_step_out_of_range: "This course link cannot be opened: lesson \"{lesson}\" has steps 0 to {last}, not {at}.",
 };

@@ -10,6 +10,7 @@ mod patterns;
 mod browser_accessibility;
 mod browser_check_panel;
 mod browser_compare_view;
+mod browser_course;
 mod browser_embeds_share_no_state;
 mod browser_idempotent_duplicate_keeps_invariants;
 mod browser_import_export;

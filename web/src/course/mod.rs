@@ -1,0 +1,203 @@
+//! The course in the page: the view a newcomer lands on (the lessons in order with their
+//! progress, Start or Resume, the free lab one click away) and a lesson over the simulator
+//! (the lab's run of the lesson's scenario, with a panel beside the diagram that tells,
+//! asks and sets tasks, step by step).
+//!
+//! Every rule is the core's (`idempotency_lab::course`): which scenario and twin a lesson
+//! runs, where a narration's point lies ([`Point::resolve`]), whether a prediction is right
+//! (`Prediction::judge`), whether a task is done (`Task::check`) and why not. Here: which view
+//! shows and the progress (`state.rs`, `progress.rs`), what a step's card shows
+//! ([`step_status`], asked again only when the run, the cursor or the patterns change), and
+//! the components (`list.rs`, `panel.rs`).
+
+mod list;
+mod panel;
+pub mod progress;
+pub mod state;
+
+use idempotency_lab::course::{
+    Course, CourseLink, CourseLinkError, CourseStep, Lesson, NotYet, Point, TaskVerdict,
+};
+use idempotency_lab::sim::{PatternMode, Patterns, UserChoice};
+use idempotency_lab::view::Language;
+
+pub use list::CourseList;
+pub use panel::{LessonPanel, PanelEvent};
+
+use crate::state::{Action, LabState};
+
+/// The built-in course, if it reads (it is compiled in and tested: `None` is a bug, which the
+/// page shows in its banner and answers with the free lab alone).
+pub fn course() -> Option<&'static Course> {
+    Course::built_in().ok()
+}
+
+/// What the card of a lesson's step shows of the learner's run.
+#[derive(Clone, Debug, PartialEq)]
+pub enum StepStatus {
+    /// A narration: whether the run, up to the step shown, has reached its point.
+    Narration {
+        /// Reached.
+        reached: bool,
+    },
+    /// A prediction: judged when the learner answers, not from the run.
+    Prediction,
+    /// A task: the core's verdict on the run up to the step shown, or why it could not judge.
+    Task(Result<TaskVerdict, String>),
+    /// After the lesson's last step.
+    Finished,
+}
+
+/// What a step's status depends on: the run (its patterns, seed, choices, how far it is
+/// played and whether it ended) and the step shown. The page asks the core again only when
+/// this changes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunKey {
+    scenario_id: String,
+    patterns: Patterns,
+    seed: u64,
+    choices: Vec<UserChoice>,
+    steps: usize,
+    ended: bool,
+    cursor: usize,
+}
+
+impl RunKey {
+    /// The key of `lab`'s run as shown.
+    pub fn of(lab: &LabState) -> RunKey {
+        RunKey {
+            scenario_id: lab.scenario_id.clone(),
+            patterns: lab.patterns,
+            seed: lab.seed,
+            choices: lab.choices.clone(),
+            steps: lab.sim.steps().len(),
+            ended: lab.sim.stop_reason().is_some(),
+            cursor: lab.cursor,
+        }
+    }
+}
+
+/// The status of step `step` of `lesson` over `lab`'s run.
+pub fn step_status(lesson: &Lesson, step: usize, lab: &LabState) -> StepStatus {
+    match lesson.steps.get(step) {
+        None => StepStatus::Finished,
+        Some(CourseStep::Narration(narration)) => StepStatus::Narration {
+            reached: narration.at.resolve(&lab.sim).is_some_and(|at| at <= lab.cursor),
+        },
+        Some(CourseStep::Prediction(_)) => StepStatus::Prediction,
+        Some(CourseStep::Task(task)) => StepStatus::Task(
+            task.check(lesson, &lab.trace_at_cursor()).map_err(|error| error.to_string()),
+        ),
+    }
+}
+
+/// Whether the lesson's focus patterns are all in `mode` in `lab`'s run.
+pub fn in_mode(lesson: &Lesson, lab: &LabState, mode: PatternMode) -> bool {
+    let focus = lesson.focus(&lab.base);
+    focus.iter().fold(lab.patterns, |patterns, pattern| patterns.with(*pattern, mode))
+        == lab.patterns
+}
+
+/// What the lab does when the learner arrives at step `step` of `lesson` (by Next or Back):
+/// a step that names a twin switches the focus patterns to it, unless they are in it already
+/// (`SetAllPatterns` keeps the choices and the step shown).
+pub fn arrival(lesson: &Lesson, step: usize, lab: &LabState) -> Option<Action> {
+    let mode = lesson.steps.get(step)?.run()?;
+    (!in_mode(lesson, lab, mode)).then_some(Action::SetAllPatterns(mode))
+}
+
+/// What the lab does when the learner opens `lesson` at `step`: a fresh run of the lesson's
+/// scenario in the twin the lesson is in at that step; or, on Resume in the same page, the
+/// learner's run as it was, switched to that twin if it is not in it.
+pub fn opening(lesson: &Lesson, step: usize, lab: &LabState, resume: bool) -> Option<Action> {
+    let mode = lesson.mode_at(step);
+    if resume && lesson.scenario().is_ok_and(|scenario| lab.base == scenario) {
+        return (!in_mode(lesson, lab, mode)).then_some(Action::SetAllPatterns(mode));
+    }
+    fresh_opening(lesson, step)
+}
+
+/// A fresh run of `lesson`'s scenario in the twin the lesson is in at `step`.
+pub fn fresh_opening(lesson: &Lesson, step: usize) -> Option<Action> {
+    let scenario = lesson.scenario().ok()?;
+    Some(Action::OpenLesson { scenario: Box::new(scenario), mode: lesson.mode_at(step) })
+}
+
+/// The point a step offers to go to: a narration's, or a task's place to start.
+pub fn go_to_point(lesson: &Lesson, step: usize) -> Option<Point> {
+    match lesson.steps.get(step)? {
+        CourseStep::Narration(narration) => Some(narration.at),
+        CourseStep::Task(task) => task.go_to,
+        CourseStep::Prediction(_) => None,
+    }
+}
+
+/// A stable name of why a task is not done, for the card's `data-reason` (what the browser
+/// tests read, beside the words the learner reads).
+pub fn reason_hook(reason: &NotYet) -> &'static str {
+    match reason {
+        NotYet::OtherScenario => "other-scenario",
+        NotYet::Patterns { mode: PatternMode::Naive } => "patterns-naive",
+        NotYet::Patterns { mode: PatternMode::Idempotent } => "patterns-idempotent",
+        NotYet::NoFault => "no-fault",
+        NotYet::TooManyFaults { .. } => "too-many-faults",
+        NotYet::TooFewFaults { .. } => "too-few-faults",
+        NotYet::FaultNotAllowed { .. } => "fault-not-allowed",
+        NotYet::NotBroken { .. } => "not-broken",
+        NotYet::NotAtEnd => "not-at-end",
+        NotYet::Broken { .. } => "broken",
+        NotYet::NotOneSwitch { .. } => "not-one-switch",
+        NotYet::NaiveHoldsToo { .. } => "naive-holds-too",
+    }
+}
+
+/// What the address asks for when the page opens.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PageStart {
+    /// Nothing: the course, or the free lab if the learner chose it last.
+    Nothing,
+    /// A trainer's link: this lesson (its position) at this step.
+    Lesson {
+        /// The lesson's position.
+        lesson: usize,
+        /// The step.
+        step: usize,
+    },
+    /// A course link that cannot be opened: why, in the page's language.
+    BadCourseLink(String),
+    /// A run's share link, which the lab opens as it always has.
+    Run,
+}
+
+impl PageStart {
+    /// What `fragment` asks for (its errors worded in `language`).
+    pub fn of(fragment: &str, language: Language) -> PageStart {
+        if fragment.trim_start_matches('#').is_empty() {
+            return PageStart::Nothing;
+        }
+        let Some(course) = course() else { return PageStart::Run };
+        if !CourseLink::names_a_lesson(fragment) {
+            return PageStart::Run;
+        }
+        match link_place(fragment, course) {
+            Ok((lesson, step)) => PageStart::Lesson { lesson, step },
+            Err(error) => PageStart::BadCourseLink(error.text(language)),
+        }
+    }
+}
+
+/// The lesson (its position) and step a course link names.
+pub fn link_place(fragment: &str, course: &Course) -> Result<(usize, usize), CourseLinkError> {
+    let link = CourseLink::decode(fragment, course)?;
+    let lesson = course
+        .position(&link.lesson)
+        .ok_or_else(|| CourseLinkError::UnknownLesson { id: link.lesson.clone() })?;
+    Ok((lesson, link.at))
+}
+
+/// The address's fragment of a view: a lesson's course link; none for the course (the lab's
+/// is its run's share link, which the lab state knows).
+pub fn lesson_fragment(lesson: &Lesson, step: usize) -> String {
+    let at = step.min(lesson.steps.len().saturating_sub(1));
+    CourseLink { lesson: lesson.id.clone(), at }.encode()
+}
