@@ -162,9 +162,6 @@ impl LabPage {
     /// there. Three protocol calls where [`LabPage::click`] makes seven (each costs about
     /// 100 ms); counted as every click is. Panics if the element never becomes clickable.
     pub fn tap(&self, selector: &str) {
-        use headless_chrome::protocol::cdp::Input::{
-            DispatchMouseEvent, DispatchMouseEventTypeOption, MouseButton,
-        };
         let aim = format!(
             "(() => {{ const element = document.querySelector({selector:?}); \
              if (!element || element.disabled) return false; \
@@ -179,6 +176,15 @@ impl LabPage {
             .as_str()
             .and_then(|point| serde_json::from_str(point).ok())
             .unwrap_or_else(|| panic!("tap {selector}: it is missing, disabled or covered"));
+        self.mouse_click_at(x, y).unwrap_or_else(|error| panic!("tap {selector}: {error}"));
+        self.clicks.set(self.clicks.get() + 1);
+    }
+
+    /// A real left click at the viewport point (x, y): the mouse pressed and released there.
+    pub(crate) fn mouse_click_at(&self, x: f64, y: f64) -> Result<(), String> {
+        use headless_chrome::protocol::cdp::Input::{
+            DispatchMouseEvent, DispatchMouseEventTypeOption, MouseButton,
+        };
         for kind in [
             DispatchMouseEventTypeOption::MousePressed,
             DispatchMouseEventTypeOption::MouseReleased,
@@ -201,9 +207,9 @@ impl LabPage {
                 delta_y: None,
                 pointer_Type: None,
             };
-            self.tab.call_method(event).unwrap_or_else(|error| panic!("tap {selector}: {error}"));
+            self.tab.call_method(event).map_err(|error| error.to_string())?;
         }
-        self.clicks.set(self.clicks.get() + 1);
+        Ok(())
     }
 
     /// Waits until the JavaScript expression `condition` is true, polling it in the page (one

@@ -37,9 +37,6 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use headless_chrome::protocol::cdp::DOM::SetFileInputFiles;
-use headless_chrome::protocol::cdp::Input::{
-    DispatchMouseEvent, DispatchMouseEventTypeOption, MouseButton,
-};
 use headless_chrome::protocol::cdp::Runtime::{Evaluate, RemoteObject};
 use idempotency_lab::rng::DeterministicRng;
 use idempotency_lab::sim::{Simulation, catalogue_scenario};
@@ -696,31 +693,8 @@ impl<'a> Monkey<'a> {
         };
         let (x, y) = point.trim_end_matches(']').split_once(',').unwrap_or(("0", "0"));
         let (x, y) = (x.parse().unwrap_or(0.0), y.parse().unwrap_or(0.0));
-        for kind in [
-            DispatchMouseEventTypeOption::MousePressed,
-            DispatchMouseEventTypeOption::MouseReleased,
-        ] {
-            let event = DispatchMouseEvent {
-                Type: kind,
-                x,
-                y,
-                modifiers: None,
-                timestamp: None,
-                button: Some(MouseButton::Left),
-                buttons: None,
-                click_count: Some(1),
-                force: None,
-                tangential_pressure: None,
-                tilt_x: None,
-                tilt_y: None,
-                twist: None,
-                delta_x: None,
-                delta_y: None,
-                pointer_Type: None,
-            };
-            if let Err(error) = self.page.tab.call_method(event) {
-                return Ok(Step::Failed(what, format!("the click does not land: {error}")));
-            }
+        if let Err(error) = self.page.mouse_click_at(x, y) {
+            return Ok(Step::Failed(what, format!("the click does not land: {error}")));
         }
         self.real_clicks += 1;
         Ok(Step::Done(what))
