@@ -11,73 +11,35 @@
 //! - `sql`: the CLI's `sql` (the run as psql scripts);
 //! - `link`: a share link of the run at its last step, decoded and opened.
 //!
-//! The heap is counted by this binary's global allocator (live bytes, its peak per phase), so
-//! the figures are exact and independent of the allocator's caching; the process's peak
+//! The heap is counted by this binary's global allocator (`peakmem-alloc`: the most bytes held
+//! at once during a phase, above what was held when it began), so the figures are exact and
+//! independent of the allocator's caching; the process's peak
 //! resident set (`VmHWM`, Linux) is printed at the end. The bench fails if a phase's peak heap
 //! is over the budget the README's Bounds section states (256 MiB).
 //!
 //! Run: `cargo bench -p idempotency-lab --bench long_run` (add `-- --seed N` for another seed).
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::alloc::System;
 use std::time::{Duration, Instant};
 
 use idempotency_lab::sim::bounds::longest_run_scenario;
 use idempotency_lab::sim::{Run, Simulation, Trace};
 use idempotency_lab::view::ShareLink;
-
-/// Live heap bytes, and their peak since the last [`reset_peak`].
-struct CountingAllocator;
-
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-// SAFETY: every call is forwarded to `System` unchanged; only two counters are kept beside.
-unsafe impl GlobalAlloc for CountingAllocator {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: the caller's contract is `System`'s.
-        let pointer = unsafe { System.alloc(layout) };
-        if !pointer.is_null() {
-            let live = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
-            PEAK.fetch_max(live, Ordering::Relaxed);
-        }
-        pointer
-    }
-
-    unsafe fn dealloc(&self, pointer: *mut u8, layout: Layout) {
-        // SAFETY: the caller's contract is `System`'s.
-        unsafe { System.dealloc(pointer, layout) };
-        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-    }
-
-    unsafe fn realloc(&self, pointer: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        // SAFETY: the caller's contract is `System`'s.
-        let moved = unsafe { System.realloc(pointer, layout, new_size) };
-        if !moved.is_null() {
-            if new_size >= layout.size() {
-                let grown = new_size - layout.size();
-                let live = LIVE.fetch_add(grown, Ordering::Relaxed) + grown;
-                PEAK.fetch_max(live, Ordering::Relaxed);
-            } else {
-                LIVE.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
-            }
-        }
-        moved
-    }
-}
+use peakmem_alloc::{INSTRUMENTED_SYSTEM, PeakMemAlloc, PeakMemAllocTrait};
 
 #[global_allocator]
-static ALLOCATOR: CountingAllocator = CountingAllocator;
+static ALLOCATOR: &PeakMemAlloc<System> = &INSTRUMENTED_SYSTEM;
 
-/// The most heap a phase may hold at once.
+/// The most heap a phase may add to what the process held when it began.
 const HEAP_BUDGET_BYTES: usize = 256 << 20;
 
 fn reset_peak() {
-    PEAK.store(LIVE.load(Ordering::Relaxed), Ordering::Relaxed);
+    ALLOCATOR.reset_peak_memory();
 }
 
+/// The most heap held at once since [`reset_peak`], above what was held then.
 fn peak() -> usize {
-    PEAK.load(Ordering::Relaxed)
+    ALLOCATOR.get_peak_memory()
 }
 
 fn mb(bytes: usize) -> String {
@@ -157,19 +119,20 @@ fn main() {
     phases.push(measure("rewindable (the page's run)", || {
         let mut simulation = Simulation::new(scenario.clone(), seed).unwrap();
         let (slowest, curve) = step_costs(&mut simulation, &marks);
-        let before = LIVE.load(Ordering::Relaxed);
-        let world = simulation.world().clone();
-        let world_bytes = LIVE.load(Ordering::Relaxed).saturating_sub(before);
-        drop(world);
+        let (snapshots, interval) = simulation.snapshots_kept();
         rewindable = Some(simulation);
         format!(
-            "slowest step {}, us/step {}, the last world {}",
+            "slowest step {}, us/step {}, {snapshots} snapshots {interval} steps apart",
             ms(slowest),
-            curve_text(&curve),
-            mb(world_bytes)
+            curve_text(&curve)
         )
     }));
     let simulation = rewindable.expect("the run ran");
+    phases.push(measure("a copy of the last world", || {
+        let world = simulation.world().clone();
+        drop(world);
+        "its peak heap is the world's size".to_owned()
+    }));
     phases.push(measure("world_after (64 jumps)", || {
         let mut slowest = Duration::ZERO;
         let mut total = Duration::ZERO;
@@ -194,7 +157,7 @@ fn main() {
     }));
 
     phases.push(measure("sql (CLI)", || {
-        let simulation = Simulation::new(scenario.clone(), seed).unwrap();
+        let simulation = Simulation::without_snapshots(scenario.clone(), seed).unwrap();
         let scripts = idempotency_lab::view::psql_scripts(simulation);
         format!("{} sessions", scripts.sessions.len())
     }));
@@ -237,4 +200,3 @@ fn peak_rss_bytes() -> Option<usize> {
     let kilobytes: usize = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kilobytes * 1024)
 }
-
