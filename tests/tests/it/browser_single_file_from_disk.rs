@@ -9,7 +9,7 @@
 
 use idempotency_lab::invariants::{InvariantId, Violation};
 use idempotency_lab::sim::{Action, EntryId, PatternMode, Simulation, Trace, catalogue_scenario};
-use idempotency_lab::view::{PendingTarget, pending};
+use idempotency_lab::view::{Language, PendingTarget, pending};
 use idempotency_lab_tests::browser::{LabPage, dist_file, file_url, scratch_dir};
 
 const LESSON: &str = "f01-duplicate-delivery";
@@ -125,7 +125,11 @@ fn the_file_from_disk_breaks_the_naive_shop_and_its_link_reopens_the_run() {
     page.click("[data-testid=lang-ru]");
     page.wait_until("the page is Russian", "document.documentElement.lang === 'ru'");
     page.reload(false);
-    page.wait_for_text("[data-testid=position]", &format!("шаг {steps_total} / {steps_total}"));
+    let position = Language::Ru.words().ui_position;
+    page.wait_for_text(
+        "[data-testid=position]",
+        &format!("{position} {steps_total} / {steps_total}"),
+    );
     assert_eq!(page.evaluate("document.documentElement.lang"), "ru");
     assert_invariants(&page, &violations);
     assert_eq!(page.console_errors(), Vec::<String>::new());
@@ -147,7 +151,10 @@ fn a_browser_that_refuses_local_storage_still_runs_the_file_and_keeps_the_choice
     page.wait_until("the page is Russian", "document.documentElement.lang === 'ru'");
     page.set_value("[data-testid=speed]", "80");
     page.click("[data-testid=step]");
-    page.wait_for_text("[data-testid=position]", "шаг 1 /");
+    page.wait_for_text(
+        "[data-testid=position]",
+        &format!("{} 1 /", Language::Ru.words().ui_position),
+    );
     page.click("[data-testid=play]");
     page.wait_until(
         "play reaches step 3",
