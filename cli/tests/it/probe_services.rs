@@ -21,6 +21,10 @@ pub enum Design {
     Naive,
     /// Key, fingerprint and answer stored with the balance.
     Idempotent,
+    /// Checks the key, then does the work outside the transaction and stores the key after
+    /// it, with nothing unique to stop a second copy in between: sequential duplicates are
+    /// replayed, copies at once are both applied.
+    CheckThenInsert,
 }
 
 /// Where the balance is kept.
@@ -172,6 +176,10 @@ fn handle(mut stream: TcpStream, state: &Mutex<State>) -> std::io::Result<()> {
 }
 
 fn answer(request: &HttpRequest, state: &Mutex<State>) -> (u16, String) {
+    let design = state.lock().unwrap().design;
+    if design == Design::CheckThenInsert && request.path == "/top-ups" {
+        return check_then_insert(state, request);
+    }
     let mut state = state.lock().unwrap();
     match (request.method.as_str(), request.path.as_str()) {
         ("GET", "/wallets/w1") => (200, format!(r#"{{"balance":{}}}"#, state.balance.get())),
@@ -181,19 +189,61 @@ fn answer(request: &HttpRequest, state: &Mutex<State>) -> (u16, String) {
             (200, "{}".to_owned())
         }
         ("POST", "/top-ups") => top_up(&mut state, request),
+        ("POST", "/webhooks") => webhook(&mut state, request),
         _ => (404, "{}".to_owned()),
     }
 }
 
-fn top_up(state: &mut State, request: &HttpRequest) -> (u16, String) {
-    let amount = serde_json::from_str::<serde_json::Value>(&request.body)
+fn amount(request: &HttpRequest) -> i64 {
+    serde_json::from_str::<serde_json::Value>(&request.body)
         .ok()
         .and_then(|json| json["amount"].as_i64())
-        .unwrap_or(0);
+        .unwrap_or(0)
+}
+
+/// The race: `SELECT` the key, then (no lock held, nothing unique) do the work and insert.
+fn check_then_insert(state: &Mutex<State>, request: &HttpRequest) -> (u16, String) {
+    let Some(key) = &request.key else {
+        return (400, r#"{"title":"Idempotency-Key is missing"}"#.to_owned());
+    };
+    if let Some((fingerprint, status, body)) = state.lock().unwrap().keys.get(key) {
+        if *fingerprint != request.body {
+            return (422, r#"{"title":"Idempotency-Key reused with another body"}"#.to_owned());
+        }
+        return (*status, body.clone());
+    }
+    std::thread::sleep(Duration::from_millis(20));
+    let mut state = state.lock().unwrap();
+    let answer = (201, format!(r#"{{"balance":{}}}"#, state.balance.add(amount(request))));
+    state.keys.insert(key.clone(), (request.body.clone(), answer.0, answer.1.clone()));
+    answer
+}
+
+/// A webhook delivery: the naive consumer credits every copy; the idempotent one inserts the
+/// event id into its inbox in the credit's transaction and acknowledges a duplicate without
+/// crediting.
+fn webhook(state: &mut State, request: &HttpRequest) -> (u16, String) {
+    let event_id = serde_json::from_str::<serde_json::Value>(&request.body)
+        .ok()
+        .and_then(|json| json["id"].as_str().map(str::to_owned))
+        .unwrap_or_default();
+    std::thread::sleep(Duration::from_millis(2));
+    if state.design != Design::Naive && state.keys.contains_key(&event_id) {
+        return (200, r#"{"duplicate":true}"#.to_owned());
+    }
+    state.balance.add(amount(request));
+    state.keys.insert(event_id, (request.body.clone(), 200, String::new()));
+    (200, r#"{"duplicate":false}"#.to_owned())
+}
+
+fn top_up(state: &mut State, request: &HttpRequest) -> (u16, String) {
+    let amount = amount(request);
     // The work a real handler does, inside the transaction: copies sent at once overlap here.
     std::thread::sleep(Duration::from_millis(2));
     match (state.design, &request.key) {
-        (Design::Naive, _) => (201, format!(r#"{{"balance":{}}}"#, state.balance.add(amount))),
+        (Design::Naive | Design::CheckThenInsert, _) => {
+            (201, format!(r#"{{"balance":{}}}"#, state.balance.add(amount)))
+        }
         (Design::Idempotent, None) => (400, r#"{"title":"Idempotency-Key is missing"}"#.to_owned()),
         (Design::Idempotent, Some(key)) => match state.keys.get(key) {
             Some((fingerprint, status, body)) if *fingerprint == request.body => {
