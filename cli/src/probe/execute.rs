@@ -1,0 +1,121 @@
+//! Playing one schedule against the running service: reset it, read each oracle, send each
+//! phase (the sends of one phase on their own threads, released together by a barrier, each
+//! after its delay), read each oracle again, and judge. The I/O of a run; the rules are
+//! `plan`'s and `judge`'s.
+
+use std::sync::Barrier;
+use std::time::Duration;
+
+use crate::probe::ProbeError;
+use crate::probe::client::{Client, read_sqlite_effect, reset_sqlite};
+use crate::probe::file::ProbeFile;
+use crate::probe::judge::{EffectReading, Exchange, judge};
+use crate::probe::plan::{Phase, Request, plan, request};
+use crate::probe::schedule::Schedule;
+use crate::probe::shrink::ProbeRun;
+
+/// Resets the service, as the probe file says (nothing if it says nothing).
+pub fn reset(client: &Client, file: &ProbeFile) -> Result<(), ProbeError> {
+    if let Some((method, path)) = &file.reset.http {
+        client
+            .reset(*method, path)
+            .map_err(|error| ProbeError::Service { what: "reset.http", error })?;
+    }
+    if let (Some(sql), Some(sqlite)) = (&file.reset.sql, &file.oracle.sqlite) {
+        reset_sqlite(sqlite, sql)
+            .map_err(|error| ProbeError::Service { what: "reset.sql", error })?;
+    }
+    Ok(())
+}
+
+/// Each oracle's name and current reading.
+pub fn read_effects(client: &Client, file: &ProbeFile) -> Result<Vec<(String, f64)>, ProbeError> {
+    let mut readings = Vec::new();
+    if let Some(http) = &file.oracle.http {
+        let value = client
+            .read_http_effect(http)
+            .map_err(|error| ProbeError::Service { what: "oracle.http", error })?;
+        readings.push((format!("GET {} at {}", http.path, http.pointer), value));
+    }
+    if let Some(sqlite) = &file.oracle.sqlite {
+        let value = read_sqlite_effect(sqlite)
+            .map_err(|error| ProbeError::Service { what: "oracle.sqlite", error })?;
+        readings.push((format!("SQL `{}`", sqlite.query), value));
+    }
+    Ok(readings)
+}
+
+/// The requests of each phase's sends.
+pub fn requests(file: &ProbeFile, schedule: &Schedule, phases: &[Phase]) -> Vec<Vec<Request>> {
+    phases
+        .iter()
+        .map(|phase| {
+            phase
+                .sends
+                .iter()
+                .map(|send| request(file, &schedule.operations[send.operation], send.role))
+                .collect()
+        })
+        .collect()
+}
+
+/// Plays `schedule` from a reset and judges it.
+pub fn play(
+    client: &Client,
+    file: &ProbeFile,
+    schedule: &Schedule,
+) -> Result<ProbeRun, ProbeError> {
+    reset(client, file)?;
+    let before = read_effects(client, file)?;
+    let phases = plan(schedule, file.schedule.in_flight_delay_ms);
+    let requests = requests(file, schedule, &phases);
+    let exchanges: Vec<Vec<Exchange>> = phases
+        .iter()
+        .zip(&requests)
+        .map(|(phase, requests)| play_phase(client, phase, requests))
+        .collect();
+    let after = read_effects(client, file)?;
+    let effects: Vec<EffectReading> = before
+        .into_iter()
+        .zip(after)
+        .map(|((oracle, before), (_, after))| EffectReading { oracle, before, after })
+        .collect();
+    let violations = judge(
+        file.kind(),
+        &phases,
+        &exchanges,
+        &effects,
+        file.oracle.effect_per_operation,
+        schedule.operations.len(),
+    );
+    Ok(ProbeRun { schedule: schedule.clone(), phases, requests, exchanges, effects, violations })
+}
+
+fn play_phase(client: &Client, phase: &Phase, requests: &[Request]) -> Vec<Exchange> {
+    if let ([send], [request]) = (phase.sends.as_slice(), requests) {
+        std::thread::sleep(Duration::from_millis(send.delay_ms));
+        return vec![client.send(request)];
+    }
+    let barrier = Barrier::new(requests.len());
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = phase
+            .sends
+            .iter()
+            .zip(requests)
+            .map(|(send, request)| {
+                let barrier = &barrier;
+                scope.spawn(move || {
+                    barrier.wait();
+                    std::thread::sleep(Duration::from_millis(send.delay_ms));
+                    client.send(request)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|handle| {
+                handle.join().unwrap_or_else(|_| Err("the sending thread panicked".to_owned()))
+            })
+            .collect()
+    })
+}

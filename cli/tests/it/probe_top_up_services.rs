@@ -1,0 +1,73 @@
+//! `probe` against two real services started here on 127.0.0.1 ephemeral ports, through the
+//! example probe file `examples/probe/top_up.toml` (its port swapped for the service's): the
+//! naive top-up API is caught and shrunk to one operation sent twice, exit 1; the idempotent
+//! one holds for every schedule drawn, exit 0.
+
+use crate::common::{run_cli_in, scratch_dir};
+use crate::probe_services::{Design, start};
+
+/// The example probe file, pointed at `port`, written as `examples/probe/top_up.toml` under a
+/// scratch directory `name`, which is returned.
+pub fn example_probe_dir(name: &str, port: u16) -> std::path::PathBuf {
+    let example = include_str!("../../../examples/probe/top_up.toml");
+    let dir = scratch_dir(name);
+    let text = example.replace("127.0.0.1:8080", &format!("127.0.0.1:{port}"));
+    std::fs::create_dir_all(dir.join("examples/probe")).unwrap();
+    std::fs::write(dir.join("examples/probe/top_up.toml"), text).unwrap();
+    dir
+}
+
+/// The `nth` block (from 0) fenced with `fence` after the heading `heading` of README.md.
+fn readme_block(heading: &str, fence: &str, nth: usize) -> String {
+    let readme = include_str!("../../../README.md");
+    let mut section = &readme[readme.find(heading).unwrap()..];
+    let open = format!("```{fence}\n");
+    for _ in 0..nth {
+        let start = section.find(&open).unwrap() + open.len();
+        section = &section[start..];
+    }
+    let start = section.find(&open).unwrap() + open.len();
+    let end = start + section[start..].find("```\n").unwrap();
+    section[start..end].to_owned()
+}
+
+/// Checks that README's `nth` text block of the probe section is `command` and `output`.
+fn check_readme_output(nth: usize, command: &str, output: &str) {
+    let readme = readme_block("## Probe a running service", "text", nth);
+    assert!(
+        readme.strip_prefix(&format!("$ {command}\n")) == Some(output),
+        "README's output of `{command}` differs from the real one:\n{output}"
+    );
+}
+
+#[test]
+fn the_readme_quotes_the_example_probe_file() {
+    let example = include_str!("../../../examples/probe/top_up.toml");
+    assert_eq!(readme_block("## Probe a running service", "toml", 0), example);
+}
+
+/// The output with the service's port written as the example's 8080.
+pub fn as_on_port_8080(output: &str, port: u16) -> String {
+    output.replace(&format!("127.0.0.1:{port}"), "127.0.0.1:8080")
+}
+
+#[test]
+fn naive_top_up_is_caught_and_shrunk_to_one_double_submit() {
+    let service = start(Design::Naive);
+    let dir = example_probe_dir("probe_naive", service.port);
+    let run = run_cli_in(&dir, &["probe", "examples/probe/top_up.toml", "--seed", "1"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let command = "idempotency-lab probe examples/probe/top_up.toml --seed 1";
+    check_readme_output(0, command, &as_on_port_8080(&run.stdout, service.port));
+}
+
+#[test]
+fn idempotent_top_up_holds() {
+    let service = start(Design::Idempotent);
+    let dir = example_probe_dir("probe_idempotent", service.port);
+    let args = ["probe", "examples/probe/top_up.toml", "--seed", "1", "--schedules", "40"];
+    let run = run_cli_in(&dir, &args);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let command = "idempotency-lab probe examples/probe/top_up.toml --seed 1 --schedules 40";
+    check_readme_output(1, command, &as_on_port_8080(&run.stdout, service.port));
+}
