@@ -171,6 +171,13 @@ enum Command {
         /// A non-loopback host that may be probed (repeatable); probe only your own services.
         #[arg(long, value_name = "HOST")]
         allow_host: Vec<String>,
+        /// Requests per second at most (resets and oracle reads included); unbounded without.
+        #[arg(long)]
+        rate: Option<u32>,
+        /// Print the report as one JSON object: outcome, tally, and the failure's requests,
+        /// answers, effects, verdicts, story and transcript.
+        #[arg(long)]
+        json: bool,
     },
     /// Fuzz a scenario: run random variants of it until one breaks an invariant, then shrink
     /// that case to a minimal one.
@@ -256,9 +263,15 @@ fn main() -> ExitCode {
         Command::Fuzz { scenario, seed, cases, mode, json } => {
             fuzz(&scenario, seed, cases, mode, json, lang)
         }
-        Command::Probe { probe_file, seed, schedules, requests, allow_host } => {
-            let options =
-                probe::ProbeOptions { seed, schedules, requests_max: requests, allow_host };
+        Command::Probe { probe_file, seed, schedules, requests, allow_host, rate, json } => {
+            let options = probe::ProbeOptions {
+                seed,
+                schedules,
+                requests_max: requests,
+                allow_host,
+                rate,
+                json,
+            };
             return finish(probe::probe(&probe_file, &options).map(|outcome| Outcome {
                 stdout: outcome.stdout,
                 exit_code: if outcome.violated { EXIT_VIOLATED } else { EXIT_HELD },

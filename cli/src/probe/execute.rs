@@ -4,7 +4,7 @@
 //! `plan`'s and `judge`'s.
 
 use std::sync::Barrier;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::probe::ProbeError;
 use crate::probe::client::{Client, read_sqlite_effect, reset_sqlite};
@@ -13,6 +13,31 @@ use crate::probe::judge::{EffectReading, Exchange, judge};
 use crate::probe::plan::{Phase, Request, plan, request};
 use crate::probe::schedule::Schedule;
 use crate::probe::shrink::ProbeRun;
+
+/// `--rate`: keeps the requests of the schedules (and of resets and oracle reads) to at most
+/// `rate` per second, by waiting before a phase until its requests fit.
+pub struct Pacer {
+    interval: Option<Duration>,
+    next: Instant,
+}
+
+impl Pacer {
+    /// A pacer for `rate` requests per second (`None`: as fast as the service answers).
+    pub fn new(rate: Option<u32>) -> Pacer {
+        let interval = rate.map(|rate| Duration::from_secs(1) / rate.max(1));
+        Pacer { interval, next: Instant::now() }
+    }
+
+    /// Waits until `requests` more may be sent.
+    fn admit(&mut self, requests: usize) {
+        let Some(interval) = self.interval else { return };
+        let now = Instant::now();
+        if self.next > now {
+            std::thread::sleep(self.next - now);
+        }
+        self.next = self.next.max(now) + interval * requests as u32;
+    }
+}
 
 /// Resets the service, as the probe file says (nothing if it says nothing).
 pub fn reset(client: &Client, file: &ProbeFile) -> Result<(), ProbeError> {
@@ -64,7 +89,9 @@ pub fn play(
     client: &Client,
     file: &ProbeFile,
     schedule: &Schedule,
+    pacer: &mut Pacer,
 ) -> Result<ProbeRun, ProbeError> {
+    pacer.admit(2);
     reset(client, file)?;
     let before = read_effects(client, file)?;
     let phases = plan(schedule, file.schedule.in_flight_delay_ms);
@@ -72,8 +99,12 @@ pub fn play(
     let exchanges: Vec<Vec<Exchange>> = phases
         .iter()
         .zip(&requests)
-        .map(|(phase, requests)| play_phase(client, phase, requests))
+        .map(|(phase, requests)| {
+            pacer.admit(requests.len());
+            play_phase(client, phase, requests)
+        })
         .collect();
+    pacer.admit(1);
     let after = read_effects(client, file)?;
     let effects: Vec<EffectReading> = before
         .into_iter()

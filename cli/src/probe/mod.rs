@@ -10,6 +10,7 @@ mod execute;
 mod file;
 mod judge;
 mod plan;
+mod report;
 mod schedule;
 mod shrink;
 mod story;
@@ -17,13 +18,13 @@ mod template;
 #[cfg(test)]
 mod tests;
 
-use std::fmt::Write;
 use std::path::Path;
 
 use idempotency_lab::rng::DeterministicRng;
 
 use crate::probe::client::Client;
-use crate::probe::file::{Keying, ProbeFile, ProbeFileError};
+use crate::probe::file::{ProbeFile, ProbeFileError};
+use crate::probe::report::{Failure, Report, Shrinking};
 use crate::probe::shrink::{SHRINK_RUNS_MAX, shrink};
 
 /// The most schedules one probe draws.
@@ -87,6 +88,10 @@ pub struct ProbeOptions {
     pub requests_max: u64,
     /// Hosts other than loopback that may be probed.
     pub allow_host: Vec<String>,
+    /// Requests per second at most, if bounded.
+    pub rate: Option<u32>,
+    /// Print the report as JSON.
+    pub json: bool,
 }
 
 /// What a probe printed and whether it found a violation.
@@ -114,120 +119,80 @@ pub fn probe(path: &Path, options: &ProbeOptions) -> Result<ProbeOutcome, ProbeE
         let message = format!("from 1 to {SCHEDULES_MAX}");
         return Err(ProbeError::Option { option: "schedules", message });
     }
-    run_schedules(&file, &shown, options)
-}
-
-fn heading(file: &ProbeFile, seed: u64) -> String {
-    let keyed = match &file.keying {
-        Keying::Api { key_header, .. } => format!("api, key in {key_header}"),
-        Keying::Webhook { event_id_pointer } => format!("webhook, event id at {event_id_pointer}"),
-    };
-    format!(
-        "probe {} {}{} ({keyed}), seed {seed}\n",
-        file.target.method.name(),
-        file.target.base_url.url,
-        file.target.path
-    )
-}
-
-fn run_schedules(
-    file: &ProbeFile,
-    shown: &str,
-    options: &ProbeOptions,
-) -> Result<ProbeOutcome, ProbeError> {
-    let client = Client::new(file);
-    let mut rng = DeterministicRng::from_seed(options.seed);
-    let mut stdout = heading(file, options.seed);
-    if !file.reset.is_configured() {
-        stdout.push_str(
-            "no reset in the probe file: each schedule is judged by the change it makes, and a \
-             failure is not shrunk (shrinking re-runs schedules from a reset state)\n",
-        );
+    if options.rate == Some(0) {
+        return Err(ProbeError::Option { option: "rate", message: "at least 1".to_owned() });
     }
-    let mut requests_sent = 0u64;
-    let mut played = 0u32;
-    let mut faults_sent: Vec<(schedule::FaultName, u32)> =
-        file.schedule.faults.iter().map(|name| (*name, 0)).collect();
+    let report = run_schedules(&file, options)?;
+    let stdout = if options.json {
+        report::json(&file, &report, &shown)
+    } else {
+        report::text(&file, &report, &shown)
+    };
+    Ok(ProbeOutcome { stdout, violated: report.failure.is_some() })
+}
+
+fn run_schedules(file: &ProbeFile, options: &ProbeOptions) -> Result<Report, ProbeError> {
+    let client = Client::new(file);
+    let mut pacer = execute::Pacer::new(options.rate);
+    let mut rng = DeterministicRng::from_seed(options.seed);
+    let mut report = Report {
+        seed: options.seed,
+        schedules_max: options.schedules,
+        played: 0,
+        requests_sent: 0,
+        stopped_by_requests_max: None,
+        faults_sent: file.schedule.faults.iter().map(|name| (*name, 0)).collect(),
+        oracles: Vec::new(),
+        failure: None,
+    };
     for number in 1..=options.schedules {
         let schedule = schedule::draw(&mut rng, &file.schedule);
         let sends: u64 =
             plan::plan(&schedule, 0).iter().map(|phase| phase.sends.len() as u64).sum();
-        if requests_sent + sends > options.requests_max {
-            let _ = writeln!(
-                stdout,
-                "stopped by --requests {} after {played} schedules",
-                options.requests_max
-            );
+        if report.requests_sent + sends > options.requests_max {
+            report.stopped_by_requests_max = Some(options.requests_max);
             break;
         }
-        requests_sent += sends;
-        played += 1;
+        report.requests_sent += sends;
+        report.played += 1;
         for operation in &schedule.operations {
-            let counted = faults_sent
-                .iter_mut()
-                .find(|(name, _)| Some(*name) == operation.fault.map(|fault| fault.name()));
-            if let Some((_, count)) = counted {
+            let name = operation.fault.map(|fault| fault.name());
+            if let Some((_, count)) = report.faults_sent.iter_mut().find(|(n, _)| Some(*n) == name)
+            {
                 *count += 1;
             }
         }
-        let run = execute::play(&client, file, &schedule)?;
-        if run.violations.is_empty() {
-            continue;
+        let run = execute::play(&client, file, &schedule, &mut pacer)?;
+        if !run.violations.is_empty() {
+            let drawn = schedule.summary();
+            let (shrinking, run) = shrink_if_possible(&client, file, &mut pacer, run);
+            report.failure = Some(Failure { number, drawn, shrinking, run });
+            return Ok(report);
         }
-        let _ = writeln!(
-            stdout,
-            "schedule {number} of {} broke it: {}",
-            options.schedules,
-            schedule.summary()
-        );
-        stdout.push_str(&failure(&client, file, shown, options.seed, run)?);
-        return Ok(ProbeOutcome { stdout, violated: true });
     }
-    let oracles: Vec<String> =
+    report.oracles =
         execute::read_effects(&client, file)?.into_iter().map(|(oracle, _)| oracle).collect();
-    let _ = writeln!(
-        stdout,
-        "held for {played} schedules ({requests_sent} requests): the same answer to every copy \
-         of a key, the draft's statuses, and each operation applied once ({})",
-        oracles.join("; ")
-    );
-    let tally: Vec<String> = faults_sent
-        .iter()
-        .map(|(name, count)| format!("{} {count}", schedule::fault_word(*name)))
-        .collect();
-    let _ = writeln!(stdout, "faults sent: {}", tally.join(", "));
-    Ok(ProbeOutcome { stdout, violated: false })
+    Ok(report)
 }
 
-fn failure(
+/// Shrinks `run` if the probe file can reset the service; a service that fails while
+/// shrinking leaves the failure as found.
+fn shrink_if_possible(
     client: &Client,
     file: &ProbeFile,
-    shown: &str,
-    seed: u64,
+    pacer: &mut execute::Pacer,
     run: shrink::ProbeRun,
-) -> Result<String, ProbeError> {
-    let mut text = String::new();
-    let run = if file.reset.is_configured() {
-        let shrunk = shrink(run, &file.schedule.faults, SHRINK_RUNS_MAX, |schedule| {
-            execute::play(client, file, schedule)
-        })?;
-        let operations = shrunk.run.schedule.operations.len();
-        let faults = shrunk.run.schedule.fault_count();
-        let _ = writeln!(
-            text,
-            "shrunk in {} runs to {operations} operation{} and {faults} fault{}: {}{}",
-            shrunk.runs,
-            if operations == 1 { "" } else { "s" },
-            if faults == 1 { "" } else { "s" },
-            shrunk.run.schedule.summary(),
-            if shrunk.budget_spent { " (the shrink budget ran out first)" } else { "" }
-        );
-        shrunk.run
-    } else {
-        run
-    };
-    let _ = writeln!(text, "\n{}", story::story(file, &run));
-    let _ = writeln!(text, "replay: idempotency-lab probe {shown} --seed {seed}");
-    let _ = write!(text, "transcript (curl):\n{}", story::transcript(file, &run));
-    Ok(text)
+) -> (Shrinking, shrink::ProbeRun) {
+    if !file.reset.is_configured() {
+        return (Shrinking::NoReset, run);
+    }
+    let found = run.clone();
+    match shrink(run, &file.schedule.faults, SHRINK_RUNS_MAX, |schedule| {
+        execute::play(client, file, schedule, pacer)
+    }) {
+        Ok(shrunk) => {
+            (Shrinking::Shrunk { runs: shrunk.runs, budget_spent: shrunk.budget_spent }, shrunk.run)
+        }
+        Err(error) => (Shrinking::Stopped { error: error.to_string() }, found),
+    }
 }

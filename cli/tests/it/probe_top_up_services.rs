@@ -71,3 +71,40 @@ fn idempotent_top_up_holds() {
     let command = "idempotency-lab probe examples/probe/top_up.toml --seed 1 --schedules 40";
     check_readme_output(1, command, &as_on_port_8080(&run.stdout, service.port));
 }
+
+#[test]
+fn json_gives_the_failure_as_data() {
+    let service = start(Design::Naive);
+    let dir = example_probe_dir("probe_naive_json", service.port);
+    let run = run_cli_in(&dir, &["probe", "examples/probe/top_up.toml", "--seed", "1", "--json"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let report: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(report["outcome"], "violated");
+    assert_eq!(report["seed"], 1);
+    let failure = &report["failure"];
+    assert_eq!(failure["drawn"], "#1, #2 retry_in_flight");
+    assert_eq!(failure["shrinking"]["shrunk"], true);
+    assert_eq!(failure["run"]["schedule"], "#2 duplicate");
+    let sends = failure["run"]["sends"].as_array().unwrap();
+    let answers: Vec<&str> =
+        sends.iter().map(|send| send["answer"]["body"].as_str().unwrap()).collect();
+    assert_eq!(answers, [r#"{"balance":10}"#, r#"{"balance":20}"#]);
+    assert_eq!(sends[1]["role"], "repeat");
+    assert_eq!(failure["run"]["violations"].as_array().unwrap().len(), 2);
+    assert!(failure["story"].as_str().unwrap().contains("F6 double submit"));
+}
+
+#[test]
+fn rate_spaces_the_requests_out() {
+    let service = start(Design::Idempotent);
+    let dir = example_probe_dir("probe_rate", service.port);
+    let args = ["probe", "examples/probe/top_up.toml", "--schedules", "2", "--rate", "20"];
+    let started = std::time::Instant::now();
+    let run = run_cli_in(&dir, &args);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    // Two schedules: each a reset and a reading, at least one send, a reading; the last
+    // admitted at least 7 intervals of 50 ms after the first.
+    assert!(started.elapsed() >= std::time::Duration::from_millis(350), "{:?}", started.elapsed());
+    let zero = run_cli_in(&dir, &["probe", "examples/probe/top_up.toml", "--rate", "0"]);
+    assert_eq!((zero.code, zero.stderr.as_str()), (2, "error: --rate: at least 1\n"));
+}
