@@ -178,6 +178,9 @@ enum Command {
         /// answers, effects, verdicts, story and transcript.
         #[arg(long)]
         json: bool,
+        /// Also write the report as JUnit XML to this file (one test case per schedule).
+        #[arg(long, value_name = "FILE")]
+        junit: Option<PathBuf>,
     },
     /// Fuzz a scenario: run random variants of it until one breaks an invariant, then shrink
     /// that case to a minimal one.
@@ -263,7 +266,7 @@ fn main() -> ExitCode {
         Command::Fuzz { scenario, seed, cases, mode, json } => {
             fuzz(&scenario, seed, cases, mode, json, lang)
         }
-        Command::Probe { probe_file, seed, schedules, requests, allow_host, rate, json } => {
+        Command::Probe { probe_file, seed, schedules, requests, allow_host, rate, json, junit } => {
             let options = probe::ProbeOptions {
                 seed,
                 schedules,
@@ -271,6 +274,7 @@ fn main() -> ExitCode {
                 allow_host,
                 rate,
                 json,
+                junit,
             };
             return finish(probe::probe(&probe_file, &options).map(|outcome| Outcome {
                 stdout: outcome.stdout,

@@ -323,7 +323,7 @@ impl ProbeFile {
 fn deserialize(text: &str) -> Result<RawProbeFile, ProbeFileError> {
     let place = |span: Option<std::ops::Range<usize>>| match span {
         Some(span) => {
-            let before = &text[..span.start.min(text.len())];
+            let before = text.get(..span.start).unwrap_or(text);
             let line = before.matches('\n').count() + 1;
             let column = before.rsplit('\n').next().map_or(0, |line| line.chars().count()) + 1;
             format!(" (line {line}, column {column})")

@@ -58,6 +58,14 @@ pub enum ProbeError {
         /// The host.
         host: String,
     },
+    /// The JUnit file could not be written.
+    #[error("--junit: cannot write {path}: {error}")]
+    WriteJunit {
+        /// The path as given.
+        path: String,
+        /// The system's error.
+        error: std::io::Error,
+    },
     /// A command-line bound.
     #[error("--{option}: {message}")]
     Option {
@@ -92,6 +100,8 @@ pub struct ProbeOptions {
     pub rate: Option<u32>,
     /// Print the report as JSON.
     pub json: bool,
+    /// Also write the report as JUnit XML to this file.
+    pub junit: Option<std::path::PathBuf>,
 }
 
 /// What a probe printed and whether it found a violation.
@@ -123,6 +133,10 @@ pub fn probe(path: &Path, options: &ProbeOptions) -> Result<ProbeOutcome, ProbeE
         return Err(ProbeError::Option { option: "rate", message: "at least 1".to_owned() });
     }
     let report = run_schedules(&file, options)?;
+    if let Some(path) = &options.junit {
+        std::fs::write(path, report::junit(&file, &report, &shown))
+            .map_err(|error| ProbeError::WriteJunit { path: path.display().to_string(), error })?;
+    }
     let stdout = if options.json {
         report::json(&file, &report, &shown)
     } else {
@@ -139,6 +153,7 @@ fn run_schedules(file: &ProbeFile, options: &ProbeOptions) -> Result<Report, Pro
         seed: options.seed,
         schedules_max: options.schedules,
         played: 0,
+        drawn: Vec::new(),
         requests_sent: 0,
         stopped_by_requests_max: None,
         faults_sent: file.schedule.faults.iter().map(|name| (*name, 0)).collect(),
@@ -155,6 +170,7 @@ fn run_schedules(file: &ProbeFile, options: &ProbeOptions) -> Result<Report, Pro
         }
         report.requests_sent += sends;
         report.played += 1;
+        report.drawn.push(schedule.summary());
         for operation in &schedule.operations {
             let name = operation.fault.map(|fault| fault.name());
             if let Some((_, count)) = report.faults_sent.iter_mut().find(|(n, _)| Some(*n) == name)

@@ -1,6 +1,6 @@
-//! What a probe found, as a value ([`Report`]), and its two renderings: the text a person
-//! reads (the heading, the tally or the failure's story and curl transcript) and the JSON a CI
-//! job reads (`--json`). Pure.
+//! What a probe found, as a value ([`Report`]), and its renderings: the text a person reads
+//! (the heading, the tally or the failure's story and curl transcript), the JSON a CI job reads
+//! (`--json`) and JUnit XML (`--junit FILE`, one test case per schedule played). Pure.
 
 use std::fmt::Write;
 
@@ -53,6 +53,8 @@ pub struct Report {
     pub schedules_max: u32,
     /// Schedules played.
     pub played: u32,
+    /// Each played schedule as drawn, in one line, in order.
+    pub drawn: Vec<String>,
     /// Requests the played schedules sent (shrinking's re-runs apart).
     pub requests_sent: u64,
     /// `--requests`, if it ended the probe early.
@@ -223,4 +225,69 @@ pub fn json(file: &ProbeFile, report: &Report, shown: &str) -> String {
         "failure": failure,
     });
     format!("{value}\n")
+}
+
+/// `text` escaped for XML text and attribute values.
+fn xml_escaped(text: &str) -> String {
+    let mut escaped = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => escaped.push_str("&amp;"),
+            '<' => escaped.push_str("&lt;"),
+            '>' => escaped.push_str("&gt;"),
+            '"' => escaped.push_str("&quot;"),
+            '\'' => escaped.push_str("&apos;"),
+            // XML 1.0 allows no other control characters.
+            c if c.is_control() && !matches!(c, '\n' | '\t' | '\r') => escaped.push('?'),
+            c => escaped.push(c),
+        }
+    }
+    escaped
+}
+
+/// The report as JUnit XML: one test suite, one test case per schedule played, the failing
+/// one with its story and transcript.
+pub fn junit(file: &ProbeFile, report: &Report, shown: &str) -> String {
+    let failures = usize::from(report.failure.is_some());
+    let mut xml = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n");
+    let _ = writeln!(
+        xml,
+        "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{failures}\" errors=\"0\">",
+        xml_escaped(&format!("idempotency-lab probe {} ({})", target(file), keyed(file))),
+        report.drawn.len()
+    );
+    let classname = xml_escaped(&format!("probe.seed-{}", report.seed));
+    for (index, drawn) in report.drawn.iter().enumerate() {
+        let number = index + 1;
+        let name = xml_escaped(&format!("schedule {number}: {drawn}"));
+        let failure = report.failure.as_ref().filter(|failure| failure.number as usize == number);
+        match failure {
+            None => {
+                let _ = writeln!(xml, "    <testcase classname=\"{classname}\" name=\"{name}\"/>");
+            }
+            Some(failure) => {
+                let message = failure
+                    .run
+                    .violations
+                    .first()
+                    .map(|violation| violation.sentence(&failure.run.schedule))
+                    .unwrap_or_default();
+                let body = format!(
+                    "{}\nreplay: idempotency-lab probe {shown} --seed {}\n{}",
+                    story(file, &failure.run),
+                    report.seed,
+                    transcript(file, &failure.run)
+                );
+                let _ = writeln!(
+                    xml,
+                    "    <testcase classname=\"{classname}\" name=\"{name}\">\n      <failure \
+                     message=\"{}\">{}</failure>\n    </testcase>",
+                    xml_escaped(&message),
+                    xml_escaped(&body)
+                );
+            }
+        }
+    }
+    xml.push_str("  </testsuite>\n</testsuites>\n");
+    xml
 }

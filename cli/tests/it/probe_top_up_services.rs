@@ -73,10 +73,11 @@ fn idempotent_top_up_holds() {
 }
 
 #[test]
-fn json_gives_the_failure_as_data() {
+fn json_and_junit_give_the_failure_as_data() {
     let service = start(Design::Naive);
     let dir = example_probe_dir("probe_naive_json", service.port);
-    let run = run_cli_in(&dir, &["probe", "examples/probe/top_up.toml", "--seed", "1", "--json"]);
+    let args = ["probe", "examples/probe/top_up.toml", "--seed", "1", "--json", "--junit", "j.xml"];
+    let run = run_cli_in(&dir, &args);
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
     let report: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
     assert_eq!(report["outcome"], "violated");
@@ -92,6 +93,27 @@ fn json_gives_the_failure_as_data() {
     assert_eq!(sends[1]["role"], "repeat");
     assert_eq!(failure["run"]["violations"].as_array().unwrap().len(), 2);
     assert!(failure["story"].as_str().unwrap().contains("F6 double submit"));
+
+    let junit = std::fs::read_to_string(dir.join("j.xml")).unwrap();
+    let head: Vec<&str> = junit.lines().take(4).collect();
+    assert_eq!(
+        head,
+        [
+            r#"<?xml version="1.0" encoding="UTF-8"?>"#,
+            "<testsuites>",
+            r#"  <testsuite name="idempotency-lab probe POST http://127.0.0.1:PORT/top-ups (api, key in Idempotency-Key)" tests="1" failures="1" errors="0">"#
+                .replace("PORT", &service.port.to_string())
+                .as_str(),
+            r#"    <testcase classname="probe.seed-1" name="schedule 1: #1, #2 retry_in_flight">"#,
+        ]
+    );
+    assert!(
+        junit.contains(
+            r#"<failure message="not idempotent: #2 answered 201 {&quot;balance&quot;:10} first"#
+        ),
+        "{junit}"
+    );
+    assert!(junit.ends_with("    </testcase>\n  </testsuite>\n</testsuites>\n"), "{junit}");
 }
 
 #[test]
