@@ -1,11 +1,12 @@
 //! The probe's I/O at the edge: HTTP requests through `ureq` (blocking, one connection per
 //! request, every request bounded by the probe file's timeout, no redirects followed, answers
-//! bounded in size), and the SQLite oracle through `rusqlite`. Everything else in `probe` is
+//! bounded in size), the SQLite oracle through `rusqlite` and the PostgreSQL one through
+//! `postgres` (connect and statement bounded by the same timeout). Everything else in `probe` is
 //! pure.
 
 use std::time::Duration;
 
-use crate::probe::file::{HttpOracle, Method, ProbeFile, SqliteOracle};
+use crate::probe::file::{HttpOracle, Method, PostgresOracle, ProbeFile, SqliteOracle};
 use crate::probe::judge::{Answer, Exchange};
 use crate::probe::plan::Request;
 
@@ -138,4 +139,43 @@ fn open(oracle: &SqliteOracle) -> Result<rusqlite::Connection, String> {
         .busy_timeout(Duration::from_secs(2))
         .map_err(|error| format!("cannot open {}: {error}", oracle.database_as_written))?;
     Ok(connection)
+}
+
+/// A connection to the PostgreSQL oracle's database, every statement bounded by `timeout_ms`.
+fn connect_postgres(oracle: &PostgresOracle, timeout_ms: u64) -> Result<postgres::Client, String> {
+    let mut config: postgres::Config =
+        oracle.connection.parse().map_err(|error| format!("the connection string: {error}"))?;
+    config.connect_timeout(Duration::from_millis(timeout_ms));
+    let mut client =
+        config.connect(postgres::NoTls).map_err(|error| format!("cannot connect: {error}"))?;
+    client
+        .batch_execute(&format!("SET statement_timeout = {timeout_ms}"))
+        .map_err(|error| format!("cannot set statement_timeout: {error}"))?;
+    Ok(client)
+}
+
+/// The PostgreSQL oracle's one number: the first column of the query's first row, read as
+/// text (any numeric type; NULL reads 0, as `SUM` over no rows).
+pub fn read_postgres_effect(oracle: &PostgresOracle, timeout_ms: u64) -> Result<f64, String> {
+    let mut client = connect_postgres(oracle, timeout_ms)?;
+    let messages =
+        client.simple_query(&oracle.query).map_err(|error| format!("the query failed: {error}"))?;
+    let row = messages
+        .iter()
+        .find_map(|message| match message {
+            postgres::SimpleQueryMessage::Row(row) => Some(row),
+            _ => None,
+        })
+        .ok_or_else(|| "the query gave no row".to_owned())?;
+    match row.try_get(0).map_err(|error| format!("the query gave no column: {error}"))? {
+        None => Ok(0.0),
+        Some(text) => text.parse().map_err(|_| format!("the query gave {text:?}, not a number")),
+    }
+}
+
+/// Runs the reset statement(s) on the PostgreSQL oracle's database.
+pub fn reset_postgres(oracle: &PostgresOracle, sql: &str, timeout_ms: u64) -> Result<(), String> {
+    connect_postgres(oracle, timeout_ms)?
+        .batch_execute(sql)
+        .map_err(|error| format!("the reset SQL failed: {error}"))
 }

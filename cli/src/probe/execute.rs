@@ -7,7 +7,9 @@ use std::sync::Barrier;
 use std::time::{Duration, Instant};
 
 use crate::probe::ProbeError;
-use crate::probe::client::{Client, read_sqlite_effect, reset_sqlite};
+use crate::probe::client::{
+    Client, read_postgres_effect, read_sqlite_effect, reset_postgres, reset_sqlite,
+};
 use crate::probe::file::ProbeFile;
 use crate::probe::judge::{EffectReading, Exchange, judge};
 use crate::probe::plan::{Phase, Request, plan, request};
@@ -46,6 +48,11 @@ pub fn reset(client: &Client, file: &ProbeFile) -> Result<(), ProbeError> {
             .reset(*method, path)
             .map_err(|error| ProbeError::Service { what: "reset.http", error })?;
     }
+    let timeout_ms = file.target.timeout_ms;
+    if let (Some(sql), Some(postgres)) = (&file.reset.sql, &file.oracle.postgres) {
+        reset_postgres(postgres, sql, timeout_ms)
+            .map_err(|error| ProbeError::Service { what: "reset.sql", error })?;
+    }
     if let (Some(sql), Some(sqlite)) = (&file.reset.sql, &file.oracle.sqlite) {
         reset_sqlite(sqlite, sql)
             .map_err(|error| ProbeError::Service { what: "reset.sql", error })?;
@@ -66,6 +73,11 @@ pub fn read_effects(client: &Client, file: &ProbeFile) -> Result<Vec<(String, f6
         let value = read_sqlite_effect(sqlite)
             .map_err(|error| ProbeError::Service { what: "oracle.sqlite", error })?;
         readings.push((format!("SQL `{}`", sqlite.query), value));
+    }
+    if let Some(postgres) = &file.oracle.postgres {
+        let value = read_postgres_effect(postgres, file.target.timeout_ms)
+            .map_err(|error| ProbeError::Service { what: "oracle.postgres", error })?;
+        readings.push((format!("PostgreSQL `{}`", postgres.query), value));
     }
     Ok(readings)
 }

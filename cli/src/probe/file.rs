@@ -139,6 +139,14 @@ struct RawOracle {
     effect_per_operation: f64,
     http: Option<RawHttpOracle>,
     sqlite: Option<RawSqliteOracle>,
+    postgres: Option<RawPostgresOracle>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawPostgresOracle {
+    connection: String,
+    query: String,
 }
 
 #[derive(Debug, Deserialize)]
@@ -250,15 +258,27 @@ pub struct SqliteOracle {
     pub query: String,
 }
 
-/// How the effect is read: at least one of the two.
+/// A SQL read of the effect on PostgreSQL: one row, one number.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PostgresOracle {
+    /// The connection string, as libpq takes it (`host=/run/postgresql user=app dbname=shop`
+    /// or `postgresql://app@localhost/shop`).
+    pub connection: String,
+    /// The query.
+    pub query: String,
+}
+
+/// How the effect is read: at least one of the three.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Oracle {
     /// How much one operation, applied once, adds to what the oracle reads.
     pub effect_per_operation: f64,
     /// An HTTP read.
     pub http: Option<HttpOracle>,
-    /// A SQL read.
+    /// A SQL read on SQLite.
     pub sqlite: Option<SqliteOracle>,
+    /// A SQL read on PostgreSQL.
+    pub postgres: Option<PostgresOracle>,
 }
 
 /// How the service's state is reset between schedules; both may be given, HTTP first.
@@ -455,10 +475,23 @@ fn oracle(raw: RawOracle, directory: &Path) -> Result<Oracle, ProbeFileError> {
         }
         None => None,
     };
-    if http.is_none() && sqlite.is_none() {
-        return Err(invalid("oracle", "needs [oracle.http] or [oracle.sqlite] (or both)"));
+    let postgres = match raw.postgres {
+        Some(postgres) => {
+            if let Err(error) = postgres.connection.parse::<postgres::Config>() {
+                return Err(invalid("oracle.postgres.connection", format!("{error}")));
+            }
+            check_sql("oracle.postgres.query", &postgres.query)?;
+            Some(PostgresOracle { connection: postgres.connection, query: postgres.query })
+        }
+        None => None,
+    };
+    if http.is_none() && sqlite.is_none() && postgres.is_none() {
+        return Err(invalid(
+            "oracle",
+            "needs [oracle.http], [oracle.sqlite] or [oracle.postgres] (one or more)",
+        ));
     }
-    Ok(Oracle { effect_per_operation: raw.effect_per_operation, http, sqlite })
+    Ok(Oracle { effect_per_operation: raw.effect_per_operation, http, sqlite, postgres })
 }
 
 fn reset(raw: Option<RawReset>, oracle: &Oracle) -> Result<Reset, ProbeFileError> {
@@ -472,8 +505,21 @@ fn reset(raw: Option<RawReset>, oracle: &Oracle) -> Result<Reset, ProbeFileError
     };
     if let Some(sql) = &raw.sql {
         check_sql("reset.sql", sql)?;
-        if oracle.sqlite.is_none() {
-            return Err(invalid("reset.sql", "runs on [oracle.sqlite]'s database: add it"));
+        match (&oracle.sqlite, &oracle.postgres) {
+            (None, None) => {
+                return Err(invalid(
+                    "reset.sql",
+                    "runs on the SQL oracle's database: add [oracle.sqlite] or [oracle.postgres]",
+                ));
+            }
+            (Some(_), Some(_)) => {
+                return Err(invalid(
+                    "reset.sql",
+                    "both [oracle.sqlite] and [oracle.postgres]: keep one, so the database it \
+                     runs on is clear",
+                ));
+            }
+            _ => {}
         }
     }
     Ok(Reset { http, sql: raw.sql })

@@ -3,7 +3,7 @@
 //! stored effect must be: `file` (the probe file, strict), `template` (fresh bodies),
 //! `schedule` (drawn from the seed, made smaller), `plan` (a schedule as requests), `judge`
 //! (the verdicts), `shrink` and `story`. The I/O is at the edge: `client` (HTTP through
-//! `ureq`, SQLite through `rusqlite`) and `execute` (one schedule against the service).
+//! `ureq`, SQLite through `rusqlite`, PostgreSQL through `postgres`) and `execute` (one schedule against the service).
 
 mod client;
 mod execute;

@@ -160,6 +160,9 @@ pub fn transcript(file: &ProbeFile, run: &ProbeRun) -> String {
     if let (Some(sql), Some(sqlite)) = (sql, &file.oracle.sqlite) {
         let _ = writeln!(text, "sqlite3 {} {}", quoted(&sqlite.database_as_written), quoted(sql));
     }
+    if let (Some(sql), Some(postgres)) = (sql, &file.oracle.postgres) {
+        let _ = writeln!(text, "psql {} -c {}", quoted(&postgres.connection), quoted(sql));
+    }
     for ((phase, requests), exchanges) in run.phases.iter().zip(&run.requests).zip(&run.exchanges) {
         let at_once = phase.sends.len() > 1;
         for (send, request) in phase.sends.iter().zip(requests) {

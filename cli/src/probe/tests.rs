@@ -70,8 +70,26 @@ fn probe_file_errors_name_the_field() {
     check_file(
         "http = { method = \"POST\", path = \"/reset\" }",
         "sql = \"DELETE FROM wallets\"",
-        expect!["reset.sql: runs on [oracle.sqlite]'s database: add it"],
+        expect![
+            "reset.sql: runs on the SQL oracle's database: add [oracle.sqlite] or [oracle.postgres]"
+        ],
     );
+    check_file(
+        "[oracle.http]",
+        "postgres = { connection = \"host=/run/postgresql port=x\", query = \"SELECT 1\" }\n\n[oracle.http]",
+        expect!["oracle.postgres.connection: invalid connection string"],
+    );
+    let both = EXAMPLE
+        .replacen(
+            "[oracle.http]",
+            "sqlite = { database = \"w.db\", query = \"SELECT 1\" }\n\
+             postgres = { connection = \"host=/run/postgresql\", query = \"SELECT 1\" }\n\n\
+             [oracle.http]",
+            1,
+        )
+        .replacen("http = { method = \"POST\", path = \"/reset\" }", "sql = \"DELETE FROM w\"", 1);
+    expect![[r#"reset.sql: both [oracle.sqlite] and [oracle.postgres]: keep one, so the database it runs on is clear"#]]
+        .assert_eq(&ProbeFile::parse(&both, Path::new(".")).unwrap_err().to_string());
     check_file(
         "base_url = \"http://127.0.0.1:8080\"",
         "base_url = \"https://127.0.0.1:8080\"",

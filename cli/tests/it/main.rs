@@ -18,6 +18,7 @@ mod list_shows_the_catalogue;
 mod malformed_input_is_named;
 mod probe_finds_the_race;
 mod probe_malformed_file_exits_2;
+mod probe_postgres_oracle;
 mod probe_python_service;
 mod probe_services;
 mod probe_sqlite_oracle;

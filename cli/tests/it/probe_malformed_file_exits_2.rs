@@ -23,7 +23,7 @@ fn a_malformed_probe_file_exits_2_naming_the_field() {
         "effect_per_operation = 10\nquery = 'SELECT 1'",
         &[],
         "probe.toml: oracle.query: unknown field `query`, expected one of \
-         `effect_per_operation`, `http`, `sqlite` (line 22, column 1)",
+         `effect_per_operation`, `http`, `sqlite`, `postgres` (line 22, column 1)",
     );
     check(
         "copies_max = 3",

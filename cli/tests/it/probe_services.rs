@@ -4,8 +4,8 @@
 //! the request's fingerprint and its answer in the same critical section as the balance (the
 //! one "transaction"), replays the answer for the same key and body, answers 422 for the same
 //! key with another body and 400 without a key. Both serve `GET /wallets/w1` (the balance) and
-//! `POST /reset`. With `sqlite`, the balance lives in a SQLite table instead, for the SQL
-//! oracle.
+//! `POST /reset`. Over SQLite or PostgreSQL, the balance lives in a table instead, for the SQL
+//! oracles.
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -31,6 +31,12 @@ pub enum Design {
 enum Balance {
     Memory(i64),
     Sqlite(PathBuf),
+    /// A connection string.
+    Postgres(String),
+}
+
+fn postgres(connection: &str) -> postgres::Client {
+    connection.parse::<postgres::Config>().unwrap().connect(postgres::NoTls).unwrap()
 }
 
 impl Balance {
@@ -49,6 +55,13 @@ impl Balance {
                     .query_row("SELECT balance FROM wallets WHERE id = 'w1'", [], |row| row.get(0))
                     .unwrap()
             }
+            Balance::Postgres(connection) => postgres(connection)
+                .query_one(
+                    "UPDATE wallets SET balance = balance + $1 WHERE id = 'w1' RETURNING balance",
+                    &[&amount],
+                )
+                .unwrap()
+                .get(0),
         }
     }
 
@@ -59,6 +72,10 @@ impl Balance {
                 .unwrap()
                 .query_row("SELECT balance FROM wallets WHERE id = 'w1'", [], |row| row.get(0))
                 .unwrap(),
+            Balance::Postgres(connection) => postgres(connection)
+                .query_one("SELECT balance FROM wallets WHERE id = 'w1'", &[])
+                .unwrap()
+                .get(0),
         }
     }
 
@@ -70,6 +87,9 @@ impl Balance {
                     .unwrap()
                     .execute("UPDATE wallets SET balance = 0", [])
                     .unwrap();
+            }
+            Balance::Postgres(connection) => {
+                postgres(connection).execute("UPDATE wallets SET balance = 0", &[]).unwrap();
             }
         }
     }
@@ -103,6 +123,22 @@ pub fn start_over_sqlite(design: Design, database: PathBuf) -> Service {
         )
         .unwrap();
     serve(State { design, balance: Balance::Sqlite(database), keys: BTreeMap::new() })
+}
+
+/// Starts `design` with its balance in the `wallets` table (created here) of the PostgreSQL
+/// database `connection` names.
+pub fn start_over_postgres(design: Design, connection: &str) -> Service {
+    postgres(connection)
+        .batch_execute(
+            "CREATE TABLE wallets (id TEXT PRIMARY KEY, balance BIGINT NOT NULL);
+             INSERT INTO wallets VALUES ('w1', 0);",
+        )
+        .unwrap();
+    serve(State {
+        design,
+        balance: Balance::Postgres(connection.to_owned()),
+        keys: BTreeMap::new(),
+    })
 }
 
 fn serve(state: State) -> Service {
