@@ -10,7 +10,7 @@ use expect_test::{Expect, expect};
 use idempotency_lab::rng::DeterministicRng;
 
 use crate::probe::file::ProbeFile;
-use crate::probe::judge::{Answer, EffectReading, judge};
+use crate::probe::judge::{Answer, EffectReading, Exchange, judge};
 use crate::probe::plan::{Role, plan};
 use crate::probe::schedule::{Schedule, draw};
 use crate::probe::shrink::{ProbeRun, SHRINK_RUNS_MAX, shrink};
@@ -248,5 +248,107 @@ fn a_webhook_is_judged_by_its_event_id_and_every_delivery_acknowledged() {
     assert_eq!(
         error,
         r#"webhook.event_id_field: target.body has no JSON object at "/meta" to hold the event id"#
+    );
+}
+
+#[test]
+fn a_plan_sends_each_fault_as_the_draft_describes_it() {
+    use crate::probe::schedule::{Fault, Operation};
+    let operation = |number: u32, fault| Operation {
+        number,
+        key: format!("k{number}"),
+        uuid: format!("u{number}"),
+        other_uuid: format!("o{number}"),
+        fault,
+    };
+    let schedule = Schedule {
+        operations: vec![
+            operation(1, Some(Fault::Reorder)),
+            operation(2, Some(Fault::LostResponse)),
+            operation(3, Some(Fault::RetryInFlight)),
+            operation(4, Some(Fault::Concurrent { copies: 3 })),
+            operation(5, Some(Fault::KeyReuse)),
+        ],
+    };
+    let phases: Vec<String> = plan(&schedule, 7)
+        .iter()
+        .map(|phase| {
+            let sends: Vec<String> = phase
+                .sends
+                .iter()
+                .map(|send| {
+                    let dropped = if send.answer_dropped { " dropped" } else { "" };
+                    format!("#{} {:?}{dropped} +{}ms", send.operation + 1, send.role, send.delay_ms)
+                })
+                .collect();
+            sends.join(" | ")
+        })
+        .collect();
+    expect![[r#"
+        #2 First dropped +0ms
+        #2 Repeat +0ms
+        #1 First +0ms
+        #3 First +0ms | #3 Overlapping +7ms
+        #4 Overlapping +0ms | #4 Overlapping +0ms | #4 Overlapping +0ms
+        #5 First +0ms
+        #5 Reused +0ms"#]]
+    .assert_eq(&phases.join("\n"));
+}
+
+#[test]
+fn a_409_is_allowed_only_beside_a_copy_in_progress() {
+    use crate::probe::file::Kind;
+    use crate::probe::plan::{Phase, Send};
+    use crate::probe::schedule::Operation;
+    let schedule = Schedule {
+        operations: vec![Operation {
+            number: 1,
+            key: "k".to_owned(),
+            uuid: "u".to_owned(),
+            other_uuid: "o".to_owned(),
+            fault: None,
+        }],
+    };
+    let send = |role| Send { operation: 0, role, answer_dropped: false, delay_ms: 0 };
+    let answer = |status: u16, body: &str| Ok(Answer { status, body: body.to_owned() });
+    let check = |phases: Vec<Phase>, exchanges: Vec<Vec<Exchange>>, expect: Expect| {
+        let effects = [EffectReading { oracle: "o".to_owned(), before: 0.0, after: 10.0 }];
+        let verdicts: Vec<String> = judge(Kind::Api, &phases, &exchanges, &effects, 10.0, 1)
+            .iter()
+            .map(|violation| violation.sentence(&schedule))
+            .collect();
+        expect.assert_eq(&verdicts.join("\n"));
+    };
+    let sequential = || {
+        vec![Phase { sends: vec![send(Role::First)] }, Phase { sends: vec![send(Role::Repeat)] }]
+    };
+    let at_once = || vec![Phase { sends: vec![send(Role::Overlapping), send(Role::Overlapping)] }];
+    check(at_once(), vec![vec![answer(201, "{}"), answer(409, "busy")]], expect![""]);
+    check(
+        sequential(),
+        vec![vec![answer(201, "{}")], vec![answer(409, "busy")]],
+        expect![
+            "not idempotent: #1 answered 201 {} first, then 409 busy, to the same key and body"
+        ],
+    );
+    check(
+        at_once(),
+        vec![vec![answer(409, ""), answer(409, "")]],
+        expect!["every copy of #1 answered 409: one of them must be processed"],
+    );
+    check(
+        sequential(),
+        vec![vec![answer(201, r#"{"a": 1, "b": 2}"#)], vec![answer(201, r#"{"b":2,"a":1}"#)]],
+        expect![""],
+    );
+    check(
+        sequential(),
+        vec![vec![answer(201, "{}")], vec![answer(500, "oops")]],
+        expect!["#1 answered 500 oops: a duplicate must never cause a 5xx"],
+    );
+    check(
+        sequential(),
+        vec![vec![answer(201, "{}")], vec![Err("timed out".to_owned())]],
+        expect!["#1 got no answer: timed out"],
     );
 }
