@@ -23,6 +23,11 @@ DATABASE = sys.argv[2]
 PORT = int(sys.argv[3]) if len(sys.argv) > 3 else 0
 
 
+def compact(value):
+    """JSON without spaces, as most services write it."""
+    return json.dumps(value, separators=(",", ":"))
+
+
 def connect():
     connection = sqlite3.connect(DATABASE, timeout=5, isolation_level=None)
     return connection
@@ -44,7 +49,7 @@ def create_schema():
 def top_up(connection, amount):
     connection.execute("UPDATE wallets SET balance = balance + ? WHERE id = 'w1'", (amount,))
     (balance,) = connection.execute("SELECT balance FROM wallets WHERE id = 'w1'").fetchone()
-    return 201, json.dumps({"balance": balance})
+    return 201, compact({"balance": balance})
 
 
 def idempotent_top_up(connection, key, body, amount):
@@ -57,7 +62,7 @@ def idempotent_top_up(connection, key, body, amount):
         if row is not None:
             connection.execute("COMMIT")
             if row[0] != fingerprint:
-                return 422, json.dumps({"title": "Idempotency-Key reused with another body"})
+                return 422, compact({"title": "Idempotency-Key reused with another body"})
             return row[1], row[2]
         status, answer = top_up(connection, amount)
         connection.execute(
@@ -86,7 +91,7 @@ class Handler(BaseHTTPRequestHandler):
             (balance,) = connection.execute(
                 "SELECT balance FROM wallets WHERE id = 'w1'"
             ).fetchone()
-        self.answer(200, json.dumps({"balance": balance}))
+        self.answer(200, compact({"balance": balance}))
 
     def do_POST(self):
         body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
@@ -103,7 +108,7 @@ class Handler(BaseHTTPRequestHandler):
             if MODE == "naive":
                 return self.answer(*top_up(connection, amount))
             if not key:
-                return self.answer(400, json.dumps({"title": "Idempotency-Key is missing"}))
+                return self.answer(400, compact({"title": "Idempotency-Key is missing"}))
             self.answer(*idempotent_top_up(connection, key, body, amount))
         finally:
             connection.close()

@@ -3,13 +3,14 @@
 //! 127.0.0.1 port, probed through `examples/probe/top_up.toml` with its SQLite file read by
 //! the SQL oracle beside the HTTP one. The naive mode is caught; the idempotent mode (key,
 //! fingerprint and answer in the balance's `BEGIN IMMEDIATE` transaction) holds. Without a
-//! `python3` on the machine the test says so and checks nothing.
+//! `python3` on the machine the test says so and checks nothing. The README's quoted output
+//! is the naive mode's too, byte for byte, so a reader can reproduce it with Python alone.
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 
 use crate::common::{CliRun, run_cli_in, scratch_dir};
-use crate::probe_top_up_services::example_probe_dir;
+use crate::probe_top_up_services::{as_on_port_8080, check_readme_output, example_probe_dir};
 
 /// The Python service, killed when dropped.
 struct PythonService {
@@ -56,6 +57,20 @@ fn probe_python(mode: &str, name: &str) -> Option<CliRun> {
     std::fs::write(&path, text).unwrap();
     let args = ["probe", "examples/probe/top_up.toml", "--seed", "5", "--schedules", "12"];
     Some(run_cli_in(&dir, &args))
+}
+
+#[test]
+fn the_readme_output_comes_from_the_python_service_too() {
+    let database = scratch_dir("probe_python_readme_database").join("wallets.db");
+    let Some(service) = start_python("naive", &database) else {
+        eprintln!("no python3 here: the Python service is not probed");
+        return;
+    };
+    let dir = example_probe_dir("probe_python_readme", service.port);
+    let run = run_cli_in(&dir, &["probe", "examples/probe/top_up.toml", "--seed", "1"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let command = "idempotency-lab probe examples/probe/top_up.toml --seed 1";
+    check_readme_output(0, command, &as_on_port_8080(&run.stdout, service.port));
 }
 
 #[test]

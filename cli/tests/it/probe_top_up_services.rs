@@ -32,7 +32,7 @@ fn readme_block(heading: &str, fence: &str, nth: usize) -> String {
 }
 
 /// Checks that README's `nth` text block of the probe section is `command` and `output`.
-fn check_readme_output(nth: usize, command: &str, output: &str) {
+pub fn check_readme_output(nth: usize, command: &str, output: &str) {
     let readme = readme_block("## Probe a running service", "text", nth);
     assert!(
         readme.strip_prefix(&format!("$ {command}\n")) == Some(output),
