@@ -17,6 +17,7 @@ pub const ANSWER_BYTES_MAX: u64 = 1024 * 1024;
 pub struct Client {
     agent: ureq::Agent,
     base_url: String,
+    timeout: Duration,
 }
 
 impl Client {
@@ -30,7 +31,8 @@ impl Client {
             .user_agent("idempotency-lab-probe")
             .build()
             .into();
-        Client { agent, base_url: file.target.base_url.url.clone() }
+        let timeout = Duration::from_millis(file.target.timeout_ms);
+        Client { agent, base_url: file.target.base_url.url.clone(), timeout }
     }
 
     /// Sends `request` and reads its whole answer.
@@ -43,8 +45,23 @@ impl Client {
         for (name, value) in &request.headers {
             builder = builder.header(name, value);
         }
-        let response = builder.send(request.body.as_bytes()).map_err(|error| error.to_string())?;
-        read_answer(response)
+        let answer = builder
+            .send(request.body.as_bytes())
+            .map_err(|error| error.to_string())
+            .and_then(read_answer);
+        match answer {
+            Ok(answer) => Exchange::Answered(answer),
+            Err(error) => Exchange::Failed(error),
+        }
+    }
+
+    /// Sends `request` on a connection of its own and closes it at once, before any answer:
+    /// HTTP/1.1 written by hand, since a client library reads the answer it asked for.
+    pub fn hang_up(&self, request: &Request) -> Exchange {
+        match write_and_close(request, self.timeout) {
+            Ok(()) => Exchange::HungUp,
+            Err(error) => Exchange::Failed(error),
+        }
     }
 
     /// `method path` on the service, for a reset: a 2xx or an error.
@@ -96,7 +113,45 @@ fn number(value: &serde_json::Value) -> Option<f64> {
     }
 }
 
-fn read_answer(mut response: ureq::http::Response<ureq::Body>) -> Exchange {
+fn write_and_close(request: &Request, timeout: Duration) -> Result<(), String> {
+    use std::io::Write;
+    use std::net::ToSocketAddrs;
+    let rest = request.url.strip_prefix("http://").ok_or("not an http:// URL")?;
+    let (authority, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+    let with_port = if authority.ends_with(']') || !authority.contains(':') {
+        format!("{authority}:80")
+    } else {
+        authority.to_owned()
+    };
+    let address = with_port
+        .to_socket_addrs()
+        .map_err(|error| format!("{authority}: {error}"))?
+        .next()
+        .ok_or_else(|| format!("{authority}: no address"))?;
+    let mut stream = std::net::TcpStream::connect_timeout(&address, timeout)
+        .map_err(|error| format!("connect {authority}: {error}"))?;
+    stream.set_write_timeout(Some(timeout)).map_err(|error| error.to_string())?;
+    let mut head = format!(
+        "{} {} HTTP/1.1\r\nHost: {authority}\r\nContent-Length: {}\r\nConnection: close\r\n",
+        request.method,
+        if path.is_empty() { "/" } else { path },
+        request.body.len()
+    );
+    for (name, value) in &request.headers {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    head.push_str("\r\n");
+    stream
+        .write_all(head.as_bytes())
+        .and_then(|()| stream.write_all(request.body.as_bytes()))
+        .and_then(|()| stream.flush())
+        .map_err(|error| format!("send to {authority}: {error}"))?;
+    // Closing now, with nothing read: the service's answer finds the connection gone.
+    let _ = stream.shutdown(std::net::Shutdown::Both);
+    Ok(())
+}
+
+fn read_answer(mut response: ureq::http::Response<ureq::Body>) -> Result<Answer, String> {
     let status = response.status().as_u16();
     let bytes = response
         .body_mut()

@@ -12,7 +12,7 @@ use crate::probe::client::{
 };
 use crate::probe::file::ProbeFile;
 use crate::probe::judge::{EffectReading, Exchange, judge};
-use crate::probe::plan::{Phase, Request, plan, request};
+use crate::probe::plan::{Phase, Request, Role, Send, plan, request};
 use crate::probe::schedule::Schedule;
 use crate::probe::shrink::ProbeRun;
 
@@ -135,9 +135,15 @@ pub fn play(
 }
 
 fn play_phase(client: &Client, phase: &Phase, requests: &[Request]) -> Vec<Exchange> {
-    if let ([send], [request]) = (phase.sends.as_slice(), requests) {
+    let send_one = |send: &Send, request: &Request| {
         std::thread::sleep(Duration::from_millis(send.delay_ms));
-        return vec![client.send(request)];
+        match send.role {
+            Role::HungUp => client.hang_up(request),
+            _ => client.send(request),
+        }
+    };
+    if let ([send], [request]) = (phase.sends.as_slice(), requests) {
+        return vec![send_one(send, request)];
     }
     let barrier = Barrier::new(requests.len());
     std::thread::scope(|scope| {
@@ -146,18 +152,19 @@ fn play_phase(client: &Client, phase: &Phase, requests: &[Request]) -> Vec<Excha
             .iter()
             .zip(requests)
             .map(|(send, request)| {
-                let barrier = &barrier;
+                let (barrier, send_one) = (&barrier, &send_one);
                 scope.spawn(move || {
                     barrier.wait();
-                    std::thread::sleep(Duration::from_millis(send.delay_ms));
-                    client.send(request)
+                    send_one(send, request)
                 })
             })
             .collect();
         handles
             .into_iter()
             .map(|handle| {
-                handle.join().unwrap_or_else(|_| Err("the sending thread panicked".to_owned()))
+                handle
+                    .join()
+                    .unwrap_or_else(|_| Exchange::Failed("the sending thread panicked".to_owned()))
             })
             .collect()
     })

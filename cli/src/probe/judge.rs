@@ -42,8 +42,16 @@ impl Answer {
     }
 }
 
-/// What one send got: an answer, or the transport's error (timeout, refused, reset).
-pub type Exchange = Result<Answer, String>;
+/// What one send got.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Exchange {
+    /// An answer, read whole.
+    Answered(Answer),
+    /// The prober hung up after sending, as planned, and read nothing.
+    HungUp,
+    /// The transport's error (timeout, refused, reset).
+    Failed(String),
+}
 
 /// One oracle's readings around a run.
 #[derive(Clone, Debug, PartialEq)]
@@ -177,8 +185,9 @@ pub fn judge(
         for (send, exchange) in phase.sends.iter().zip(phase_exchanges) {
             let operation = send.operation;
             let answer = match exchange {
-                Ok(answer) => answer,
-                Err(error) => {
+                Exchange::Answered(answer) => answer,
+                Exchange::HungUp => continue,
+                Exchange::Failed(error) => {
                     violations.push(Violation::NoAnswer { operation, error: error.clone() });
                     continue;
                 }
@@ -190,6 +199,7 @@ pub fn judge(
             match send.role {
                 Role::Reused => expect(&mut violations, operation, answer, 422, "422"),
                 Role::Keyless => expect(&mut violations, operation, answer, 400, "400"),
+                Role::HungUp => {}
                 Role::First | Role::Repeat | Role::Overlapping => {
                     sends[operation] += 1;
                     let overlapping = send.role == Role::Overlapping

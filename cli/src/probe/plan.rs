@@ -21,6 +21,9 @@ pub enum Role {
     Reused,
     /// No key on an endpoint that requires one: 400, nothing applied.
     Keyless,
+    /// Sent, then the connection closed before the answer: no answer to judge; the service
+    /// may or may not process it, and the retries that follow must find out.
+    HungUp,
 }
 
 /// One request of a phase.
@@ -69,6 +72,25 @@ fn operation_phases(index: usize, fault: Option<Fault>, in_flight_delay_ms: u64)
         Some(Fault::LostResponse) => {
             vec![single(index, Role::First, true), single(index, Role::Repeat, false)]
         }
+        Some(Fault::HangUp) => vec![
+            Phase {
+                sends: vec![
+                    Send {
+                        operation: index,
+                        role: Role::HungUp,
+                        answer_dropped: false,
+                        delay_ms: 0,
+                    },
+                    Send {
+                        operation: index,
+                        role: Role::Overlapping,
+                        answer_dropped: false,
+                        delay_ms: in_flight_delay_ms,
+                    },
+                ],
+            },
+            single(index, Role::Repeat, false),
+        ],
         Some(Fault::KeyReuse) => vec![first(), single(index, Role::Reused, false)],
         Some(Fault::MissingKey) => vec![first(), single(index, Role::Keyless, false)],
         Some(Fault::Concurrent { copies }) => {

@@ -7,6 +7,7 @@ use std::fmt::Write;
 use serde_json::{Value, json};
 
 use crate::probe::file::{Keying, ProbeFile};
+use crate::probe::judge::Exchange;
 use crate::probe::plan::Role;
 use crate::probe::schedule::{FaultName, fault_word};
 use crate::probe::shrink::ProbeRun;
@@ -150,6 +151,7 @@ fn role_word(role: Role) -> &'static str {
         Role::Overlapping => "overlapping",
         Role::Reused => "reused_key",
         Role::Keyless => "keyless",
+        Role::HungUp => "hung_up",
     }
 }
 
@@ -159,8 +161,11 @@ fn run_json(run: &ProbeRun) -> Value {
     for (phase_number, ((phase, requests), exchanges)) in phases.enumerate() {
         for ((send, request), exchange) in phase.sends.iter().zip(requests).zip(exchanges) {
             let answer = match exchange {
-                Ok(answer) => json!({ "status": answer.status, "body": answer.body }),
-                Err(error) => json!({ "error": error }),
+                Exchange::Answered(answer) => {
+                    json!({ "status": answer.status, "body": answer.body })
+                }
+                Exchange::HungUp => json!({ "hung_up": true }),
+                Exchange::Failed(error) => json!({ "error": error }),
             };
             sends.push(json!({
                 "phase": phase_number,

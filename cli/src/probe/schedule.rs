@@ -17,6 +17,10 @@ pub enum FaultName {
     /// The first answer dropped by the prober (a lost response, a webhook timeout), then the
     /// same request sent again.
     LostResponse,
+    /// The connection closed by the prober once the request is sent, before the answer; a
+    /// retry `in_flight_delay_ms` later, while the first may still be in progress, then one
+    /// more after that retry's answer.
+    HangUp,
     /// The key sent again with another body: 422 expected (api).
     KeyReuse,
     /// A request without the key: 400 expected (api, `key_required`).
@@ -33,7 +37,7 @@ impl FaultName {
     /// The faults that apply to `keying`; `body_varies` says whether a key can be reused with
     /// another body.
     pub fn applicable(keying: &Keying, body_varies: bool) -> Vec<FaultName> {
-        let mut faults = vec![FaultName::Duplicate, FaultName::LostResponse];
+        let mut faults = vec![FaultName::Duplicate, FaultName::LostResponse, FaultName::HangUp];
         match keying {
             Keying::Api { key_required, .. } => {
                 if body_varies {
@@ -88,6 +92,8 @@ pub enum Fault {
     Duplicate,
     /// See [`FaultName::LostResponse`].
     LostResponse,
+    /// See [`FaultName::HangUp`].
+    HangUp,
     /// See [`FaultName::KeyReuse`].
     KeyReuse,
     /// See [`FaultName::MissingKey`].
@@ -109,6 +115,7 @@ impl Fault {
         match self {
             Fault::Duplicate => FaultName::Duplicate,
             Fault::LostResponse => FaultName::LostResponse,
+            Fault::HangUp => FaultName::HangUp,
             Fault::KeyReuse => FaultName::KeyReuse,
             Fault::MissingKey => FaultName::MissingKey,
             Fault::Reorder => FaultName::Reorder,
@@ -169,6 +176,7 @@ pub fn fault_word(name: FaultName) -> &'static str {
     match name {
         FaultName::Duplicate => "duplicate",
         FaultName::LostResponse => "lost_response",
+        FaultName::HangUp => "hang_up",
         FaultName::KeyReuse => "key_reuse",
         FaultName::MissingKey => "missing_key",
         FaultName::Reorder => "reorder",
@@ -203,6 +211,7 @@ fn fault_of(name: FaultName, rng: &mut DeterministicRng, copies_max: u8) -> Faul
     match name {
         FaultName::Duplicate => Fault::Duplicate,
         FaultName::LostResponse => Fault::LostResponse,
+        FaultName::HangUp => Fault::HangUp,
         FaultName::KeyReuse => Fault::KeyReuse,
         FaultName::MissingKey => Fault::MissingKey,
         FaultName::Reorder => Fault::Reorder,
@@ -243,6 +252,7 @@ pub fn smaller(schedule: &Schedule, faults: &[FaultName]) -> Vec<Schedule> {
                 FaultName::Concurrent => Fault::Concurrent { copies: 2 },
                 FaultName::Duplicate => Fault::Duplicate,
                 FaultName::LostResponse => Fault::LostResponse,
+                FaultName::HangUp => Fault::HangUp,
                 FaultName::KeyReuse => Fault::KeyReuse,
                 FaultName::MissingKey => Fault::MissingKey,
                 FaultName::Reorder => Fault::Reorder,

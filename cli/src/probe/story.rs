@@ -6,6 +6,7 @@
 use std::fmt::Write;
 
 use crate::probe::file::{Keying, ProbeFile, Reset};
+use crate::probe::judge::Exchange;
 use crate::probe::plan::{Request, Role};
 use crate::probe::schedule::{Fault, Operation};
 use crate::probe::shrink::ProbeRun;
@@ -29,6 +30,12 @@ fn fault_sentence(file: &ProbeFile, operation: &Operation, fault: Fault) -> Stri
         ),
         (Fault::LostResponse, _) => format!(
             "redelivery after a timeout: the sender drops #{number}'s answer and delivers it again"
+        ),
+        (Fault::HangUp, _) => format!(
+            "hang-up: the prober closes #{number}'s connection once it is sent, before the answer, \
+             retries {} ms later and once more after that answer (the draft: the same answer, or \
+             409 while the first is in progress)",
+            file.schedule.in_flight_delay_ms
         ),
         (Fault::KeyReuse, _) => format!(
             "F7 key reuse: #{number}'s key is sent again with another body (the draft: 422)"
@@ -68,6 +75,8 @@ fn send_words(api: bool, role: Role, answer_dropped: bool) -> &'static str {
         (false, Role::Overlapping, _) => "copy delivered",
         (_, Role::Reused, _) => "sent with the same key and another body",
         (_, Role::Keyless, _) => "sent without the key",
+        (true, Role::HungUp, _) => "sent, connection closed before the answer",
+        (false, Role::HungUp, _) => "delivered, connection closed before the acknowledgement",
     }
 }
 
@@ -107,10 +116,7 @@ pub fn story(file: &ProbeFile, run: &ProbeRun) -> String {
                 }
             }
             step += 1;
-            let answer = match exchange {
-                Ok(answer) => answer.short(),
-                Err(error) => format!("no answer ({error})"),
-            };
+            let answer = exchange_text(exchange);
             let words = send_words(api, send.role, send.answer_dropped);
             let _ = writeln!(story, "{step}. #{} {words}: {answer}", operation.number);
         }
@@ -132,6 +138,15 @@ pub fn story(file: &ProbeFile, run: &ProbeRun) -> String {
         let _ = writeln!(story, "=> {}", violation.sentence(&run.schedule));
     }
     story
+}
+
+/// What a send got, in a few words.
+fn exchange_text(exchange: &Exchange) -> String {
+    match exchange {
+        Exchange::Answered(answer) => answer.short(),
+        Exchange::HungUp => "(hung up: no answer read)".to_owned(),
+        Exchange::Failed(error) => format!("no answer ({error})"),
+    }
 }
 
 /// `text` in single quotes for a POSIX shell.
@@ -171,7 +186,11 @@ pub fn transcript(file: &ProbeFile, run: &ProbeRun) -> String {
             } else {
                 String::new()
             };
-            let line = curl(request);
+            let mut line = curl(request);
+            if send.role == Role::HungUp {
+                // curl cannot close right after sending; a short limit is the nearest.
+                line.push_str(" --max-time 0.05");
+            }
             if at_once {
                 let _ = writeln!(text, "({delay}{line}) &");
             } else {
@@ -182,11 +201,7 @@ pub fn transcript(file: &ProbeFile, run: &ProbeRun) -> String {
             let _ = writeln!(text, "wait");
         }
         for exchange in exchanges {
-            let answer = match exchange {
-                Ok(answer) => answer.short(),
-                Err(error) => format!("no answer ({error})"),
-            };
-            let _ = writeln!(text, "# -> {answer}");
+            let _ = writeln!(text, "# -> {}", exchange_text(exchange));
         }
     }
     text

@@ -123,11 +123,11 @@ fn a_seed_draws_the_same_schedules() {
     assert_ne!(summaries(1), summaries(2));
     expect![[r#"
         #1, #2 retry_in_flight
-        #1, #2 concurrent x2
-        #1 key_reuse
-        #1, #2, #3
-        #1 missing_key, #2 retry_in_flight
-        #1 duplicate, #2 concurrent x2"#]]
+        #1, #2 duplicate
+        #1, #2, #3 lost_response
+        #1 lost_response, #2 key_reuse, #3 missing_key
+        #1 key_reuse, #2, #3 duplicate
+        #1"#]]
     .assert_eq(&summaries(1));
 }
 
@@ -153,7 +153,11 @@ fn model_run(file: &ProbeFile, schedule: &Schedule, keyed: bool) -> ProbeRun {
                     answer
                 }
             };
-            answers.push(Ok(answer));
+            answers.push(if send.role == Role::HungUp {
+                Exchange::HungUp
+            } else {
+                Exchange::Answered(answer)
+            });
         }
         exchanges.push(answers);
     }
@@ -185,11 +189,11 @@ fn the_naive_model_shrinks_to_one_double_submit_and_the_keyed_one_holds() {
     let story = story(&file, &shrunk.run);
     let story: String = story.lines().skip(1).map(|line| format!("{line}\n")).collect();
     expect![[r#"
-          F6 double submit: #3 is sent once more after its answer, same key and body
-        1. #3 sent: 201 {"balance":10}
-        2. #3 sent again: 201 {"balance":20}
+          F6 double submit: #2 is sent once more after its answer, same key and body
+        1. #2 sent: 201 {"balance":10}
+        2. #2 sent again: 201 {"balance":20}
         effect: model read 0 before, 20 after
-        => not idempotent: #3 answered 201 {"balance":10} first, then 201 {"balance":20}, to the same key and body
+        => not idempotent: #2 answered 201 {"balance":10} first, then 201 {"balance":20}, to the same key and body
         => the effect is not exactly once: model changed by 20, each distinct operation applied once changes it by 10
     "#]]
     .assert_eq(&story);
@@ -224,7 +228,7 @@ fn a_webhook_is_judged_by_its_event_id_and_every_delivery_acknowledged() {
             .iter()
             .map(|name| crate::probe::schedule::fault_word(*name))
             .collect::<Vec<_>>(),
-        ["duplicate", "lost_response", "reorder", "concurrent"]
+        ["duplicate", "lost_response", "hang_up", "reorder", "concurrent"]
     );
     let mut rng = DeterministicRng::from_seed(5);
     let mut caught = 0;
@@ -268,6 +272,7 @@ fn a_plan_sends_each_fault_as_the_draft_describes_it() {
             operation(3, Some(Fault::RetryInFlight)),
             operation(4, Some(Fault::Concurrent { copies: 3 })),
             operation(5, Some(Fault::KeyReuse)),
+            operation(6, Some(Fault::HangUp)),
         ],
     };
     let phases: Vec<String> = plan(&schedule, 7)
@@ -291,7 +296,9 @@ fn a_plan_sends_each_fault_as_the_draft_describes_it() {
         #3 First +0ms | #3 Overlapping +7ms
         #4 Overlapping +0ms | #4 Overlapping +0ms | #4 Overlapping +0ms
         #5 First +0ms
-        #5 Reused +0ms"#]]
+        #5 Reused +0ms
+        #6 HungUp +0ms | #6 Overlapping +7ms
+        #6 Repeat +0ms"#]]
     .assert_eq(&phases.join("\n"));
 }
 
@@ -310,7 +317,8 @@ fn a_409_is_allowed_only_beside_a_copy_in_progress() {
         }],
     };
     let send = |role| Send { operation: 0, role, answer_dropped: false, delay_ms: 0 };
-    let answer = |status: u16, body: &str| Ok(Answer { status, body: body.to_owned() });
+    let answer =
+        |status: u16, body: &str| Exchange::Answered(Answer { status, body: body.to_owned() });
     let check = |phases: Vec<Phase>, exchanges: Vec<Vec<Exchange>>, expect: Expect| {
         let effects = [EffectReading { oracle: "o".to_owned(), before: 0.0, after: 10.0 }];
         let verdicts: Vec<String> = judge(Kind::Api, &phases, &exchanges, &effects, 10.0, 1)
@@ -348,7 +356,7 @@ fn a_409_is_allowed_only_beside_a_copy_in_progress() {
     );
     check(
         sequential(),
-        vec![vec![answer(201, "{}")], vec![Err("timed out".to_owned())]],
+        vec![vec![answer(201, "{}")], vec![Exchange::Failed("timed out".to_owned())]],
         expect!["#1 got no answer: timed out"],
     );
 }

@@ -130,3 +130,27 @@ fn rate_spaces_the_requests_out() {
     let zero = run_cli_in(&dir, &["probe", "examples/probe/top_up.toml", "--rate", "0"]);
     assert_eq!((zero.code, zero.stderr.as_str()), (2, "error: --rate: at least 1\n"));
 }
+
+#[test]
+fn a_hang_up_is_caught_on_the_naive_service() {
+    let service = start(Design::Naive);
+    let dir = example_probe_dir("probe_naive_hang_up", service.port);
+    let path = dir.join("examples/probe/top_up.toml");
+    let text = std::fs::read_to_string(&path).unwrap() + "faults = [\"hang_up\"]\n";
+    std::fs::write(&path, text).unwrap();
+    let run = run_cli_in(&dir, &["probe", "examples/probe/top_up.toml", "--seed", "2"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let shrunk = run.stdout.lines().find(|line| line.starts_with("shrunk in")).unwrap();
+    assert!(shrunk.contains(" to 1 operation and 1 fault: #"), "{}", run.stdout);
+    assert!(shrunk.ends_with(" hang_up"), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains(" sent, connection closed before the answer: (hung up: no answer read)")
+            && run
+                .stdout
+                .contains("changed by 30, each distinct operation applied once changes it by 10")
+            && run.stdout.contains(" --max-time 0.05) &\n"),
+        "{}",
+        run.stdout
+    );
+}
