@@ -165,6 +165,10 @@ fn run_schedules(file: &ProbeFile, options: &ProbeOptions) -> Result<Report, Pro
         let sends: u64 =
             plan::plan(&schedule, 0).iter().map(|phase| phase.sends.len() as u64).sum();
         if report.requests_sent + sends > options.requests_max {
+            if report.played == 0 {
+                let message = format!("the first schedule alone sends {sends} requests");
+                return Err(ProbeError::Option { option: "requests", message });
+            }
             report.stopped_by_requests_max = Some(options.requests_max);
             break;
         }

@@ -129,6 +129,17 @@ fn rate_spaces_the_requests_out() {
     assert!(started.elapsed() >= std::time::Duration::from_millis(350), "{:?}", started.elapsed());
     let zero = run_cli_in(&dir, &["probe", "examples/probe/top_up.toml", "--rate", "0"]);
     assert_eq!((zero.code, zero.stderr.as_str()), (2, "error: --rate: at least 1\n"));
+    let budget = ["probe", "examples/probe/top_up.toml", "--seed", "1", "--requests", "3"];
+    let budget = run_cli_in(&dir, &budget);
+    assert_eq!(budget.code, 0, "{}{}", budget.stdout, budget.stderr);
+    assert!(
+        budget.stdout.contains("stopped by --requests 3 after 1 schedules\n"),
+        "{}",
+        budget.stdout
+    );
+    let none = run_cli_in(&dir, &["probe", "examples/probe/top_up.toml", "--requests", "0"]);
+    assert_eq!(none.code, 2, "{}", none.stdout);
+    assert!(none.stderr.starts_with("error: --requests: the first schedule alone sends "));
 }
 
 #[test]
