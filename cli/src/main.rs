@@ -19,6 +19,7 @@
 
 mod course;
 mod input;
+mod probe;
 mod render;
 mod verify;
 
@@ -150,6 +151,42 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Probe a running HTTP service (an API with idempotency keys, or a webhook consumer):
+    /// send it the schedules that break idempotency designs (copies at once, lost answers and
+    /// retries, a key reused with another body, a missing key, redeliveries) and judge its
+    /// answers and the effect it stored.
+    ///
+    /// The schedules, keys and bodies are drawn from the seed. A failing schedule is shrunk
+    /// by re-running smaller ones (the probe file's reset between them) and printed as a
+    /// story and a curl transcript. Only loopback hosts unless `--allow-host` names the
+    /// target's. Exit codes: 0 every schedule held, 1 a violation, 2 a bad probe file or
+    /// option, or a service that cannot be reset or read.
+    Probe {
+        /// The probe file (TOML): target, kind, oracle, reset, schedule bounds.
+        probe_file: PathBuf,
+        /// The seed: the same seed draws the same schedules, keys and bodies.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// How many schedules at most (the probe stops at the first violation).
+        #[arg(long, default_value_t = 20)]
+        schedules: u32,
+        /// How many requests the drawn schedules may send in all.
+        #[arg(long, default_value_t = 1000)]
+        requests: u64,
+        /// A non-loopback host that may be probed (repeatable); probe only your own services.
+        #[arg(long, value_name = "HOST")]
+        allow_host: Vec<String>,
+        /// Requests per second at most (resets and oracle reads included); unbounded without.
+        #[arg(long)]
+        rate: Option<u32>,
+        /// Print the report as one JSON object: outcome, tally, and the failure's requests,
+        /// answers, effects, verdicts, story and transcript.
+        #[arg(long)]
+        json: bool,
+        /// Also write the report as JUnit XML to this file (one test case per schedule).
+        #[arg(long, value_name = "FILE")]
+        junit: Option<PathBuf>,
+    },
     /// Fuzz a scenario: run random variants of it until one breaks an invariant, then shrink
     /// that case to a minimal one.
     ///
@@ -234,7 +271,27 @@ fn main() -> ExitCode {
         Command::Fuzz { scenario, seed, cases, mode, json } => {
             fuzz(&scenario, seed, cases, mode, json, lang)
         }
+        Command::Probe { probe_file, seed, schedules, requests, allow_host, rate, json, junit } => {
+            let options = probe::ProbeOptions {
+                seed,
+                schedules,
+                requests_max: requests,
+                allow_host,
+                rate,
+                json,
+                junit,
+            };
+            return finish(probe::probe(&probe_file, &options).map(|outcome| Outcome {
+                stdout: outcome.stdout,
+                exit_code: if outcome.violated { EXIT_VIOLATED } else { EXIT_HELD },
+            }));
+        }
     };
+    finish(result)
+}
+
+/// Prints a command's outcome, or its error on stderr, and gives the exit code.
+fn finish<E: std::fmt::Display>(result: Result<Outcome, E>) -> ExitCode {
     match result {
         Ok(outcome) => {
             write_ignoring_closed_pipe(&mut std::io::stdout().lock(), &outcome.stdout);

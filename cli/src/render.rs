@@ -37,37 +37,6 @@ pub struct ModeOutcome {
     pub violated: Vec<InvariantId>,
 }
 
-/// The words of `explain` around the core's texts, in one language.
-struct ExplainWords {
-    patterns: &'static str,
-    faults: &'static str,
-    none: &'static str,
-    injected: &'static str,
-    at_random: &'static str,
-    expected: &'static str,
-    see_it: &'static str,
-}
-
-const EXPLAIN_EN: ExplainWords = ExplainWords {
-    patterns: "Patterns switched by --mode:",
-    faults: "Faults:",
-    none: "none",
-    injected: "injected",
-    at_random: "at random, {} per million",
-    expected: "Expected violations (seed {}):",
-    see_it: "See it:",
-};
-
-const EXPLAIN_RU: ExplainWords = ExplainWords {
-    patterns: "Паттерны, которые переключает --mode:",
-    faults: "Сбои:",
-    none: "нет",
-    injected: "внедрён",
-    at_random: "случайно, {} на миллион",
-    expected: "Ожидаемые нарушения (seed {}):",
-    see_it: "Посмотреть:",
-};
-
 /// A lesson (`source_name` is the built-in id or the file it came from): id, title, the
 /// learner's paragraph, the patterns and faults it shows, and what each mode violated, in
 /// `language` (a scenario that is not a built-in lesson keeps its own title and paragraph).
@@ -77,10 +46,7 @@ pub fn explanation(
     outcomes: &[ModeOutcome],
     language: Language,
 ) -> String {
-    let words = match language {
-        Language::En => &EXPLAIN_EN,
-        Language::Ru => &EXPLAIN_RU,
-    };
+    let words = language.words();
     let lesson = lesson_text(scenario, language);
     let mut text = String::new();
     let _ = writeln!(text, "{}", scenario.id);
@@ -90,7 +56,7 @@ pub fn explanation(
         let _ = writeln!(text, "{line}");
     }
     let _ = writeln!(text);
-    let _ = writeln!(text, "{}", words.patterns);
+    let _ = writeln!(text, "{}", words.explain_patterns);
     let focus: Vec<Pattern> = if scenario.focus.is_empty() {
         vec![Pattern::P1, Pattern::P2, Pattern::P3, Pattern::P4]
     } else {
@@ -99,13 +65,13 @@ pub fn explanation(
     for pattern in focus {
         let _ = writeln!(text, "  {pattern:?}  {}", pattern_title(pattern, language));
     }
-    let _ = writeln!(text, "{}", words.faults);
+    let _ = writeln!(text, "{}", words.explain_faults);
     let mut injected: BTreeMap<FaultClass, usize> = BTreeMap::new();
     for injection in &scenario.injections {
         *injected.entry(injection.fault_class()).or_insert(0) += 1;
     }
     if injected.is_empty() && scenario.fault_rates.is_none() {
-        let _ = writeln!(text, "  {}", words.none);
+        let _ = writeln!(text, "  {}", words.explain_none);
     }
     for (class, count) in &injected {
         let times = if *count == 1 { String::new() } else { format!(" x{count}") };
@@ -113,7 +79,7 @@ pub fn explanation(
             text,
             "  {:<3}  {}{times}: {}",
             class.to_string(),
-            words.injected,
+            words.explain_injected,
             class.description_in(language)
         );
     }
@@ -123,16 +89,16 @@ pub fn explanation(
                 text,
                 "  {:<3}  {}: {}",
                 class.to_string(),
-                words.at_random.replace("{}", &per_million.to_string()),
+                fill(words.explain_at_random, &[("per_million", per_million)]),
                 class.description_in(language)
             );
         }
     }
     let seed = outcomes.first().map_or(0, |outcome| outcome.seed);
-    let _ = writeln!(text, "{}", words.expected.replace("{}", &seed.to_string()));
+    let _ = writeln!(text, "{}", fill(words.explain_expected, &[("seed", &seed)]));
     for outcome in outcomes {
         let violated = if outcome.violated.is_empty() {
-            words.none.to_owned()
+            words.explain_none.to_owned()
         } else {
             outcome
                 .violated
@@ -143,20 +109,18 @@ pub fn explanation(
         };
         let _ = writeln!(text, "  {:<10}  {violated}", outcome.mode_name);
     }
-    let _ = writeln!(text, "{} idempotency-lab run {source_name} --mode naive", words.see_it);
+    let _ =
+        writeln!(text, "{} idempotency-lab run {source_name} --mode naive", words.explain_see_it);
     text
 }
 
 fn pattern_title(pattern: Pattern, language: Language) -> &'static str {
-    match (language, pattern) {
-        (Language::En, Pattern::P1) => "stock reservation (one reservation per order line)",
-        (Language::En, Pattern::P2) => "the order state machine (pay and cancel once)",
-        (Language::En, Pattern::P3) => "the Idempotency-Key layer of the API",
-        (Language::En, Pattern::P4) => "the inbox of the reserve-stock consumer",
-        (Language::Ru, Pattern::P1) => "резервация остатка (одна резервация на строку заказа)",
-        (Language::Ru, Pattern::P2) => "конечный автомат заказа (оплата и отмена один раз)",
-        (Language::Ru, Pattern::P3) => "слой Idempotency-Key в API",
-        (Language::Ru, Pattern::P4) => "Inbox консьюмера резервации остатка",
+    let words = language.words();
+    match pattern {
+        Pattern::P1 => words.p1_title,
+        Pattern::P2 => words.p2_title,
+        Pattern::P3 => words.p3_title,
+        Pattern::P4 => words.p4_title,
     }
 }
 

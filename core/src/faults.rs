@@ -1,11 +1,14 @@
 //! The fault classes F1-F12 of DESIGN.md: what goes wrong in the world, as the invariants
 //! I1-I7 ([`crate::invariants::InvariantId`]) are what must hold in it. The two lists are the
 //! lab's vocabulary: scenarios, actions, traces, the checker's budget, the page and the CLI all
-//! name them, so they sit at the bottom of the crate and depend on nothing.
+//! name them, so they sit at the bottom of the crate and depend on nothing but the words that
+//! describe them ([`crate::words`]).
 
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
+
+use crate::words::Language;
 
 /// The fault classes of DESIGN.md.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -53,21 +56,28 @@ impl FaultClass {
         FaultClass::F12,
     ];
 
-    /// What the fault is, in a sentence.
+    /// What the fault is, in a sentence, in English ([`FaultClass::description_in`] any
+    /// language).
     pub fn description(self) -> &'static str {
+        self.description_in(Language::En)
+    }
+
+    /// [`FaultClass::description`] in `language`.
+    pub fn description_in(self, language: Language) -> &'static str {
+        let words = language.words();
         match self {
-            FaultClass::F1 => "the broker delivers a message twice",
-            FaultClass::F2 => "a consumer crashes after commit, before ack: redelivery",
-            FaultClass::F3 => "a consumer crashes before commit: rollback, redelivery",
-            FaultClass::F4 => "two consumer instances get the same message at once",
-            FaultClass::F5 => "the API's response is lost: the client retries with the same key",
-            FaultClass::F6 => "double submit: two concurrent requests with the same key",
-            FaultClass::F7 => "the same key is reused with a different payload",
-            FaultClass::F8 => "the API crashes mid-request: the key stays in progress",
-            FaultClass::F9 => "messages or requests arrive out of order",
-            FaultClass::F10 => "a duplicate arrives after the retention window",
-            FaultClass::F11 => "the client retries with a new key",
-            FaultClass::F12 => "the relay crashes after publish, before marking published",
+            FaultClass::F1 => words.f1_description,
+            FaultClass::F2 => words.f2_description,
+            FaultClass::F3 => words.f3_description,
+            FaultClass::F4 => words.f4_description,
+            FaultClass::F5 => words.f5_description,
+            FaultClass::F6 => words.f6_description,
+            FaultClass::F7 => words.f7_description,
+            FaultClass::F8 => words.f8_description,
+            FaultClass::F9 => words.f9_description,
+            FaultClass::F10 => words.f10_description,
+            FaultClass::F11 => words.f11_description,
+            FaultClass::F12 => words.f12_description,
         }
     }
 }

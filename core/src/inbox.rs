@@ -123,7 +123,7 @@ impl<T> ConsumeOutcome<T> {
 #[derive(Clone, Debug, PartialEq, Eq, Error, Serialize, Deserialize)]
 pub enum InboxError<E> {
     /// The message carries no id, so the inbox cannot deduplicate it (the seed's
-    /// `InvalidOperationException("Нет MessageId")`). Nothing was written; redelivering the same
+    /// `InvalidOperationException`, "no MessageId"). Nothing was written; redelivering the same
     /// message cannot help, so the broker should dead-letter it.
     #[error("consumer {consumer} got a message without a MessageId; nothing was written")]
     MissingMessageId {

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use idempotency_lab::invariants::{InvariantId, Violation};
 use idempotency_lab::view::Language;
+use idempotency_lab::words::fill;
 use yew::prelude::*;
 
 /// Props of [`InvariantsPanel`].
@@ -17,7 +18,7 @@ pub struct InvariantsPanelProps {
     pub breaks: BTreeMap<InvariantId, usize>,
     /// Jumps to a step.
     pub on_jump: Callback<usize>,
-    /// The language of the titles and descriptions (the sentences are the core's, English).
+    /// The language of the titles, descriptions and sentences.
     #[prop_or_default]
     pub language: Language,
     /// The dead letters up to the cursor, in the core's words
@@ -29,9 +30,10 @@ pub struct InvariantsPanelProps {
 /// One badge per invariant.
 #[function_component(InvariantsPanel)]
 pub fn invariants_panel(props: &InvariantsPanelProps) -> Html {
+    let words = props.language.words();
     html! {
-        <section class="invariants" aria-label="Invariants">
-            <h2>{ if props.language == Language::Ru { "Инварианты" } else { "Invariants" } }</h2>
+        <section class="invariants" aria-label={words.ui_invariants}>
+            <h2>{ words.ui_invariants }</h2>
             <ul>
             { for InvariantId::ALL.iter().map(|&invariant| {
                 let broken: Vec<&Violation> =
@@ -46,15 +48,12 @@ pub fn invariants_panel(props: &InvariantsPanelProps) -> Html {
                         <span class="badge">{ if ok { "✓" } else { "✗" } }</span>
                         <strong>{ format!("{id} ") }</strong>{ invariant.title_in(props.language) }
                         { for broken.iter().map(|violation| html! {
-                            <p class="sentence">{ violation.sentence.clone() }</p>
+                            <p class="sentence">{ violation.sentence_in(props.language) }</p>
                         }) }
                         if let Some(step) = jump {
                             <button class="jump" data-testid={format!("jump-{id}")}
                                 onclick={let on_jump = props.on_jump.clone(); move |_| on_jump.emit(step)}>
-                                { match props.language {
-                                    Language::En => format!("go to step {step}, where it broke"),
-                                    Language::Ru => format!("перейти к шагу {step}, где он нарушен"),
-                                } }
+                                { fill(words.ui_go_to_break, &[("step", &step)]) }
                             </button>
                         }
                     </li>

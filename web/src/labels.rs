@@ -1,11 +1,13 @@
-//! The page's words: its main labels in each language the core knows ([`ui`]), the course
-//! view's labels among them ([`CourseLabels`]; the course's own texts are the core's), and why
-//! a run ended ([`stop_text`]). Wording only: the actions' words are the core's
-//! (`view::action_text`, `view::fault_button_text`), as are the lessons' and invariants'
-//! texts.
+//! The page's words, grouped for the components: its main labels ([`ui`]), the course view's
+//! among them ([`CourseLabels`]), and why a run ended ([`stop_text`]). Every text is an entry
+//! of the core's catalogue (`idempotency_lab::words`) in the chosen language; this file only
+//! picks them out, so no sentence is written here.
+
+use std::sync::OnceLock;
 
 use idempotency_lab::sim::StopReason;
 use idempotency_lab::view::Language;
+use idempotency_lab::words::fill;
 
 /// The page's main labels in one language.
 #[derive(Debug, PartialEq, Eq)]
@@ -172,210 +174,120 @@ pub struct CourseLabels {
     pub course_done: &'static str,
 }
 
-const UI_EN: UiText = UiText {
-    tagline: "Duplicate deliveries, lost responses, crashes and races: watch a naive shop break, then fix it.",
-    language_switch: "Language",
-    scenario: "Scenario ",
-    imported: "(imported)",
-    seed: "Seed ",
-    seed_error: "the seed must be a whole number from 0 to",
-    all_naive: "All naive",
-    all_idempotent: "All idempotent",
-    patterns: ["P1 stock", "P2 order", "P3 API key", "P4 inbox"],
-    naive: "naive",
-    idempotent: "idempotent",
-    reset: ("⟲ Reset", "Start again"),
-    back: ("◀ Back", "Step back (←)"),
-    step: ("Step ▶", "Step (→)"),
-    play: ("▶▶ Play", "❚❚ Pause", "Play or pause (space)"),
-    to_end: "⇥ To the end",
-    speed: "speed ",
-    speeds: ["slow", "normal", "fast", "fastest"],
-    position: "step",
-    compare: ("⇆ Compare naive vs idempotent", "Hide the comparison"),
-    check: ("✓ Check & fuzz", "Hide check & fuzz"),
-    export: ("⤓ Trace JSON", "⤓ Mermaid"),
-    import: "⤒ Open a trace or scenario file ",
-    share: "Link to this run ",
-    start: "Start: nothing has happened yet. Press Step (→) or Play (space).",
-    step_caption: ("Step", "tick"),
-    run_ended: "run ended",
-    view_group: "View",
-    type_smaller: ("A−", "Smaller type (-)"),
-    type_larger: ("A+", "Larger type (+)"),
-    fullscreen: ("⤢ Fullscreen", "Fullscreen on or off (f)"),
-    presenter: (
-        "▣ Presenter",
-        "Presenter view on or off: large type, the diagram, invariants and changed tables on one screen (p)",
-    ),
-    step_list: "Steps of the run",
-    earlier_steps: "Show earlier steps; not listed:",
-    waiting_now: "Waiting now: inject a fault on an item",
-    nothing_waits: "Nothing waits: the run is over.",
-    clock: "Clock",
-    faults_on: "Faults on",
-    course: CourseLabels {
-        heading: "The course",
-        intro: "A guided path: the article's four patterns in its order, then what lies beyond them. Each lesson runs the shop beside you, asks you to predict what it does, and checks what you do in your own run.",
-        lessons: "Lessons",
-        free_lab: ("Free lab", "The simulator on its own: any scenario, any fault"),
-        course: "☰ Course",
-        start: "Start",
-        resume: "Resume",
-        again: "Start again",
-        resume_at: "Resume: {lesson}, step {step}",
-        progress: "{done} of {total} steps done",
-        done: "✓ Done",
-        lesson_of: "Lesson {k} of {n}",
-        step_of: "Step {k} of {n}",
-        steps_label: "Steps of the lesson",
-        step_states: ("passed", "visited", "not yet"),
-        to_list: "☰ All lessons",
-        back: "◀ Back",
-        next: "Next ▶",
-        finish: "Finish ✓",
-        kinds: ("Watch", "Predict", "Task"),
-        not_reached: "The run has not got there yet.",
-        go_there: "Go there ▶",
-        unreachable: "This run never gets there: start it again (Reset) and try once more.",
-        your_answer: "Your answer",
-        check: "Check",
-        not_a_number: "Type a whole number, such as 3.",
-        holds: ("Holds", "Breaks"),
-        none: "None",
-        correct: "Correct!",
-        not_quite: "Not quite.",
-        task_done: "✓ Done: the check passes on your run.",
-        not_yet: "Not yet:",
-        hint: "Hint:",
-        check_failed: "The check could not run:",
-        finished: "✓ Lesson done!",
-        next_lesson: "Next lesson: {title} ▶",
-        course_done: "That was the last lesson: the course is done.",
-    },
-};
-
-const UI_RU: UiText = UiText {
-    tagline: "Повторные доставки, потерянные ответы, падения и гонки: посмотрите, как ломается наивный магазин, и почините его.",
-    language_switch: "Язык",
-    scenario: "Сценарий ",
-    imported: "(из файла)",
-    seed: "Seed ",
-    seed_error: "seed должен быть целым числом от 0 до",
-    all_naive: "Всё наивно",
-    all_idempotent: "Всё идемпотентно",
-    patterns: ["P1 остаток", "P2 заказ", "P3 ключ API", "P4 Inbox"],
-    naive: "наивно",
-    idempotent: "идемпотентно",
-    reset: ("⟲ Сначала", "Начать заново"),
-    back: ("◀ Назад", "Шаг назад (←)"),
-    step: ("Шаг ▶", "Шаг (→)"),
-    play: ("▶▶ Пуск", "❚❚ Пауза", "Пуск или пауза (пробел)"),
-    to_end: "⇥ До конца",
-    speed: "скорость ",
-    speeds: ["медленно", "обычно", "быстро", "очень быстро"],
-    position: "шаг",
-    compare: ("⇆ Сравнить наивный и идемпотентный", "Скрыть сравнение"),
-    check: ("✓ Проверка и фаззинг", "Скрыть проверку и фаззинг"),
-    export: ("⤓ Трасса JSON", "⤓ Mermaid"),
-    import: "⤒ Открыть файл трассы или сценария ",
-    share: "Ссылка на этот прогон ",
-    start: "Начало: ещё ничего не произошло. Нажмите «Шаг» (→) или «Пуск» (пробел).",
-    step_caption: ("Шаг", "тик"),
-    run_ended: "прогон завершён",
-    view_group: "Вид",
-    type_smaller: ("A−", "Мельче (-)"),
-    type_larger: ("A+", "Крупнее (+)"),
-    fullscreen: ("⤢ Во весь экран", "Во весь экран или обратно (f)"),
-    presenter: (
-        "▣ Для показа",
-        "Режим для показа: крупный шрифт, диаграмма, инварианты и изменённые таблицы на одном экране (p)",
-    ),
-    step_list: "Шаги прогона",
-    earlier_steps: "Показать более ранние шаги; не показано:",
-    waiting_now: "Сейчас ждёт: внесите сбой в один из элементов",
-    nothing_waits: "Ничего не ждёт: прогон окончен.",
-    clock: "Часы",
-    faults_on: "Сбои для",
-    course: CourseLabels {
-        heading: "Курс",
-        intro: "Путь с проводником: четыре паттерна статьи в её порядке, затем то, что лежит за ними. В каждом уроке магазин работает у вас на глазах, урок просит предсказать, что он сделает, и проверяет, что сделали вы в своём прогоне.",
-        lessons: "Уроки",
-        free_lab: ("Свободная лаборатория", "Симулятор сам по себе: любой сценарий, любой сбой"),
-        course: "☰ Курс",
-        start: "Начать",
-        resume: "Продолжить",
-        again: "Пройти снова",
-        resume_at: "Продолжить: {lesson}, шаг {step}",
-        progress: "Пройдено шагов: {done} из {total}",
-        done: "✓ Пройден",
-        lesson_of: "Урок {k} из {n}",
-        step_of: "Шаг {k} из {n}",
-        steps_label: "Шаги урока",
-        step_states: ("пройден", "просмотрен", "впереди"),
-        to_list: "☰ Все уроки",
-        back: "◀ Назад",
-        next: "Дальше ▶",
-        finish: "Завершить ✓",
-        kinds: ("Смотрите", "Предскажите", "Задание"),
-        not_reached: "Прогон ещё не дошёл до этого места.",
-        go_there: "Перейти ▶",
-        unreachable: "Этот прогон туда не доходит: начните его заново («Сначала») и попробуйте ещё раз.",
-        your_answer: "Ваш ответ",
-        check: "Проверить",
-        not_a_number: "Введите целое число, например 3.",
-        holds: ("Выполняется", "Нарушается"),
-        none: "Никакой",
-        correct: "Верно!",
-        not_quite: "Не совсем.",
-        task_done: "✓ Готово: проверка проходит на вашем прогоне.",
-        not_yet: "Пока нет:",
-        hint: "Подсказка:",
-        check_failed: "Проверку не удалось выполнить:",
-        finished: "✓ Урок пройден!",
-        next_lesson: "Следующий урок: {title} ▶",
-        course_done: "Это был последний урок: курс пройден.",
-    },
-};
-
-/// The page's main labels in `language`.
+/// The page's main labels in `language`, from the core's catalogue (picked out once per
+/// language).
 pub fn ui(language: Language) -> &'static UiText {
-    match language {
-        Language::En => &UI_EN,
-        Language::Ru => &UI_RU,
+    static EN: OnceLock<UiText> = OnceLock::new();
+    static RU: OnceLock<UiText> = OnceLock::new();
+    let labels = match language {
+        Language::En => &EN,
+        Language::Ru => &RU,
+    };
+    labels.get_or_init(|| ui_text(language))
+}
+
+fn ui_text(language: Language) -> UiText {
+    let w = language.words();
+    UiText {
+        tagline: w.ui_tagline,
+        language_switch: w.ui_language_switch,
+        scenario: w.ui_scenario,
+        imported: w.ui_imported,
+        seed: w.ui_seed,
+        seed_error: w.ui_seed_error,
+        all_naive: w.ui_all_naive,
+        all_idempotent: w.ui_all_idempotent,
+        patterns: [w.ui_p1, w.ui_p2, w.ui_p3, w.ui_p4],
+        naive: w.ui_naive,
+        idempotent: w.ui_idempotent,
+        reset: (w.ui_reset, w.ui_reset_title),
+        back: (w.ui_back, w.ui_back_title),
+        step: (w.ui_step, w.ui_step_title),
+        play: (w.ui_play, w.ui_pause, w.ui_play_title),
+        to_end: w.ui_to_end,
+        speed: w.ui_speed,
+        speeds: [w.ui_speed_slow, w.ui_speed_normal, w.ui_speed_fast, w.ui_speed_fastest],
+        position: w.ui_position,
+        compare: (w.ui_compare_open, w.ui_compare_close),
+        check: (w.ui_check_open, w.ui_check_close),
+        export: (w.ui_export_json, w.ui_export_mermaid),
+        import: w.ui_import,
+        share: w.ui_share,
+        start: w.ui_start,
+        step_caption: (w.ui_step_caption, w.ui_tick),
+        run_ended: w.ui_run_ended,
+        view_group: w.ui_view_group,
+        type_smaller: (w.ui_type_smaller, w.ui_type_smaller_title),
+        type_larger: (w.ui_type_larger, w.ui_type_larger_title),
+        fullscreen: (w.ui_fullscreen, w.ui_fullscreen_title),
+        presenter: (w.ui_presenter, w.ui_presenter_title),
+        step_list: w.ui_step_list,
+        earlier_steps: w.ui_earlier_steps,
+        waiting_now: w.ui_waiting_now,
+        nothing_waits: w.ui_nothing_waits,
+        clock: w.ui_clock,
+        faults_on: w.ui_faults_on,
+        course: CourseLabels {
+            heading: w.ui_course_heading,
+            intro: w.ui_course_intro,
+            lessons: w.ui_course_lessons,
+            free_lab: (w.ui_course_free_lab, w.ui_course_free_lab_title),
+            course: w.ui_course_course,
+            start: w.ui_course_start,
+            resume: w.ui_course_resume,
+            again: w.ui_course_again,
+            resume_at: w.ui_course_resume_at,
+            progress: w.ui_course_progress,
+            done: w.ui_course_done,
+            lesson_of: w.ui_course_lesson_of,
+            step_of: w.ui_course_step_of,
+            steps_label: w.ui_course_steps_label,
+            step_states: (
+                w.ui_course_step_passed,
+                w.ui_course_step_visited,
+                w.ui_course_step_ahead,
+            ),
+            to_list: w.ui_course_to_list,
+            back: w.ui_course_back,
+            next: w.ui_course_next,
+            finish: w.ui_course_finish,
+            kinds: (w.ui_course_kind_watch, w.ui_course_kind_predict, w.ui_course_kind_task),
+            not_reached: w.ui_course_not_reached,
+            go_there: w.ui_course_go_there,
+            unreachable: w.ui_course_unreachable,
+            your_answer: w.ui_course_your_answer,
+            check: w.ui_course_check,
+            not_a_number: w.ui_course_not_a_number,
+            holds: (w.ui_course_holds, w.ui_course_breaks),
+            none: w.ui_course_none,
+            correct: w.ui_course_correct,
+            not_quite: w.ui_course_not_quite,
+            task_done: w.ui_course_task_done,
+            not_yet: w.ui_course_not_yet,
+            hint: w.ui_course_hint,
+            check_failed: w.ui_course_check_failed,
+            finished: w.ui_course_finished,
+            next_lesson: w.ui_course_next_lesson,
+            course_done: w.ui_course_all_done,
+        },
     }
 }
 
 /// Why the run ended, in `language`.
 pub fn stop_text(stop: &StopReason, language: Language) -> String {
-    match (language, stop) {
-        (Language::En, StopReason::Running) => "running".to_owned(),
-        (Language::En, StopReason::Quiescent) => "nothing left to do".to_owned(),
-        (Language::En, StopReason::Stuck { pending }) => {
-            format!("stuck with work pending ({pending})")
+    let w = language.words();
+    match stop {
+        StopReason::Running => w.ui_stop_running.to_owned(),
+        StopReason::Quiescent => w.ui_stop_quiescent.to_owned(),
+        StopReason::Stuck { pending } => fill(w.ui_stop_stuck, &[("pending", pending)]),
+        StopReason::StepLimit { steps_max } => {
+            fill(w.ui_stop_step_limit, &[("steps_max", steps_max)])
         }
-        (Language::En, StopReason::StepLimit { steps_max }) => {
-            format!("step limit {steps_max} reached")
+        StopReason::TraceFull { trace_steps_max } => {
+            fill(w.ui_stop_trace_full, &[("trace_steps_max", trace_steps_max)])
         }
-        (Language::En, StopReason::TraceFull { trace_steps_max }) => {
-            format!("trace limit {trace_steps_max} reached")
-        }
-        (Language::En, StopReason::StepFailed { step, error }) => {
-            format!("step {step} failed: {error}")
-        }
-        (Language::Ru, StopReason::Running) => "идёт".to_owned(),
-        (Language::Ru, StopReason::Quiescent) => "больше нечего делать".to_owned(),
-        (Language::Ru, StopReason::Stuck { pending }) => {
-            format!("застрял, работа не завершена ({pending})")
-        }
-        (Language::Ru, StopReason::StepLimit { steps_max }) => {
-            format!("достигнут предел в {steps_max} шагов")
-        }
-        (Language::Ru, StopReason::TraceFull { trace_steps_max }) => {
-            format!("трасса заполнена: {trace_steps_max} шагов")
-        }
-        (Language::Ru, StopReason::StepFailed { step, error }) => {
-            format!("шаг {step} не выполнен: {error}")
+        StopReason::StepFailed { step, error } => {
+            fill(w.ui_stop_step_failed, &[("step", step), ("error", error)])
         }
     }
 }

@@ -31,3 +31,17 @@ pub fn scratch_dir(name: &str) -> PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
+
+/// Runs `idempotency-lab` with `args` in the directory `dir`.
+pub fn run_cli_in(dir: &std::path::Path, args: &[&str]) -> CliRun {
+    let output = Command::new(env!("CARGO_BIN_EXE_idempotency-lab"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    CliRun {
+        stdout: String::from_utf8(output.stdout).unwrap(),
+        stderr: String::from_utf8(output.stderr).unwrap(),
+        code: output.status.code().unwrap(),
+    }
+}

@@ -1,36 +1,21 @@
 //! `--lang` is global: every command takes it, before or after its arguments. `run --lang ru`
 //! prints the invariant report and the violation sentences in Russian from the core's
 //! catalogue, with Russian plurals; the trace lines and every `--json` output are the same in
-//! both languages.
+//! both languages. The expected Russian is in `snapshots/`.
 
 use crate::common::run_cli;
+use expect_test::expect_file;
+use idempotency_lab::words::Language;
 
 #[test]
 fn run_in_russian_reports_the_violations_in_russian() {
     let run = run_cli(&["run", "f01-duplicate-delivery", "--mode", "naive", "--lang", "ru"]);
     assert_eq!(run.code, 1);
+    let stopped = Language::Ru.words().report_stopped.split(':').next().unwrap();
     let report: Vec<&str> =
-        run.stdout.lines().skip_while(|line| !line.starts_with("остановка")).collect();
-    assert_eq!(
-        report[..4],
-        [
-            "остановка: покой (ничего не ждёт) после 27 шагов, на тике 0",
-            "сработавшие сбои: F1 x1",
-            "нарушено инвариантов: 2",
-            "  I2 Одна резервация на строку заказа: впервые нарушен на шаге 26 (нарушен и в конце)",
-        ]
-    );
-    let sentence = report[4..]
-        .iter()
-        .take_while(|line| !line.starts_with("  I6"))
-        .map(|line| line.trim())
-        .collect::<Vec<_>>()
-        .join(" ");
-    assert_eq!(
-        sentence,
-        "У заказа 73128e1c-fa54-4a40-a579-c0096c3c237c зарезервировано apple: 6 единиц, но он \
-         просит только 3: эффект резервации выполнился дважды."
-    );
+        run.stdout.lines().skip_while(|line| !line.starts_with(stopped)).collect();
+    // The report, the I2 sentence among it, with Russian plurals.
+    expect_file!["snapshots/run_f01_naive_report_ru.txt"].assert_eq(&report.join("\n"));
     // The trace lines between the header and the report are the English run's.
     let english = run_cli(&["run", "f01-duplicate-delivery", "--mode", "naive"]);
     let steps = |stdout: &str| -> Vec<String> {
@@ -70,8 +55,9 @@ fn every_command_takes_lang_and_json_is_the_same_in_both_languages() {
         "ru",
     ]);
     assert_eq!(fuzz.code, 0, "{}", fuzz.stderr);
-    assert_eq!(fuzz.stdout, "нарушений нет: 8 случаев (различных seed: 8)\n");
+    expect_file!["snapshots/fuzz_f01_idempotent_ru.txt"].assert_eq(&fuzz.stdout);
     let check =
         run_cli(&["check", "f01-duplicate-delivery", "--mode", "idempotent", "--lang", "ru"]);
-    assert!(check.stdout.starts_with("доказано в пределах глубины"), "{}", check.stdout);
+    let proved = Language::Ru.words().check_proved.split('{').next().unwrap();
+    assert!(check.stdout.starts_with(proved), "{}", check.stdout);
 }

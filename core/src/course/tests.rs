@@ -147,7 +147,7 @@ fn letters_outside_terms(text: &str) -> (usize, usize) {
     let words = text.split(|c: char| c.is_whitespace() || ",.:;()!?«»\"'=/".contains(c));
     let kept: String = words.filter(|word| !is_term(word)).collect();
     let letters = kept.chars().filter(|c| c.is_alphabetic()).count();
-    let cyrillic = kept.chars().filter(|c| matches!(c, 'а'..='я' | 'А'..='Я' | 'ё' | 'Ё')).count();
+    let cyrillic = kept.chars().filter(|c| crate::words::is_cyrillic(*c)).count();
     (letters, cyrillic)
 }
 
@@ -445,9 +445,10 @@ fn a_lesson_is_graded_over_several_traces_each_task_by_the_first_that_passes_it(
         TaskVerdict::Passed => unreachable!(),
     };
     assert_eq!(reason.text(Language::En), "Switch the lesson's patterns to idempotent first.");
+    let ru = Language::Ru.words();
     assert_eq!(
         reason.text(Language::Ru),
-        "Сначала переключите паттерны урока в режим «идемпотентный»."
+        crate::words::fill(ru.course_patterns, &[("mode", &ru.course_idempotent)])
     );
 }
 

@@ -690,7 +690,7 @@ mod tests {
     }
 
     fn cyrillic(text: &str) -> bool {
-        text.chars().any(|c| matches!(c, 'а'..='я' | 'А'..='Я' | 'ё' | 'Ё'))
+        text.chars().any(crate::words::is_cyrillic)
     }
 
     #[test]
@@ -740,6 +740,7 @@ mod tests {
         assert_eq!(read, violation);
         assert_eq!(read.finding, Finding::Recorded);
         assert_eq!(read.sentence_in(Language::Ru), violation.sentence);
-        assert!(violation.sentence_in(Language::Ru).contains("6 единиц"));
+        let six_units = Language::Ru.count(&Language::Ru.words().units, 6);
+        assert!(violation.sentence_in(Language::Ru).contains(&six_units));
     }
 }

@@ -77,57 +77,42 @@ impl InvariantId {
         InvariantId::I7,
     ];
 
-    /// A short title, for a badge on the page.
+    /// A short title, for a badge on the page, in English ([`InvariantId::title_in`] any
+    /// language).
     pub fn title(self) -> &'static str {
+        self.title_in(Language::En)
+    }
+
+    /// [`InvariantId::title`] in `language`.
+    pub fn title_in(self, language: Language) -> &'static str {
+        let words = language.words();
         match self {
-            InvariantId::I1 => "Stock is conserved",
-            InvariantId::I2 => "One reservation per order line",
-            InvariantId::I3 => "Charged at most once",
-            InvariantId::I4 => "Same key, same answer",
-            InvariantId::I5 => "Inbox row exactly when applied",
-            InvariantId::I6 => "Each OrderPlaced processed once",
-            InvariantId::I7 => "No 5xx for a duplicate",
+            InvariantId::I1 => words.i1_title,
+            InvariantId::I2 => words.i2_title,
+            InvariantId::I3 => words.i3_title,
+            InvariantId::I4 => words.i4_title,
+            InvariantId::I5 => words.i5_title,
+            InvariantId::I6 => words.i6_title,
+            InvariantId::I7 => words.i7_title,
         }
     }
 
-    /// What the invariant says, in a sentence or two.
+    /// What the invariant says, in a sentence or two, in English.
     pub fn description(self) -> &'static str {
+        self.description_in(Language::En)
+    }
+
+    /// [`InvariantId::description`] in `language`.
+    pub fn description_in(self, language: Language) -> &'static str {
+        let words = language.words();
         match self {
-            InvariantId::I1 => {
-                "For every sku, the stock on hand equals the stock available plus the sum of its \
-                 reservations, and the stock available never goes below zero."
-            }
-            InvariantId::I2 => {
-                "At most one reservation effect per (order, sku): a reservation never holds more \
-                 than the order asks for, never less than zero, and only for an order that \
-                 exists and has a line of that sku."
-            }
-            InvariantId::I3 => {
-                "An order is charged at most once, every charge is for an order that exists, and \
-                 an order with a payment (paid, shipped, or cancelled after payment) has exactly \
-                 one charge, for that payment."
-            }
-            InvariantId::I4 => {
-                "Every completed request with the same idempotency key got the same status and \
-                 body, the key's answer went only to requests with the method, path and body it \
-                 was first answered for (another request with the key gets 422), and a key's \
-                 handler never ran twice while the key was held (by a lease, or by a run without \
-                 a lease that had not ended)."
-            }
-            InvariantId::I5 => {
-                "An inbox row exists exactly when its effect was applied: each inbox row has a \
-                 committed effect that no purge has erased, each effect of a consumer with an \
-                 inbox has its row unless retention purged it, and the inbox lets one effect \
-                 through per row."
-            }
-            InvariantId::I6 => {
-                "When no work is pending, every placed order has an OrderPlaced message, and \
-                 every consumer of OrderPlaced processed each such message exactly once."
-            }
-            InvariantId::I7 => {
-                "No duplicate request (a retry, a double submit) made the API answer with a \
-                 5xx status."
-            }
+            InvariantId::I1 => words.i1_description,
+            InvariantId::I2 => words.i2_description,
+            InvariantId::I3 => words.i3_description,
+            InvariantId::I4 => words.i4_description,
+            InvariantId::I5 => words.i5_description,
+            InvariantId::I6 => words.i6_description,
+            InvariantId::I7 => words.i7_description,
         }
     }
 

@@ -36,6 +36,7 @@ use crate::ids::Tick;
 use crate::inbox::{ConsumeOutcome, ConsumerCrashed};
 use crate::sim::{Action, Actor, InstanceId, Scenario, SimEvent, Trace, TraceStep};
 use crate::view::moments::{MomentKind, moments};
+use crate::words::{Language, fill};
 
 /// One vertical lane of the diagram.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -60,6 +61,17 @@ pub enum Lane {
     Retention,
 }
 
+/// A consumer instance's name in `language`, as its lane shows it: `Consumer A`,
+/// its Russian name (an instance past Z by its number).
+pub fn instance_name(instance: InstanceId, language: Language) -> String {
+    let letter = u8::try_from(instance.0)
+        .ok()
+        .filter(|index| *index < 26)
+        .map(|index| char::from(b'A' + index));
+    let name = letter.map_or_else(|| instance.0.to_string(), String::from);
+    fill(language.words().lane_consumer, &[("name", &name)])
+}
+
 impl Lane {
     /// The lane's title: `Client`, `API`, `Store`, `Relay`, `Broker`, `Consumer A`, ...,
     /// `Retention`.
@@ -72,6 +84,20 @@ impl Lane {
             Lane::Broker => "Broker".to_owned(),
             Lane::Consumer { instance } => instance.lane_name(),
             Lane::Retention => "Retention".to_owned(),
+        }
+    }
+
+    /// [`Lane::name`] in `language`.
+    pub fn name_in(self, language: Language) -> String {
+        let words = language.words();
+        match self {
+            Lane::Client => words.lane_client.to_owned(),
+            Lane::Api => words.lane_api.to_owned(),
+            Lane::Store => words.lane_store.to_owned(),
+            Lane::Relay => words.lane_relay.to_owned(),
+            Lane::Broker => words.lane_broker.to_owned(),
+            Lane::Consumer { instance } => instance_name(instance, language),
+            Lane::Retention => words.lane_retention.to_owned(),
         }
     }
 

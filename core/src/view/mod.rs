@@ -13,7 +13,6 @@ mod action_words;
 mod breaks;
 mod compare;
 mod diagram;
-mod lang;
 mod lesson;
 mod mermaid;
 mod moments;
@@ -21,15 +20,16 @@ mod pending;
 mod psql;
 mod share;
 
+pub use crate::words::{Language, UnknownLanguage};
 pub use action_words::{action_text, fault_button_text};
 pub use breaks::{breaking_steps, first_break};
 pub use compare::{
     ChoiceComparison, CompareInput, ComparedRun, Comparison, RowDifference, StepComparison, compare,
 };
 pub use diagram::{
-    ArrowKind, Diagram, DiagramItem, DiagramStep, Lane, MarkKind, diagram, lanes, step_items,
+    ArrowKind, Diagram, DiagramItem, DiagramStep, Lane, MarkKind, diagram, instance_name, lanes,
+    step_items,
 };
-pub use lang::{Language, UnknownLanguage};
 pub use lesson::{LessonText, LessonTextError, lesson_text};
 pub use mermaid::{diagram_to_mermaid, trace_to_mermaid};
 pub use moments::{Moment, MomentKind, moments, step_moments};

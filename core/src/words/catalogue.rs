@@ -450,4 +450,319 @@ words! {
     course_link_unknown_lesson: Text,
     /// The lesson has no such step (`{lesson}`, `{at}`, its last step `{last}`).
     course_link_step_out_of_range: Text,
+
+    // The invariants' names and statements (`InvariantId::title`, `description`), the fault
+    // classes' (`FaultClass::description`) and the patterns' (`sim::Pattern`).
+    /// I1's title.
+    i1_title: Text,
+    /// I2's title.
+    i2_title: Text,
+    /// I3's title.
+    i3_title: Text,
+    /// I4's title.
+    i4_title: Text,
+    /// I5's title.
+    i5_title: Text,
+    /// I6's title.
+    i6_title: Text,
+    /// I7's title.
+    i7_title: Text,
+    /// What I1 says.
+    i1_description: Text,
+    /// What I2 says.
+    i2_description: Text,
+    /// What I3 says.
+    i3_description: Text,
+    /// What I4 says.
+    i4_description: Text,
+    /// What I5 says.
+    i5_description: Text,
+    /// What I6 says.
+    i6_description: Text,
+    /// What I7 says.
+    i7_description: Text,
+    /// F1, in a sentence.
+    f1_description: Text,
+    /// F2, in a sentence.
+    f2_description: Text,
+    /// F3, in a sentence.
+    f3_description: Text,
+    /// F4, in a sentence.
+    f4_description: Text,
+    /// F5, in a sentence.
+    f5_description: Text,
+    /// F6, in a sentence.
+    f6_description: Text,
+    /// F7, in a sentence.
+    f7_description: Text,
+    /// F8, in a sentence.
+    f8_description: Text,
+    /// F9, in a sentence.
+    f9_description: Text,
+    /// F10, in a sentence.
+    f10_description: Text,
+    /// F11, in a sentence.
+    f11_description: Text,
+    /// F12, in a sentence.
+    f12_description: Text,
+    /// P1, what the pattern is.
+    p1_title: Text,
+    /// P2, what the pattern is.
+    p2_title: Text,
+    /// P3, what the pattern is.
+    p3_title: Text,
+    /// P4, what the pattern is.
+    p4_title: Text,
+
+    // The lanes of the sequence diagram (`view::Lane::name_in`).
+    /// The client's lane.
+    lane_client: Text,
+    /// The API's lane.
+    lane_api: Text,
+    /// The store's lane.
+    lane_store: Text,
+    /// The outbox relay's lane.
+    lane_relay: Text,
+    /// The broker's lane.
+    lane_broker: Text,
+    /// A consumer instance's lane (`{name}`: A, B, ...).
+    lane_consumer: Text,
+    /// The retention job's lane.
+    lane_retention: Text,
+
+    // The CLI's `explain`, around the core's texts.
+    /// Above the patterns a lesson switches.
+    explain_patterns: Text,
+    /// Above the faults of a lesson.
+    explain_faults: Text,
+    /// No faults, no violations.
+    explain_none: Text,
+    /// A fault the scenario injects.
+    explain_injected: Text,
+    /// A fault the scenario draws at random, `{per_million}` per million.
+    explain_at_random: Text,
+    /// Above what each mode violates, at `{seed}`.
+    explain_expected: Text,
+    /// Before the command that shows the run.
+    explain_see_it: Text,
+
+    // The page's labels (`web/src/labels.rs` hands them to the components).
+    /// The line under the page's name.
+    ui_tagline: Text,
+    /// The language switch's accessible name.
+    ui_language_switch: Text,
+    /// The scenario picker's label.
+    ui_scenario: Text,
+    /// Before an imported scenario's title in the picker.
+    ui_imported: Text,
+    /// The seed field's label.
+    ui_seed: Text,
+    /// The seed field's error, before the largest value.
+    ui_seed_error: Text,
+    /// Switch the lesson's patterns to naive.
+    ui_all_naive: Text,
+    /// Switch the lesson's patterns to idempotent.
+    ui_all_idempotent: Text,
+    /// P1's switch.
+    ui_p1: Text,
+    /// P2's switch.
+    ui_p2: Text,
+    /// P3's switch.
+    ui_p3: Text,
+    /// P4's switch.
+    ui_p4: Text,
+    /// A pattern switch, naive.
+    ui_naive: Text,
+    /// A pattern switch, idempotent.
+    ui_idempotent: Text,
+    /// Reset.
+    ui_reset: Text,
+    /// Reset's tooltip.
+    ui_reset_title: Text,
+    /// Step back.
+    ui_back: Text,
+    /// Step back's tooltip.
+    ui_back_title: Text,
+    /// Step.
+    ui_step: Text,
+    /// Step's tooltip.
+    ui_step_title: Text,
+    /// Play.
+    ui_play: Text,
+    /// Pause.
+    ui_pause: Text,
+    /// Play's tooltip.
+    ui_play_title: Text,
+    /// Run to the end.
+    ui_to_end: Text,
+    /// The speed picker's label.
+    ui_speed: Text,
+    /// The slowest speed.
+    ui_speed_slow: Text,
+    /// The usual speed.
+    ui_speed_normal: Text,
+    /// A fast speed.
+    ui_speed_fast: Text,
+    /// The fastest speed.
+    ui_speed_fastest: Text,
+    /// The position, before `n / total`.
+    ui_position: Text,
+    /// Open the comparison.
+    ui_compare_open: Text,
+    /// Close the comparison.
+    ui_compare_close: Text,
+    /// Open the check and fuzz panel.
+    ui_check_open: Text,
+    /// Close the check and fuzz panel.
+    ui_check_close: Text,
+    /// Download the trace.
+    ui_export_json: Text,
+    /// Download the Mermaid diagram.
+    ui_export_mermaid: Text,
+    /// The file input's label.
+    ui_import: Text,
+    /// The share link's label.
+    ui_share: Text,
+    /// The caption before the first step.
+    ui_start: Text,
+    /// Before the step caption's number.
+    ui_step_caption: Text,
+    /// Before the step caption's tick.
+    ui_tick: Text,
+    /// Before the reason a run ended.
+    ui_run_ended: Text,
+    /// Why a run ended: it is still running.
+    ui_stop_running: Text,
+    /// Why a run ended: nothing left to do.
+    ui_stop_quiescent: Text,
+    /// Why a run ended: stuck with `{pending}` work.
+    ui_stop_stuck: Text,
+    /// Why a run ended: the step limit `{steps_max}`.
+    ui_stop_step_limit: Text,
+    /// Why a run ended: the trace limit `{trace_steps_max}`.
+    ui_stop_trace_full: Text,
+    /// Why a run ended: step `{step}` failed with `{error}`.
+    ui_stop_step_failed: Text,
+    /// The view buttons' accessible name.
+    ui_view_group: Text,
+    /// Smaller type.
+    ui_type_smaller: Text,
+    /// Smaller type's tooltip (with its key).
+    ui_type_smaller_title: Text,
+    /// Larger type.
+    ui_type_larger: Text,
+    /// Larger type's tooltip (with its key).
+    ui_type_larger_title: Text,
+    /// Fullscreen.
+    ui_fullscreen: Text,
+    /// Fullscreen's tooltip (with its key).
+    ui_fullscreen_title: Text,
+    /// The presenter switch.
+    ui_presenter: Text,
+    /// The presenter switch's tooltip (with its key).
+    ui_presenter_title: Text,
+    /// The step list's accessible name (the diagram's text alternative).
+    ui_step_list: Text,
+    /// The step list's button that lists earlier steps, before how many are not listed.
+    ui_earlier_steps: Text,
+    /// Above the pending items, when something waits.
+    ui_waiting_now: Text,
+    /// Above the pending items, when nothing waits.
+    ui_nothing_waits: Text,
+    /// The clock's name, where a lane's name would be.
+    ui_clock: Text,
+    /// A pending item's fault buttons' accessible name, before the lane and the item.
+    ui_faults_on: Text,
+    /// The invariants panel's heading.
+    ui_invariants: Text,
+    /// The jump to the step where an invariant broke (`{step}`).
+    ui_go_to_break: Text,
+
+    // The page's course view: the list of lessons, the lesson panel and its step cards.
+    /// The course view's heading.
+    ui_course_heading: Text,
+    /// The line under it.
+    ui_course_intro: Text,
+    /// The list of lessons' accessible name.
+    ui_course_lessons: Text,
+    /// The button to the free lab.
+    ui_course_free_lab: Text,
+    /// Its tooltip.
+    ui_course_free_lab_title: Text,
+    /// The free lab's button back to the course.
+    ui_course_course: Text,
+    /// Open a lesson not begun (or done) from its first step.
+    ui_course_start: Text,
+    /// Open a lesson begun at the step the learner was at.
+    ui_course_resume: Text,
+    /// Open a finished lesson again.
+    ui_course_again: Text,
+    /// The course view's button back into the last lesson (`{lesson}`, `{step}`).
+    ui_course_resume_at: Text,
+    /// A lesson's progress (`{done}`, `{total}`).
+    ui_course_progress: Text,
+    /// A lesson's done mark.
+    ui_course_done: Text,
+    /// Where a lesson is in the course (`{k}`, `{n}`).
+    ui_course_lesson_of: Text,
+    /// Where a step is in its lesson (`{k}`, `{n}`).
+    ui_course_step_of: Text,
+    /// The lesson's step marks' accessible name.
+    ui_course_steps_label: Text,
+    /// A step mark's title: passed.
+    ui_course_step_passed: Text,
+    /// A step mark's title: visited.
+    ui_course_step_visited: Text,
+    /// A step mark's title: not yet.
+    ui_course_step_ahead: Text,
+    /// The lesson panel's way back to the list of lessons.
+    ui_course_to_list: Text,
+    /// Back a step.
+    ui_course_back: Text,
+    /// On to the next step.
+    ui_course_next: Text,
+    /// The last step's Next: finishes the lesson.
+    ui_course_finish: Text,
+    /// Over a narration's card.
+    ui_course_kind_watch: Text,
+    /// Over a prediction's card.
+    ui_course_kind_predict: Text,
+    /// Over a task's card.
+    ui_course_kind_task: Text,
+    /// A narration whose point the run has not reached.
+    ui_course_not_reached: Text,
+    /// Run the run on to a step's point and show it.
+    ui_course_go_there: Text,
+    /// A run that never reaches the point.
+    ui_course_unreachable: Text,
+    /// The number field's label.
+    ui_course_your_answer: Text,
+    /// Check a number.
+    ui_course_check: Text,
+    /// A number field that does not hold a whole number.
+    ui_course_not_a_number: Text,
+    /// "Does it hold to the end?": yes.
+    ui_course_holds: Text,
+    /// "Does it hold to the end?": no.
+    ui_course_breaks: Text,
+    /// "No invariant breaks".
+    ui_course_none: Text,
+    /// After a right guess.
+    ui_course_correct: Text,
+    /// After a wrong guess, before the hint.
+    ui_course_not_quite: Text,
+    /// A task done.
+    ui_course_task_done: Text,
+    /// Before the core's reason a task is not done.
+    ui_course_not_yet: Text,
+    /// Before a hint.
+    ui_course_hint: Text,
+    /// A check that could not run, before the error.
+    ui_course_check_failed: Text,
+    /// The card after the last step.
+    ui_course_finished: Text,
+    /// Open the next lesson (`{title}`).
+    ui_course_next_lesson: Text,
+    /// After the last lesson.
+    ui_course_all_done: Text,
 }

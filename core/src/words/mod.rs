@@ -122,6 +122,13 @@ impl FromStr for Language {
     }
 }
 
+/// Whether `c` is a Cyrillic letter (the Russian alphabet and the rest of Unicode's Cyrillic
+/// block): what the catalogue's tests, and the test that keeps Russian inside the catalogue,
+/// look for.
+pub fn is_cyrillic(c: char) -> bool {
+    ('\u{0400}'..='\u{04FF}').contains(&c)
+}
+
 /// `template` with each `{name}` replaced by the value of `name` in `args`. A placeholder
 /// with no argument stays as written (the catalogue's tests make sure none does); an
 /// argument's value is inserted as it is, never read as a template.

@@ -2,6 +2,7 @@
 //! the page: wide, in the presenter view at 1280x720, on a 390x844 phone, in both languages,
 //! with a run under way (pending items and their fault buttons on screen).
 
+use idempotency_lab::view::Language;
 use idempotency_lab_tests::browser::LabPage;
 
 fn check(page: &LabPage, what: &str) {
@@ -15,7 +16,10 @@ fn axe_finds_no_violation_wide_in_the_presenter_view_and_on_a_phone() {
     page.wait_for_text("[data-testid=position]", "step 12 /");
     check(&page, "wide, English");
     page.click("[data-testid=lang-ru]");
-    page.wait_for_text("[data-testid=position]", "шаг 12 /");
+    page.wait_for_text(
+        "[data-testid=position]",
+        &format!("{} 12 /", Language::Ru.words().ui_position),
+    );
     check(&page, "wide, Russian");
     page.set_viewport(1280, 720, false);
     page.click("[data-testid=presenter-toggle]");

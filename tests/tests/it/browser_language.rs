@@ -17,10 +17,13 @@ fn assert_page_in(page: &LabPage, language: Language) {
     page.wait_for_text("[data-testid=scenario-title]", &lesson.title);
     assert_eq!(page.text("[data-testid=scenario-title]"), lesson.title);
     assert_eq!(page.text("[data-testid=scenario-description]"), lesson.description);
-    let (step, position, all_naive, lang) = match language {
-        Language::En => ("Step ▶", "step 0 / 0", "All naive", "en"),
-        Language::Ru => ("Шаг ▶", "шаг 0 / 0", "Всё наивно", "ru"),
-    };
+    let words = language.words();
+    let (step, position, all_naive, lang) = (
+        words.ui_step,
+        format!("{} 0 / 0", words.ui_position),
+        words.ui_all_naive,
+        language.code(),
+    );
     assert_eq!(page.text("[data-testid=step]"), step);
     assert_eq!(page.text("[data-testid=position]"), position);
     assert_eq!(page.text("[data-testid=all-naive]"), all_naive);
@@ -48,7 +51,8 @@ fn the_language_switch_turns_the_lesson_and_the_labels_russian_and_stays_after_a
 
     page.click("[data-testid=lang-ru]");
     assert_page_in(&page, Language::Ru);
-    assert_eq!(page.text("[data-testid=scenario-title]"), "F1: брокер доставляет сообщение дважды");
+    let f01 = catalogue_scenario("f01-duplicate-delivery").unwrap();
+    assert_eq!(page.text("[data-testid=scenario-title]"), lesson_text(&f01, Language::Ru).title);
     page.screenshot("language-ru");
 
     // A reload (a new document: the marker is gone) opens in Russian again.
@@ -63,8 +67,10 @@ fn the_language_switch_turns_the_lesson_and_the_labels_russian_and_stays_after_a
     page.wait_for_text("[data-testid=scenario-title]", &p3.title);
     assert_eq!(page.text("[data-testid=scenario-description]"), p3.description);
     page.click("[data-testid=step]");
-    page.wait_for_text("[data-testid=position]", "шаг 1 /");
-    assert!(page.text("[data-testid=current-step]").starts_with("Шаг 1 (тик "));
+    let ru = Language::Ru.words();
+    page.wait_for_text("[data-testid=position]", &format!("{} 1 /", ru.ui_position));
+    let caption = format!("{} 1 ({} ", ru.ui_step_caption, ru.ui_tick);
+    assert!(page.text("[data-testid=current-step]").starts_with(&caption));
 
     page.set_value("[data-testid=scenario]", LESSON);
     page.click("[data-testid=lang-en]");

@@ -191,9 +191,12 @@ fn a_long_link_opens_in_slices_with_progress_and_cancel() {
 
     // The progress line and its button speak Russian on the Russian page.
     page.click("[data-testid=lang-ru]");
-    page.wait_for_text("[data-testid=step]", "Шаг");
+    page.wait_for_text("[data-testid=step]", Language::Ru.words().ui_step);
     page.set_value("[data-testid=scenario]", "f03-crash-before-commit");
-    page.wait_for_text("[data-testid=position]", "шаг 0 /");
+    page.wait_for_text(
+        "[data-testid=position]",
+        &format!("{} 0 /", Language::Ru.words().ui_position),
+    );
     paste(&page, &fragment);
     let (progress, button) = cancel_when_shown(&page);
     assert!(progress.starts_with(progress_prefix(Language::Ru)), "{progress:?}");
@@ -204,7 +207,10 @@ fn a_long_link_opens_in_slices_with_progress_and_cancel() {
     );
     let head = Language::Ru.words().opening_cancelled.split('{').next().unwrap_or_default();
     page.wait_for_text("[data-testid=notice]", head);
-    assert_eq!(page.text("[data-testid=position]"), "шаг 0 / 0");
+    assert_eq!(
+        page.text("[data-testid=position]"),
+        format!("{} 0 / 0", Language::Ru.words().ui_position)
+    );
     page.click("[data-testid=lang-en]");
     assert_eq!(page.console_errors(), Vec::<String>::new());
 }

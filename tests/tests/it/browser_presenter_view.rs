@@ -7,7 +7,7 @@
 
 use idempotency_lab::invariants::InvariantId;
 use idempotency_lab::sim::{Action, PatternMode, Run, Simulation, catalogue_scenario};
-use idempotency_lab::view::{ShareLink, breaking_steps};
+use idempotency_lab::view::{Language, ShareLink, breaking_steps};
 use idempotency_lab_tests::browser::LabPage;
 
 const LESSON: &str = "f03-crash-before-commit";
@@ -67,7 +67,8 @@ fn at_1280x720_go_to_step_shows_the_step_the_invariant_and_the_changed_stock_row
 
     // The same in Russian, still one screen.
     page.click("[data-testid=lang-ru]");
-    page.wait_for_text("[data-testid=position]", &format!("шаг {broke_at} / {steps}"));
+    let position = Language::Ru.words().ui_position;
+    page.wait_for_text("[data-testid=position]", &format!("{position} {broke_at} / {steps}"));
     page.wait_in_view(".diagram .step.current");
     page.wait_in_view("[data-testid=invariant-I2]");
     page.wait_in_view("[data-testid=table-stock] tr.changed");

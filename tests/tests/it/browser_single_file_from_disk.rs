@@ -9,7 +9,7 @@
 
 use idempotency_lab::invariants::{InvariantId, Violation};
 use idempotency_lab::sim::{Action, EntryId, PatternMode, Simulation, Trace, catalogue_scenario};
-use idempotency_lab::view::{PendingTarget, pending};
+use idempotency_lab::view::{Language, PendingTarget, pending};
 use idempotency_lab_tests::browser::{LabPage, dist_file, file_url, scratch_dir};
 
 const LESSON: &str = "f01-duplicate-delivery";
@@ -36,8 +36,9 @@ fn core_run(before: usize) -> (Vec<Violation>, Trace) {
     (simulation.world().violations(), simulation.trace())
 }
 
-/// Each invariant's badge: `broken` exactly for those violated, with the core's sentence.
-fn assert_invariants(page: &LabPage, violations: &[Violation]) {
+/// Each invariant's badge: `broken` exactly for those violated, with the core's sentence in
+/// the page's language.
+fn assert_invariants(page: &LabPage, violations: &[Violation], language: Language) {
     for invariant in InvariantId::ALL {
         let broken = violations.iter().any(|violation| violation.invariant == invariant);
         let state = page.attribute(&format!("[data-testid=invariant-{invariant}]"), "data-state");
@@ -45,7 +46,8 @@ fn assert_invariants(page: &LabPage, violations: &[Violation]) {
     }
     for violation in violations {
         let text = page.text(&format!("[data-testid=invariant-{}]", violation.invariant));
-        assert!(text.contains(&violation.sentence), "{text:?} lacks {:?}", violation.sentence);
+        let sentence = violation.sentence_in(language);
+        assert!(text.contains(&sentence), "{text:?} lacks {sentence:?}");
     }
 }
 
@@ -94,7 +96,7 @@ fn the_file_from_disk_breaks_the_naive_shop_and_its_link_reopens_the_run() {
     page.click("[data-testid=run-to-end]");
     let position = format!("step {steps_total} / {steps_total}");
     page.wait_for_text("[data-testid=position]", &position);
-    assert_invariants(&page, &violations);
+    assert_invariants(&page, &violations, Language::En);
     page.screenshot("single-file-broken");
 
     // Downloads work from disk too: the trace is the core's file, byte for byte.
@@ -117,7 +119,7 @@ fn the_file_from_disk_breaks_the_naive_shop_and_its_link_reopens_the_run() {
     let reopened = LabPage::open_file(fragment);
     assert_eq!(reopened.location(), link);
     reopened.wait_for_text("[data-testid=position]", &position);
-    assert_invariants(&reopened, &violations);
+    assert_invariants(&reopened, &violations, Language::En);
     assert!(!reopened.exists("[data-testid=error]"), "no error banner");
     assert_eq!(reopened.console_errors(), Vec::<String>::new());
 
@@ -125,9 +127,13 @@ fn the_file_from_disk_breaks_the_naive_shop_and_its_link_reopens_the_run() {
     page.click("[data-testid=lang-ru]");
     page.wait_until("the page is Russian", "document.documentElement.lang === 'ru'");
     page.reload(false);
-    page.wait_for_text("[data-testid=position]", &format!("шаг {steps_total} / {steps_total}"));
+    let position = Language::Ru.words().ui_position;
+    page.wait_for_text(
+        "[data-testid=position]",
+        &format!("{position} {steps_total} / {steps_total}"),
+    );
     assert_eq!(page.evaluate("document.documentElement.lang"), "ru");
-    assert_invariants(&page, &violations);
+    assert_invariants(&page, &violations, Language::Ru);
     assert_eq!(page.console_errors(), Vec::<String>::new());
 }
 
@@ -147,7 +153,10 @@ fn a_browser_that_refuses_local_storage_still_runs_the_file_and_keeps_the_choice
     page.wait_until("the page is Russian", "document.documentElement.lang === 'ru'");
     page.set_value("[data-testid=speed]", "80");
     page.click("[data-testid=step]");
-    page.wait_for_text("[data-testid=position]", "шаг 1 /");
+    page.wait_for_text(
+        "[data-testid=position]",
+        &format!("{} 1 /", Language::Ru.words().ui_position),
+    );
     page.click("[data-testid=play]");
     page.wait_until(
         "play reaches step 3",

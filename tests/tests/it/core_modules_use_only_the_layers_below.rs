@@ -13,8 +13,8 @@ use std::path::{Path, PathBuf};
 const MAY_USE: &[(&str, &[&str])] = &[
     ("ids", &[]),
     ("rng", &[]),
-    ("faults", &[]),
     ("words", &[]),
+    ("faults", &["words"]),
     ("store", &["ids"]),
     ("sql", &["ids", "store"]),
     ("step", &["ids", "store"]),

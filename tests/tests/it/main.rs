@@ -61,3 +61,4 @@ mod node_package_traces_equal_native;
 mod node_package_types_check_with_tsc;
 mod postgres_differential;
 mod readme_example_prints_what_the_readme_quotes;
+mod words_live_only_in_the_catalogue;

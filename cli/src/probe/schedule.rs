@@ -1,0 +1,285 @@
+//! Schedules: the operations one probe run sends, each with at most one fault, drawn from the
+//! seed by [`draw`] (the same seed, the same schedules, keys and bodies) and made smaller by
+//! [`smaller`], the candidates the shrinker tries. Pure: no I/O.
+
+use idempotency_lab::rng::DeterministicRng;
+use serde::Deserialize;
+
+use crate::probe::file::Keying;
+
+/// A fault as the probe file names it (`schedule.faults`), simplest first: the shrinker
+/// moves a fault toward the earlier ones.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FaultName {
+    /// The same request or event sent again once the first is answered.
+    Duplicate,
+    /// The first answer dropped by the prober (a lost response, a webhook timeout), then the
+    /// same request sent again.
+    LostResponse,
+    /// The connection closed by the prober once the request is sent, before the answer; a
+    /// retry `in_flight_delay_ms` later, while the first may still be in progress, then one
+    /// more after that retry's answer.
+    HangUp,
+    /// The key sent again with another body: 422 expected (api).
+    KeyReuse,
+    /// A request without the key: 400 expected (api, `key_required`).
+    MissingKey,
+    /// The operation delivered after the next one (webhook).
+    Reorder,
+    /// Copies sent at once, on their own threads.
+    Concurrent,
+    /// A retry sent while the first is still in flight (api).
+    RetryInFlight,
+}
+
+impl FaultName {
+    /// The faults that apply to `keying`; `body_varies` says whether a key can be reused with
+    /// another body.
+    pub fn applicable(keying: &Keying, body_varies: bool) -> Vec<FaultName> {
+        let mut faults = vec![FaultName::Duplicate, FaultName::LostResponse, FaultName::HangUp];
+        match keying {
+            Keying::Api { key_required, .. } => {
+                if body_varies {
+                    faults.push(FaultName::KeyReuse);
+                }
+                if *key_required {
+                    faults.push(FaultName::MissingKey);
+                }
+                faults.extend([FaultName::Concurrent, FaultName::RetryInFlight]);
+            }
+            Keying::Webhook { .. } => faults.extend([FaultName::Reorder, FaultName::Concurrent]),
+        }
+        faults
+    }
+
+    /// Why this fault does not apply to `keying`.
+    pub fn why_not_applicable(self, keying: &Keying) -> &'static str {
+        match (self, keying) {
+            (FaultName::KeyReuse, Keying::Api { .. }) => {
+                "key_reuse needs another body for the same key: put {{n}} or {{uuid}} in \
+                 target.body"
+            }
+            (FaultName::MissingKey, Keying::Api { .. }) => {
+                "missing_key expects 400, which api.key_required = false does not"
+            }
+            (FaultName::Reorder, Keying::Api { .. }) => "reorder is for kind = \"webhook\"",
+            (_, Keying::Webhook { .. }) => {
+                "key_reuse, missing_key and retry_in_flight are for kind = \"api\""
+            }
+            _ => "not applicable",
+        }
+    }
+}
+
+/// The bounds and faults of drawn schedules.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScheduleConfig {
+    /// Operations per schedule, at most (at least 1).
+    pub operations_max: u8,
+    /// Concurrent copies, at most (at least 2).
+    pub copies_max: u8,
+    /// How long after the first the in-flight retry is sent, in milliseconds.
+    pub in_flight_delay_ms: u64,
+    /// The faults drawn from, simplest first.
+    pub faults: Vec<FaultName>,
+}
+
+/// One fault with its parameter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Fault {
+    /// See [`FaultName::Duplicate`].
+    Duplicate,
+    /// See [`FaultName::LostResponse`].
+    LostResponse,
+    /// See [`FaultName::HangUp`].
+    HangUp,
+    /// See [`FaultName::KeyReuse`].
+    KeyReuse,
+    /// See [`FaultName::MissingKey`].
+    MissingKey,
+    /// See [`FaultName::Reorder`].
+    Reorder,
+    /// `copies` sent at once (2 or more).
+    Concurrent {
+        /// How many.
+        copies: u8,
+    },
+    /// See [`FaultName::RetryInFlight`].
+    RetryInFlight,
+}
+
+impl Fault {
+    /// Its name in the probe file.
+    pub fn name(self) -> FaultName {
+        match self {
+            Fault::Duplicate => FaultName::Duplicate,
+            Fault::LostResponse => FaultName::LostResponse,
+            Fault::HangUp => FaultName::HangUp,
+            Fault::KeyReuse => FaultName::KeyReuse,
+            Fault::MissingKey => FaultName::MissingKey,
+            Fault::Reorder => FaultName::Reorder,
+            Fault::Concurrent { .. } => FaultName::Concurrent,
+            Fault::RetryInFlight => FaultName::RetryInFlight,
+        }
+    }
+}
+
+/// One distinct operation: its own key (or event id) and fresh values, and its fault.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Operation {
+    /// Its number in the drawn schedule, from 1 (kept when shrinking drops others, so the
+    /// body stays the same).
+    pub number: u32,
+    /// The key or event id.
+    pub key: String,
+    /// `{{uuid}}` of its body.
+    pub uuid: String,
+    /// `{{uuid}}` of the other body a reused key sends.
+    pub other_uuid: String,
+    /// What goes wrong, if anything.
+    pub fault: Option<Fault>,
+}
+
+/// The operations of one run, in order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Schedule {
+    /// The operations.
+    pub operations: Vec<Operation>,
+}
+
+impl Schedule {
+    /// How many faults it has.
+    pub fn fault_count(&self) -> usize {
+        self.operations.iter().filter(|operation| operation.fault.is_some()).count()
+    }
+
+    /// One line: `#1 duplicate, #2, #3 concurrent x3`.
+    pub fn summary(&self) -> String {
+        let parts: Vec<String> = self
+            .operations
+            .iter()
+            .map(|operation| match operation.fault {
+                None => format!("#{}", operation.number),
+                Some(Fault::Concurrent { copies }) => {
+                    format!("#{} concurrent x{copies}", operation.number)
+                }
+                Some(fault) => format!("#{} {}", operation.number, fault_word(fault.name())),
+            })
+            .collect();
+        parts.join(", ")
+    }
+}
+
+/// The probe file's word for a fault.
+pub fn fault_word(name: FaultName) -> &'static str {
+    match name {
+        FaultName::Duplicate => "duplicate",
+        FaultName::LostResponse => "lost_response",
+        FaultName::HangUp => "hang_up",
+        FaultName::KeyReuse => "key_reuse",
+        FaultName::MissingKey => "missing_key",
+        FaultName::Reorder => "reorder",
+        FaultName::Concurrent => "concurrent",
+        FaultName::RetryInFlight => "retry_in_flight",
+    }
+}
+
+/// The next schedule from `rng`: 1 to `operations_max` operations, each with a fault two
+/// times in three. A reorder is drawn only for an operation that has a next one.
+pub fn draw(rng: &mut DeterministicRng, config: &ScheduleConfig) -> Schedule {
+    let count = 1 + rng.below(u64::from(config.operations_max.max(1)));
+    let mut operations = Vec::new();
+    for index in 0..count {
+        let key = rng.uuid().to_string();
+        let uuid = rng.uuid().to_string();
+        let other_uuid = rng.uuid().to_string();
+        let mut fault = None;
+        if rng.below(3) != 0 && !config.faults.is_empty() {
+            let pick = rng.below(config.faults.len() as u64) as usize;
+            fault = match config.faults[pick] {
+                FaultName::Reorder if index + 1 == count => None,
+                name => Some(fault_of(name, rng, config.copies_max)),
+            };
+        }
+        operations.push(Operation { number: (index + 1) as u32, key, uuid, other_uuid, fault });
+    }
+    Schedule { operations }
+}
+
+fn fault_of(name: FaultName, rng: &mut DeterministicRng, copies_max: u8) -> Fault {
+    match name {
+        FaultName::Duplicate => Fault::Duplicate,
+        FaultName::LostResponse => Fault::LostResponse,
+        FaultName::HangUp => Fault::HangUp,
+        FaultName::KeyReuse => Fault::KeyReuse,
+        FaultName::MissingKey => Fault::MissingKey,
+        FaultName::Reorder => Fault::Reorder,
+        FaultName::Concurrent => {
+            let extra = rng.below(u64::from(copies_max.saturating_sub(1).max(1))) as u8;
+            Fault::Concurrent { copies: 2 + extra }
+        }
+        FaultName::RetryInFlight => Fault::RetryInFlight,
+    }
+}
+
+/// The schedules one step smaller than `schedule`, the most promising first: one operation
+/// fewer; then one fault simpler (fewer copies, or an earlier fault of `faults`); then one
+/// fault fewer. A reorder left on the last operation is dropped (it would do nothing).
+pub fn smaller(schedule: &Schedule, faults: &[FaultName]) -> Vec<Schedule> {
+    let mut candidates = Vec::new();
+    let operations = &schedule.operations;
+    if operations.len() > 1 {
+        for index in 0..operations.len() {
+            let mut fewer = operations.clone();
+            fewer.remove(index);
+            candidates.push(tidy(fewer));
+        }
+    }
+    for (index, operation) in operations.iter().enumerate() {
+        let Some(fault) = operation.fault else { continue };
+        let mut simpler: Vec<Fault> = Vec::new();
+        if let Fault::Concurrent { copies } = fault
+            && copies > 2
+        {
+            simpler.push(Fault::Concurrent { copies: 2 });
+        }
+        for name in faults.iter().filter(|name| **name < fault.name()) {
+            if *name == FaultName::Reorder && index + 1 == operations.len() {
+                continue;
+            }
+            simpler.push(match name {
+                FaultName::Concurrent => Fault::Concurrent { copies: 2 },
+                FaultName::Duplicate => Fault::Duplicate,
+                FaultName::LostResponse => Fault::LostResponse,
+                FaultName::HangUp => Fault::HangUp,
+                FaultName::KeyReuse => Fault::KeyReuse,
+                FaultName::MissingKey => Fault::MissingKey,
+                FaultName::Reorder => Fault::Reorder,
+                FaultName::RetryInFlight => Fault::RetryInFlight,
+            });
+        }
+        for replacement in simpler {
+            let mut changed = operations.clone();
+            changed[index].fault = Some(replacement);
+            candidates.push(Schedule { operations: changed });
+        }
+    }
+    for (index, operation) in operations.iter().enumerate() {
+        if operation.fault.is_some() {
+            let mut changed = operations.clone();
+            changed[index].fault = None;
+            candidates.push(Schedule { operations: changed });
+        }
+    }
+    candidates
+}
+
+fn tidy(mut operations: Vec<Operation>) -> Schedule {
+    if let Some(last) = operations.last_mut()
+        && last.fault == Some(Fault::Reorder)
+    {
+        last.fault = None;
+    }
+    Schedule { operations }
+}
