@@ -665,7 +665,7 @@ pub fn app(props: &AppProps) -> Html {
                 <CompareView comparison={comparison} language={*language} />
             }
             if *check_open && !state.presenter && !in_lesson {
-                <CheckPanel scenario={state.sim.scenario().clone()} seed={state.seed} on_open={on_open_run} />
+                <CheckPanel scenario={state.sim.scenario().clone()} seed={state.seed} on_open={on_open_run} language={*language} />
             }
             <div class={classes!("workspace", in_lesson.then_some("in-lesson"))}>
                 if let Some((index, lesson, step)) = lesson_shown {
