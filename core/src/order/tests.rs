@@ -424,6 +424,30 @@ fn a_payment_for_an_order_not_yet_placed_is_a_typed_error() {
     }
 }
 
+/// Where each implementation refuses a payment for a missing order: the naive `UPDATE` has no
+/// status guard, so changing no row can only mean no order, and it stops there; the guarded
+/// one changes no row for a repeat either, so it reads the status before it refuses.
+#[test]
+fn a_payment_for_a_missing_order_stops_at_the_naive_update_and_after_the_guarded_ones_select() {
+    let statements = |implementation| {
+        let mut store = Store::with_stock(StoreConfig::default(), [(sku("apple"), 10)]);
+        let mut pay =
+            OrderCommandEffect::in_own_transaction(order(1), mark_paid_with("p1"), implementation);
+        statements_of(&mut pay, &mut store)
+    };
+    expect![[r#"
+        BEGIN
+        UPDATE orders SET status = 'Paid', payment_id = 'p1' WHERE id = 'order-1'  => stopped
+    "#]]
+    .assert_eq(&statements(OrderImplementation::Naive));
+    expect![[r#"
+        BEGIN
+        UPDATE orders SET status = 'Paid', payment_id = 'p1' WHERE id = 'order-1' AND status = 'Placed'
+        SELECT status, payment_id FROM orders WHERE id = 'order-1'  => stopped
+    "#]]
+    .assert_eq(&statements(OrderImplementation::Idempotent));
+}
+
 /// The statements a handler runs, one per step, until it is done.
 fn statements_of<S: Steps>(handler: &mut S, store: &mut Store) -> String {
     let mut text = String::new();
