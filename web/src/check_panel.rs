@@ -20,7 +20,7 @@ use idempotency_lab::check::{
 use idempotency_lab::faults::FaultClass;
 use idempotency_lab::sim::{FiredFaults, PatternMode, Patterns, Scenario, Trace};
 use idempotency_lab::testing::{FuzzConfig, FuzzProgress, FuzzRun, lesson_cases};
-use idempotency_lab::view::first_break;
+use idempotency_lab::view::{Language, first_break};
 use yew::platform::spawn_local;
 use yew::platform::time::sleep;
 use yew::prelude::*;
@@ -173,6 +173,9 @@ pub struct CheckPanelProps {
     pub seed: u64,
     /// Opens a run in the page at a step: the counterexample, at its violating step.
     pub on_open: Callback<(Rc<Trace>, usize)>,
+    /// The page's language.
+    #[prop_or_default]
+    pub language: Language,
 }
 
 /// What runs now.
@@ -578,7 +581,7 @@ pub fn check_panel(props: &CheckPanelProps) -> Html {
     };
 
     html! {
-        <section class="check-panel" aria-label="Check and fuzz" data-testid="check-panel" data-status={status}>
+        <section class="check-panel" aria-label={props.language.words().ui_check_group} data-testid="check-panel" data-status={status}>
             <h2>{ "Check every interleaving, or fuzz many seeds" }</h2>
             <div class="check-options">
                 <label>{ "What " }
