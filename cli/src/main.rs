@@ -429,12 +429,13 @@ fn run(
 fn sql(name: &str, seed: u64, mode: ModeArg) -> Result<Outcome, InputError> {
     let named = load_scenario(name)?;
     let scenario = scenario_in_mode(&named.scenario, mode);
-    let simulation = Simulation::new(scenario, seed).map_err(|error| InputError::Invalid {
-        what: "scenario",
-        source_name: named.source_name.clone(),
-        message: error.to_string(),
-        place: None,
-    })?;
+    let simulation =
+        Simulation::without_snapshots(scenario, seed).map_err(|error| InputError::Invalid {
+            what: "scenario",
+            source_name: named.source_name.clone(),
+            message: error.to_string(),
+            place: None,
+        })?;
     let stdout = format!(
         "-- Idempotency Lab: {}, mode {}, seed {seed}\n{}",
         named.source_name,
@@ -489,6 +490,21 @@ fn replay(path: &std::path::Path, language: Language) -> Result<Outcome, InputEr
     Ok(Outcome { stdout, exit_code: EXIT_VIOLATED })
 }
 
+/// The most characters of a step's line that a message quotes: a statement in a trace may be
+/// megabytes long, and a message is read on a terminal.
+const QUOTED_CHARS_MAX: usize = 400;
+
+/// `line`, cut to [`QUOTED_CHARS_MAX`] characters, with how many more there were (`… [+N]`).
+fn quoted_short(line: &str) -> String {
+    match line.char_indices().nth(QUOTED_CHARS_MAX) {
+        Some((cut, _)) => {
+            let more = line[cut..].chars().count();
+            format!("{}… [+{more}]", &line[..cut])
+        }
+        None => line.to_owned(),
+    }
+}
+
 /// Where a replay first departs from the recorded trace, in words.
 fn first_difference(recorded: &Trace, replayed: &Trace) -> String {
     let differing_step = recorded
@@ -500,8 +516,8 @@ fn first_difference(recorded: &Trace, replayed: &Trace) -> String {
         return format!(
             "step {} differs\n  recorded: {}\n  replayed: {}",
             recorded_step.step,
-            render::step_line(recorded_step),
-            render::step_line(replayed_step)
+            quoted_short(&render::step_line(recorded_step)),
+            quoted_short(&render::step_line(replayed_step))
         );
     }
     if recorded.steps.len() != replayed.steps.len() {

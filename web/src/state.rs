@@ -182,7 +182,7 @@ impl Pending {
                 state.sim = Rc::new(opened.simulation);
                 state.notice = state.missing_notice();
                 state.presenter = link.presenter;
-                state.seek(opened.step);
+                state.show_new_run_at(opened.step);
                 Ok(state)
             }
             Source::Trace { id, base, seed } => {
@@ -193,7 +193,7 @@ impl Pending {
                 state.outcomes = played.outcomes;
                 state.sim = Rc::new(played.simulation);
                 let end = state.sim.steps().len();
-                state.seek(end);
+                state.show_new_run_at(end);
                 Ok(state)
             }
         }
@@ -484,19 +484,27 @@ impl LabState {
         })
     }
 
+    /// Shows the step `step` of the run shown: the world is moved on from the one shown when
+    /// that is nearest (a step forward costs one step), else rebuilt from the run's nearest
+    /// snapshot.
     fn seek(&mut self, step: usize) {
         let step = step.min(self.sim.steps().len());
-        let world = if step == self.sim.steps().len() {
-            Ok(self.sim.world().clone())
-        } else {
-            self.sim.world_after(step).map_err(|error| error.to_string())
-        };
-        match world {
+        match self.sim.rewind(&mut self.world, self.cursor, step) {
+            Ok(()) => self.cursor = step,
+            Err(error) => self.error = Some(error.to_string()),
+        }
+    }
+
+    /// Shows the step `step` of a run that has just replaced the one shown: the world is
+    /// rebuilt from the new run's snapshots, not moved on from the old run's.
+    fn show_new_run_at(&mut self, step: usize) {
+        let step = step.min(self.sim.steps().len());
+        match self.sim.world_after(step) {
             Ok(world) => {
                 self.world = world;
                 self.cursor = step;
             }
-            Err(error) => self.error = Some(error),
+            Err(error) => self.error = Some(error.to_string()),
         }
     }
 
@@ -557,7 +565,7 @@ impl LabState {
                 let sim = Rc::make_mut(&mut self.sim);
                 while sim.steps().len() < cursor && sim.step().is_some() {}
                 self.notice = self.missing_notice();
-                self.seek(cursor);
+                self.show_new_run_at(cursor);
             }
             Err(error) => self.error = Some(error),
         }
@@ -604,7 +612,7 @@ impl LabState {
         self.outcomes = played.outcomes;
         self.sim = Rc::new(played.simulation);
         let step = self.cursor + 1;
-        self.seek(step);
+        self.show_new_run_at(step);
     }
 }
 

@@ -54,3 +54,18 @@ fn a_reformatted_trace_is_equal_but_not_byte_for_byte() {
         trace `DIR/trace.json` does not reproduce: the replay equals the trace, but the file is not in the form `run --json` writes (was it reformatted?)
     "#]].assert_eq(&run.stdout.replace(dir.to_str().unwrap(), "DIR"));
 }
+
+#[test]
+fn a_trace_edited_with_a_huge_statement_is_quoted_short() {
+    let dir = scratch_dir("replay-huge-statement");
+    let (path, text) = saved_trace(&dir);
+    let mut value: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let huge = "x".repeat(1_000_000);
+    value["steps"][0]["statement"] = serde_json::Value::String(huge);
+    std::fs::write(&path, serde_json::to_string_pretty(&value).unwrap()).unwrap();
+    let run = run_cli(&["replay", path.to_str().unwrap()]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stdout.contains("step 1 differs"), "{}", run.stdout);
+    assert!(run.stdout.len() < 2_000, "the message quotes {} bytes", run.stdout.len());
+    assert!(run.stdout.contains("… [+"), "the cut says how much was left out: {}", run.stdout);
+}

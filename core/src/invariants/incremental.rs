@@ -16,7 +16,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::answers::{i4_answer, i4_key_runs, i7_response};
 use super::messages::{InboxEvent, i5_row};
 use super::rows::{i1_reserved_without_stock, i1_stock, i2_reservation, i3_order};
-use super::{Quiescence, Violation, check_i6_order_placed_processed_once};
+use super::{InvariantId, Quiescence, Violation, check_i6_order_placed_processed_once};
 use crate::history::{HandlerRunId, History};
 use crate::ids::{ChargeId, ConsumerName, IdempotencyKey, MessageId, OrderId, Sku};
 use crate::store::{ChargeRow, ReservationRow, Tables, WriteSet};
@@ -48,6 +48,36 @@ pub struct Incremental {
     i4_runs: BTreeMap<IdempotencyKey, Vec<Violation>>,
     i5: BTreeMap<(MessageId, ConsumerName), Vec<Violation>>,
     i7: Vec<Violation>,
+    /// I6's violations at the last verdict: judged in full, only when no work is pending.
+    i6: Vec<Violation>,
+
+    /// The violations that appeared since the last verdict, by the part of the order they
+    /// take in [`super::check_all`].
+    added: Added,
+}
+
+/// Violations that appeared since the last verdict, in [`super::check_all`]'s order once
+/// concatenated (I6 is judged at the verdict itself).
+#[derive(Clone, Debug, Default)]
+struct Added {
+    i1_stock: Vec<Violation>,
+    i1_without_stock: Vec<Violation>,
+    i2: Vec<Violation>,
+    i3: Vec<Violation>,
+    i4_answers: Vec<Violation>,
+    i4_runs: Vec<Violation>,
+    i5: Vec<Violation>,
+    i7: Vec<Violation>,
+}
+
+/// What a step did to the violations: what [`Incremental::verdict`] returns.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    /// The violations that stand now and did not at the last verdict, in
+    /// [`super::check_all`]'s order.
+    pub new: Vec<Violation>,
+    /// Every invariant violated now, in order.
+    pub violated: Vec<InvariantId>,
 }
 
 /// The groups a step touched.
@@ -132,6 +162,58 @@ impl Incremental {
         self.judge(tables, history, &touched);
     }
 
+    /// What changed since the last verdict (or since the checker was built: then every
+    /// violation is new): the violations that appeared, and every invariant violated now. It
+    /// costs what changed, not what stands: a long run with thousands of standing violations
+    /// neither copies nor compares them at every step. [`Incremental::violations`] is the
+    /// whole list; the two agree (`sim::tests` checks it on random runs).
+    pub fn verdict(
+        &mut self,
+        tables: &Tables,
+        history: &History,
+        quiescence: &Quiescence,
+    ) -> Verdict {
+        let i6_now = if matches!(quiescence, Quiescence::Quiescent { .. }) {
+            check_i6_order_placed_processed_once(tables, history, quiescence)
+        } else {
+            Vec::new()
+        };
+        let i6_new: Vec<Violation> =
+            i6_now.iter().filter(|violation| !self.i6.contains(violation)).cloned().collect();
+        self.i6 = i6_now;
+        let added = std::mem::take(&mut self.added);
+        let mut new = added.i1_stock;
+        for part in [
+            added.i1_without_stock,
+            added.i2,
+            added.i3,
+            added.i4_answers,
+            added.i4_runs,
+            added.i5,
+            i6_new,
+            added.i7,
+        ] {
+            new.extend(part);
+        }
+        let mut violated = Vec::new();
+        let mut violated_if = |invariant: InvariantId, holds: bool| {
+            if holds {
+                violated.push(invariant);
+            }
+        };
+        violated_if(
+            InvariantId::I1,
+            !self.i1_stock.is_empty() || !self.i1_without_stock.is_empty(),
+        );
+        violated_if(InvariantId::I2, !self.i2.is_empty());
+        violated_if(InvariantId::I3, !self.i3.is_empty());
+        violated_if(InvariantId::I4, !self.i4_answers.is_empty() || !self.i4_runs.is_empty());
+        violated_if(InvariantId::I5, !self.i5.is_empty());
+        violated_if(InvariantId::I6, !self.i6.is_empty());
+        violated_if(InvariantId::I7, !self.i7.is_empty());
+        Verdict { new, violated }
+    }
+
     /// Every violation now, in [`super::check_all`]'s order.
     pub fn violations(
         &self,
@@ -158,8 +240,12 @@ impl Incremental {
     fn read_history(&mut self, history: &History, touched: &mut Touched) {
         let responses = history.responses();
         for (index, response) in responses.iter().enumerate().skip(self.responses_seen) {
+            let answers_before = self.i4_answers.len();
             i4_answer(history, &mut self.first_answers, index, response, &mut self.i4_answers);
-            self.i7.extend(i7_response(index, response));
+            self.added.i4_answers.extend(self.i4_answers.iter().skip(answers_before).cloned());
+            let found = i7_response(index, response);
+            self.added.i7.extend(found.iter().cloned());
+            self.i7.extend(found);
         }
         self.responses_seen = responses.len();
 
@@ -206,12 +292,17 @@ impl Incremental {
                 Some(stock) => {
                     i1_stock(stock, &reservations, &mut violations);
                     self.i1_without_stock.remove(sku);
-                    set(&mut self.i1_stock, sku.clone(), violations);
+                    set(&mut self.i1_stock, sku.clone(), violations, &mut self.added.i1_stock);
                 }
                 None => {
                     i1_reserved_without_stock(sku, &reservations, &mut violations);
                     self.i1_stock.remove(sku);
-                    set(&mut self.i1_without_stock, sku.clone(), violations);
+                    set(
+                        &mut self.i1_without_stock,
+                        sku.clone(),
+                        violations,
+                        &mut self.added.i1_without_stock,
+                    );
                 }
             }
         }
@@ -220,7 +311,7 @@ impl Incremental {
             if let Some(reservation) = tables.reservations.get(key) {
                 i2_reservation(reservation, tables.orders.get(&key.0), &mut violations);
             }
-            set(&mut self.i2, key.clone(), violations);
+            set(&mut self.i2, key.clone(), violations, &mut self.added.i2);
         }
         for order_id in &touched.orders {
             let charges: Vec<&ChargeRow> = self
@@ -232,7 +323,7 @@ impl Incremental {
                 .collect();
             let mut violations = Vec::new();
             i3_order(*order_id, tables.orders.get(order_id), &charges, &mut violations);
-            set(&mut self.i3, *order_id, violations);
+            set(&mut self.i3, *order_id, violations, &mut self.added.i3);
         }
         let runs = history.handler_runs();
         for key in &touched.keys {
@@ -245,19 +336,27 @@ impl Incremental {
                 .collect();
             let mut violations = Vec::new();
             i4_key_runs(*key, &mut key_runs, &mut violations);
-            set(&mut self.i4_runs, *key, violations);
+            set(&mut self.i4_runs, *key, violations, &mut self.added.i4_runs);
         }
         for key in &touched.inbox_rows {
             let events = self.inbox_events.get(key).map(Vec::as_slice).unwrap_or_default();
             let mut violations = Vec::new();
             i5_row(key.0, &key.1, tables.inbox.get(key), events, &mut violations);
-            set(&mut self.i5, key.clone(), violations);
+            set(&mut self.i5, key.clone(), violations, &mut self.added.i5);
         }
     }
 }
 
-/// Records a group's violations: none removes its entry.
-fn set<K: Ord>(groups: &mut BTreeMap<K, Vec<Violation>>, key: K, violations: Vec<Violation>) {
+/// Records a group's violations (none removes its entry), and adds to `added` those the group
+/// did not have before.
+fn set<K: Ord>(
+    groups: &mut BTreeMap<K, Vec<Violation>>,
+    key: K,
+    violations: Vec<Violation>,
+    added: &mut Vec<Violation>,
+) {
+    let before = groups.get(&key).map(Vec::as_slice).unwrap_or_default();
+    added.extend(violations.iter().filter(|violation| !before.contains(violation)).cloned());
     if violations.is_empty() {
         groups.remove(&key);
     } else {

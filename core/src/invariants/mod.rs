@@ -39,7 +39,7 @@ mod rows;
 
 pub use answers::{check_i4_same_key_same_answer, check_i7_no_server_error_for_a_duplicate};
 pub use finding::{AnswerSource, Finding, FoundAnswer, KeyHold};
-pub use incremental::Incremental;
+pub use incremental::{Incremental, Verdict};
 pub use messages::{check_i5_inbox_row_exactly_when_applied, check_i6_order_placed_processed_once};
 pub use rows::{
     check_i1_stock_conserved, check_i2_one_reservation_per_order_line,
@@ -225,6 +225,15 @@ impl PartialEq for Violation {
 }
 
 impl Eq for Violation {}
+
+impl std::hash::Hash for Violation {
+    /// Over the invariant and the sentence: equal violations have equal ones (the sentence
+    /// names the rows' values), and the rows' JSON keys need not be hashed.
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.invariant.hash(state);
+        self.sentence.hash(state);
+    }
+}
 
 impl fmt::Display for Violation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

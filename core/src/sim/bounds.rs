@@ -414,5 +414,24 @@ pub fn extreme_scenario() -> Result<Scenario, ScenarioError> {
     Scenario::from_json(&scenario.to_string())
 }
 
+/// The longest run the bounds accept: [`extreme_scenario`] with only F1, F5, F6 and F11 drawn,
+/// each at its largest rate, and the clock advanced early at every chance. Lost answers
+/// retried with new keys keep creating 16-line orders until `limits.steps_max`, so the run
+/// reaches the step limit with the largest world the bounds allow: the scenario the memory and
+/// step budgets (`benches/long_run.rs`, `benches/bounds.rs`) are measured on.
+pub fn longest_run_scenario() -> Result<Scenario, ScenarioError> {
+    let mut scenario = extreme_scenario()?;
+    let drawn = [FaultClass::F1, FaultClass::F5, FaultClass::F6, FaultClass::F11];
+    scenario.fault_rates = crate::sim::fault::FaultRates(
+        FaultClass::ALL
+            .into_iter()
+            .map(|class| (class, if drawn.contains(&class) { FAULT_RATE.max as u32 } else { 0 }))
+            .collect(),
+    );
+    scenario.schedule.early_clock_advance_per_million = EARLY_CLOCK.max as u32;
+    // Through the parser, as a link or a file would bring it: every bound checked.
+    Scenario::from_json(&scenario.to_json())
+}
+
 #[cfg(test)]
 mod tests;

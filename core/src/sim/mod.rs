@@ -80,7 +80,7 @@ pub use scenario::{
     Pattern, PatternMode, Patterns, RequestSpec, RetentionJobConfig, SCENARIO_FORMAT_VERSION,
     Scenario, ScenarioError, ScheduleConfig,
 };
-pub use scheduler::{ReplayError, RewindError, Simulation, Snapshot, trigger};
+pub use scheduler::{ReplayError, RewindError, SNAPSHOTS_KEPT_MAX, Simulation, Snapshot, trigger};
 pub use trace::{
     Choice, FiredFaults, SimEvent, StepRecord, StopReason, TRACE_FORMAT_VERSION, Trace, TraceError,
     TraceStep, TraceSummary, dead_letter_sentences, dead_letters, describe_event,

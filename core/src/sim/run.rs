@@ -150,14 +150,21 @@ impl Run {
     /// Runs a trace again: the result equals the trace. A trace of a run that was still going
     /// (`stop` is [`StopReason::Running`]: the page exports the run up to the step it shows)
     /// replays to its last step; any other runs on to its end.
+    ///
+    /// One pass, read once: the run its choices were made in takes each at its recorded step
+    /// (as [`RunOpener::of_trace`] opens it), and no snapshot is kept, since nothing rewinds it.
     pub fn replay(trace: &Trace) -> Result<Trace, ReplayError> {
-        let mut simulation = Run::of_trace(trace)?.play().map_err(ReplayError::from)?.simulation;
+        let mut anchorer =
+            RunAnchorer::new(trace.scenario.clone(), trace.seed, user_actions(trace))?;
+        anchorer.simulation.keep_no_snapshots();
+        while !anchorer.advance(usize::MAX)? {}
+        let (_, mut simulation) = anchorer.finish();
         if trace.stop == StopReason::Running {
             while simulation.steps().len() < trace.steps.len() && simulation.step().is_some() {}
         } else {
             simulation.run_to_end();
         }
-        Ok(simulation.trace())
+        Ok(simulation.into_trace())
     }
 }
 

@@ -10,20 +10,25 @@
 //! run (or by the scenario's early-advance rate). Every step is applied with
 //! [`World::apply`] and recorded as a [`TraceStep`] with the violations that appeared at it.
 //!
-//! The state after any step can be had again ([`Simulation::world_after`]): the world is
-//! snapshotted every `Limits::snapshot_every_steps` steps and the recorded actions are
-//! replayed from the nearest snapshot. A run read once, to its end ([`Simulation::run`], the
-//! fuzzer), keeps only the start's snapshot: cloning the world every few steps is most of a
-//! long run's cost, and nothing would rewind it.
+//! The state after any step can be had again ([`Simulation::world_after`],
+//! [`Simulation::rewind`]): the world is snapshotted every `Limits::snapshot_every_steps` steps
+//! and the recorded actions are replayed from the nearest snapshot. At most
+//! [`SNAPSHOTS_KEPT_MAX`] snapshots are kept: when one more is due, every other one is dropped
+//! and the interval doubles, so a long run keeps snapshots spread evenly over it, their memory
+//! bounded by that count times the world's size, and the cost of taking them per step falls
+//! as the run grows (the world grows at most linearly, the interval doubles). A rewind replays
+//! at most one interval, without judging the invariants again (the trace has them). A run read
+//! once, to its end ([`Simulation::run`], the fuzzer), keeps only the start's snapshot.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use thiserror::Error;
 
 use crate::faults::FaultClass;
 use crate::ids::MessageId;
 use crate::inbox::ConsumeState;
-use crate::invariants::{InvariantId, Violation};
+use crate::invariants::InvariantId;
 use crate::rng::DeterministicRng;
 use crate::sim::action::{Action, HoldRelease};
 use crate::sim::broker::EntryState;
@@ -32,13 +37,52 @@ use crate::sim::scenario::{Scenario, ScenarioError};
 use crate::sim::trace::{Choice, StopReason, TRACE_FORMAT_VERSION, Trace, TraceStep, TraceSummary};
 use crate::sim::world::{ApplyError, World, is_listed};
 
-/// A world kept for rewinding.
+/// The most snapshots a rewindable run keeps, the start's included. With the worlds the bounds
+/// allow (`sim::bounds::longest_run_scenario`, `benches/long_run.rs`), this keeps a run's
+/// snapshots within a few tens of megabytes, and a rewind within one interval of replay.
+pub const SNAPSHOTS_KEPT_MAX: usize = 24;
+
+/// A world kept for rewinding, shared by the copies of its run (a copy of a [`Simulation`]
+/// shares its snapshots rather than copying them).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Snapshot {
     /// The number of steps applied to reach it.
     pub step: usize,
     /// The world after that step.
-    pub world: World,
+    pub world: Arc<World>,
+}
+
+/// The snapshots of a run: the start's, then one every `interval` steps, thinned to at most
+/// [`SNAPSHOTS_KEPT_MAX`] by dropping every other one and doubling the interval.
+#[derive(Clone, Debug)]
+struct Snapshots {
+    kept: Vec<Snapshot>,
+    /// Steps between two snapshots; 0 keeps none but the start's.
+    interval: usize,
+}
+
+impl Snapshots {
+    fn new(start: World, interval: usize) -> Snapshots {
+        Snapshots { kept: vec![Snapshot { step: 0, world: Arc::new(start) }], interval }
+    }
+
+    fn is_due(&self, step: usize) -> bool {
+        self.interval > 0 && step.is_multiple_of(self.interval)
+    }
+
+    fn keep(&mut self, step: usize, world: World) {
+        self.kept.push(Snapshot { step, world: Arc::new(world) });
+        if self.kept.len() > SNAPSHOTS_KEPT_MAX {
+            let interval = self.interval.saturating_mul(2);
+            self.kept.retain(|snapshot| snapshot.step.is_multiple_of(interval));
+            self.interval = interval;
+        }
+    }
+
+    /// The latest snapshot at or before `step` (the start's is always kept).
+    fn nearest(&self, step: usize) -> Option<&Snapshot> {
+        self.kept.iter().rev().find(|snapshot| snapshot.step <= step)
+    }
 }
 
 /// Why the state after a step could not be rebuilt.
@@ -105,11 +149,9 @@ pub struct Simulation {
     scheduler_rng: DeterministicRng,
     fired: Vec<bool>,
     steps: Vec<TraceStep>,
-    snapshots: Vec<Snapshot>,
-    /// Whether a snapshot is taken every `Limits::snapshot_every_steps` steps (else only the
-    /// start's is kept).
-    keeps_snapshots: bool,
-    violations_now: Vec<Violation>,
+    snapshots: Snapshots,
+    /// The invariants violated after the last step.
+    violated_now: Vec<InvariantId>,
     first_violation_step: BTreeMap<InvariantId, usize>,
     faults: BTreeMap<FaultClass, usize>,
     random_faults_fired: usize,
@@ -125,14 +167,13 @@ impl Simulation {
         let world = World::new(&scenario, world_rng)?;
         Ok(Simulation {
             fired: vec![false; scenario.injections.len()],
-            snapshots: vec![Snapshot { step: 0, world: world.clone() }],
-            keeps_snapshots: true,
+            snapshots: Snapshots::new(world.clone(), scenario.limits.snapshot_every_steps.max(1)),
             scenario,
             seed,
             world,
             scheduler_rng,
             steps: Vec::new(),
-            violations_now: Vec::new(),
+            violated_now: Vec::new(),
             first_violation_step: BTreeMap::new(),
             faults: BTreeMap::new(),
             random_faults_fired: 0,
@@ -144,7 +185,15 @@ impl Simulation {
     /// as [`Simulation::new`]'s, for a run that is read once rather than rewound
     /// ([`Simulation::world_after`] still works, replaying from the start).
     pub fn without_snapshots(scenario: Scenario, seed: u64) -> Result<Simulation, ScenarioError> {
-        Ok(Simulation { keeps_snapshots: false, ..Simulation::new(scenario, seed)? })
+        let mut simulation = Simulation::new(scenario, seed)?;
+        simulation.keep_no_snapshots();
+        Ok(simulation)
+    }
+
+    /// From now on, keeps no snapshot but the start's (and those taken so far): for a run
+    /// that is read once rather than rewound.
+    pub(crate) fn keep_no_snapshots(&mut self) {
+        self.snapshots.interval = 0;
     }
 
     /// Runs `scenario` with `seed` to its end and returns the trace.
@@ -263,16 +312,8 @@ impl Simulation {
     }
 
     fn record(&mut self, number: usize, record: crate::sim::trace::StepRecord, chosen_by: Choice) {
-        let limits = self.scenario.limits;
-        let new_violations: Vec<Violation> = record
-            .violations
-            .iter()
-            .filter(|violation| !self.violations_now.contains(violation))
-            .cloned()
-            .collect();
-        let mut violated: Vec<InvariantId> =
-            record.violations.iter().map(|violation| violation.invariant).collect();
-        violated.dedup();
+        let new_violations = record.new_violations;
+        let violated = record.violated;
         for invariant in &violated {
             self.first_violation_step.entry(*invariant).or_insert(number);
         }
@@ -280,7 +321,7 @@ impl Simulation {
         if let Some(class) = fault {
             *self.faults.entry(class).or_insert(0) += 1;
         }
-        self.violations_now = record.violations;
+        self.violated_now.clone_from(&violated);
         self.steps.push(TraceStep {
             step: number,
             tick: record.tick,
@@ -300,8 +341,8 @@ impl Simulation {
             violated,
             quiescent: record.quiescent,
         });
-        if self.keeps_snapshots && number.is_multiple_of(limits.snapshot_every_steps.max(1)) {
-            self.snapshots.push(Snapshot { step: number, world: self.world.snapshot() });
+        if self.snapshots.is_due(number) {
+            self.snapshots.keep(number, self.world.snapshot());
         }
     }
 
@@ -404,9 +445,7 @@ impl Simulation {
     /// The trace with an empty list of steps (its summary counts them all).
     fn trace_without_steps(&self) -> Trace {
         let stop = self.stop.clone().unwrap_or(StopReason::Running);
-        let mut violated_at_end: Vec<InvariantId> =
-            self.violations_now.iter().map(|violation| violation.invariant).collect();
-        violated_at_end.dedup();
+        let violated_at_end = self.violated_now.clone();
         Trace {
             format_version: TRACE_FORMAT_VERSION,
             scenario: self.scenario.clone(),
@@ -426,22 +465,64 @@ impl Simulation {
     /// The world after `step` steps (0 is the start): from the nearest snapshot, replaying the
     /// recorded actions.
     pub fn world_after(&self, step: usize) -> Result<World, RewindError> {
+        if step == self.steps.len() {
+            return Ok(self.world.clone());
+        }
+        let snapshot = self.nearest_snapshot(step)?;
+        let mut world = World::clone(&snapshot.world);
+        self.replay_onto(&mut world, snapshot.step, step)?;
+        Ok(world)
+    }
+
+    /// Moves `world`, the world after `at` steps of this run, to the world after `step` steps:
+    /// on from `world` itself when `step` is ahead of it and no snapshot is nearer, else from
+    /// the nearest snapshot. Stepping forward through a recorded run costs one step this way,
+    /// not a copy of the world. `world` is left unchanged on an error.
+    pub fn rewind(&self, world: &mut World, at: usize, step: usize) -> Result<(), RewindError> {
         if step > self.steps.len() {
             return Err(RewindError::StepOutOfRange { step, steps: self.steps.len() });
         }
-        let snapshot = self
-            .snapshots
-            .iter()
-            .rev()
-            .find(|snapshot| snapshot.step <= step)
-            .ok_or(RewindError::StepOutOfRange { step, steps: self.steps.len() })?;
-        let mut world = snapshot.world.clone();
-        for recorded in self.steps.iter().skip(snapshot.step).take(step - snapshot.step) {
+        if at > self.steps.len() {
+            return Err(RewindError::StepOutOfRange { step: at, steps: self.steps.len() });
+        }
+        let snapshot = self.nearest_snapshot(step)?;
+        if at <= step && snapshot.step <= at {
+            if let Err(error) = self.replay_onto(world, at, step) {
+                // Only a bug gets here (the run's own steps replay): put `world` back.
+                *world = self.world_after(at)?;
+                return Err(error);
+            }
+        } else {
+            *world = self.world_after(step)?;
+        }
+        Ok(())
+    }
+
+    fn nearest_snapshot(&self, step: usize) -> Result<&Snapshot, RewindError> {
+        if step > self.steps.len() {
+            return Err(RewindError::StepOutOfRange { step, steps: self.steps.len() });
+        }
+        self.snapshots
+            .nearest(step)
+            .ok_or(RewindError::StepOutOfRange { step, steps: self.steps.len() })
+    }
+
+    /// Applies the recorded actions of steps `from + 1` to `to` to `world`, the world after
+    /// `from` steps: the same states again (the run is a pure function of its inputs), without
+    /// judging the invariants (each step's record has them).
+    fn replay_onto(&self, world: &mut World, from: usize, to: usize) -> Result<(), RewindError> {
+        for recorded in self.steps.iter().skip(from).take(to.saturating_sub(from)) {
             world
-                .apply(&recorded.action)
+                .replay_recorded(&recorded.action)
                 .map_err(|error| RewindError::Replay { step: recorded.step, error })?;
         }
-        Ok(world)
+        Ok(())
+    }
+
+    /// How many snapshots the run keeps now, and the steps between two of them (0: only the
+    /// start's is kept).
+    pub fn snapshots_kept(&self) -> (usize, usize) {
+        (self.snapshots.kept.len(), self.snapshots.interval)
     }
 }
 

@@ -404,6 +404,52 @@ fn the_world_after_any_step_is_rebuilt_from_snapshots_and_replay() {
     );
 }
 
+/// A run long enough to thin its snapshots twice: 64 orders, random faults of every class.
+fn long_scenario() -> Scenario {
+    let requests = (0..64).map(|index| place(["apple", "pear"][index % 2], 1)).collect();
+    let mut scenario = scenario(requests, Vec::new());
+    scenario.fault_rates = FaultRates::uniform(30_000);
+    scenario.schedule.early_clock_advance_per_million = 20_000;
+    scenario
+}
+
+#[test]
+fn a_long_run_keeps_at_most_the_snapshot_budget_and_rewinds_to_every_step() {
+    let mut simulation = Simulation::new(long_scenario(), 3).unwrap();
+    let mut worlds = vec![simulation.world().clone()];
+    while simulation.step().is_some() {
+        worlds.push(simulation.world().clone());
+        let (kept, _) = simulation.snapshots_kept();
+        assert!(kept <= SNAPSHOTS_KEPT_MAX, "{kept} snapshots after {} steps", worlds.len() - 1);
+    }
+    let every = Limits::default().snapshot_every_steps;
+    assert!(
+        worlds.len() > every * SNAPSHOTS_KEPT_MAX * 2,
+        "the run thins its snapshots at least twice: {} steps",
+        worlds.len() - 1
+    );
+    let (kept, interval) = simulation.snapshots_kept();
+    assert!(interval >= every * 4, "the interval doubled twice: {interval}");
+    assert!(kept > SNAPSHOTS_KEPT_MAX / 2 - 2, "thinning keeps every other one: {kept}");
+    for (step, world) in worlds.iter().enumerate() {
+        assert_eq!(&simulation.world_after(step).unwrap(), world, "step {step}");
+    }
+    // The page's moves: forward a step, back a step, jumps both ways, across snapshots.
+    let last = worlds.len() - 1;
+    let mut world = worlds[0].clone();
+    let mut at = 0;
+    for step in [1, 2, 3, interval - 1, interval, interval + 1, 5, last, last - 1, 0, last / 2] {
+        simulation.rewind(&mut world, at, step).unwrap();
+        assert_eq!(world, worlds[step], "from {at} to {step}");
+        at = step;
+    }
+    assert_eq!(
+        simulation.rewind(&mut world, at, last + 1),
+        Err(RewindError::StepOutOfRange { step: last + 1, steps: last })
+    );
+    assert_eq!(world, worlds[at], "a refused rewind leaves the world as it was");
+}
+
 #[test]
 fn a_run_without_snapshots_takes_the_same_steps_and_still_rewinds_from_the_start() {
     for seed in 0..20 {
@@ -748,6 +794,7 @@ fn incremental_invariants_agree_with_the_full_check(
     use crate::invariants::{Incremental, check_all};
     use proptest::prop_assert_eq;
     let mut world = World::new(scenario, crate::rng::DeterministicRng::from_seed(seed)).unwrap();
+    let mut standing: Vec<crate::invariants::Violation> = Vec::new();
     for (step, choice) in choices.iter().enumerate() {
         let enabled = world.enabled_actions();
         if enabled.is_empty() {
@@ -758,7 +805,15 @@ fn incremental_invariants_agree_with_the_full_check(
         let Ok(record) = world.apply(action) else { break };
         let quiescence = world.quiescence();
         let full = check_all(world.store().committed(), world.history(), &quiescence);
-        prop_assert_eq!(&record.violations, &full, "step {} ({:?})", step + 1, action);
+        let incremental = world.incremental_violations();
+        prop_assert_eq!(incremental.as_ref(), Some(&full), "step {} ({:?})", step + 1, action);
+        let mut violated: Vec<_> = full.iter().map(|violation| violation.invariant).collect();
+        violated.dedup();
+        prop_assert_eq!(&record.violated, &violated, "step {} ({:?})", step + 1, action);
+        let new_at_step: Vec<_> =
+            full.iter().filter(|violation| !standing.contains(violation)).cloned().collect();
+        prop_assert_eq!(&record.new_violations, &new_at_step, "step {} ({:?})", step + 1, action);
+        standing = full.clone();
         let afresh = Incremental::new(world.store().committed(), world.history()).violations(
             world.store().committed(),
             world.history(),

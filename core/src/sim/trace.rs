@@ -49,8 +49,10 @@ pub struct StepRecord {
     pub events: Vec<SimEvent>,
     /// The rows the step's commits changed, table then key order.
     pub row_changes: Vec<RowChange>,
-    /// Every invariant violation after the step.
-    pub violations: Vec<Violation>,
+    /// The invariant violations that appeared at the step (stand after it and did not before).
+    pub new_violations: Vec<Violation>,
+    /// Every invariant violated after the step, in order.
+    pub violated: Vec<InvariantId>,
     /// Whether the world had no pending work after the step.
     pub quiescent: bool,
 }

@@ -33,7 +33,7 @@ use thiserror::Error;
 
 use crate::history::{History, HistoryConfig, HistoryError};
 use crate::ids::{ConsumerName, IdempotencyKey, MessageId, OrderId, Tick};
-use crate::invariants::{Incremental, Quiescence, Violation, check_all};
+use crate::invariants::{Incremental, Quiescence, Verdict, Violation, check_all};
 use crate::rng::DeterministicRng;
 use crate::sim::action::{Action, AttemptId, EntryId, InstanceId, RequestIndex};
 use crate::sim::api::ApiAttempt;
@@ -431,7 +431,7 @@ impl World {
         self.perform(action, &mut out)?;
         let row_changes = self.store.step_row_changes();
         let quiescence = self.quiescence();
-        let violations = self.checked_violations(&quiescence);
+        let verdict = self.checked_violations(&quiescence);
         Ok(StepRecord {
             action: action.clone(),
             actor: action.actor(),
@@ -443,7 +443,8 @@ impl World {
             key: out.key,
             events: out.events,
             row_changes,
-            violations,
+            new_violations: verdict.new,
+            violated: verdict.violated,
             quiescent: matches!(quiescence, Quiescence::Quiescent { .. }),
         })
     }
@@ -462,6 +463,20 @@ impl World {
         Ok(check_all(self.store.committed(), &self.history, &self.quiescence()))
     }
 
+    /// Applies an action that an earlier run of the same scenario applied in this very state (a
+    /// rewind replaying a run's own recorded steps): no check that it is enabled (debug builds
+    /// assert it), no statement log, no record and no invariants, which the recorded step
+    /// already has. The incremental checker is dropped, to be built again if the world is
+    /// stepped on with [`World::apply`].
+    pub(crate) fn replay_recorded(&mut self, action: &Action) -> Result<(), ApplyError> {
+        debug_assert!(self.is_enabled(action), "a recorded action is enabled in its state");
+        self.store.stop_statement_log();
+        self.store.start_step();
+        self.invariants.0 = None;
+        let mut out = StepOut::default();
+        self.perform(action, &mut out)
+    }
+
     /// A copy of the world to keep for rewinding: everything but the incremental invariant
     /// checker, which a copy builds again from its state at its first step. The checker's
     /// indexes and violations grow with the run; a snapshot every few steps need not copy them.
@@ -472,10 +487,11 @@ impl World {
         snapshot
     }
 
-    /// Every invariant violation after a step, from the incremental checker fed with the rows
-    /// the step's commits changed and the history records it appended: the same as
-    /// [`check_all`] (debug builds compare the two).
-    fn checked_violations(&mut self, quiescence: &Quiescence) -> Vec<Violation> {
+    /// What the step did to the invariants, from the incremental checker fed with the rows the
+    /// step's commits changed and the history records it appended: the violations that
+    /// appeared and every invariant violated now. Debug builds check the checker's whole list
+    /// against [`check_all`] after every step.
+    fn checked_violations(&mut self, quiescence: &Quiescence) -> Verdict {
         let tables = self.store.committed();
         let checker = match &mut self.invariants.0 {
             Some(checker) => {
@@ -484,13 +500,29 @@ impl World {
             }
             None => self.invariants.0.insert(Box::new(Incremental::new(tables, &self.history))),
         };
-        let violations = checker.violations(tables, &self.history, quiescence);
-        debug_assert_eq!(
-            violations,
-            check_all(tables, &self.history, quiescence),
-            "the incremental invariants differ from the full check"
-        );
-        violations
+        let verdict = checker.verdict(tables, &self.history, quiescence);
+        #[cfg(debug_assertions)]
+        {
+            let full = check_all(tables, &self.history, quiescence);
+            debug_assert_eq!(
+                checker.violations(tables, &self.history, quiescence),
+                full,
+                "the incremental invariants differ from the full check"
+            );
+            let mut violated: Vec<crate::invariants::InvariantId> =
+                full.iter().map(|violation| violation.invariant).collect();
+            violated.dedup();
+            debug_assert_eq!(verdict.violated, violated, "the violated invariants differ");
+        }
+        verdict
+    }
+
+    /// The whole list of violations the incremental checker holds now, if it has been built
+    /// (for the test that compares it with [`check_all`]).
+    #[cfg(test)]
+    pub(crate) fn incremental_violations(&self) -> Option<Vec<Violation>> {
+        let checker = self.invariants.0.as_ref()?;
+        Some(checker.violations(self.store.committed(), &self.history, &self.quiescence()))
     }
 
     /// Performs `action` by its actor, then breaks a deadlock and dead-letters exhausted

@@ -32,6 +32,7 @@ mod browser_share_link_round_trip;
 mod browser_single_file_from_disk;
 mod browser_small_screen;
 mod browser_space_presses_the_focused_button;
+mod browser_the_longest_accepted_link_opens;
 mod check_counterexample_loads_in_the_simulator;
 mod check_finds_each_naive_twin;
 mod check_fuzz_finds_and_shrinks_each_naive_twin;

@@ -1,0 +1,202 @@
+//! Long runs at constant cost: the longest run the bounds accept
+//! (`sim::bounds::longest_run_scenario`, 20,000 steps of a world that grows to its largest), run
+//! through every path a long run takes, with the peak heap and the time of each.
+//!
+//! - `run`: read once, no snapshots (the CLI's `run`, the fuzzer), a step at a time, with its
+//!   slowest step;
+//! - `rewindable`: the page's run (`Simulation::new` + `step`, snapshots kept), with its slowest
+//!   step and its cost a step at 1K, 5K, 10K and 20K steps (the growth curve);
+//! - `world_after`: rewinding the rewindable run to 64 steps spread over it (a slider jump);
+//! - `replay`: the CLI's `replay` of the run's trace JSON (parse, replay, print again);
+//! - `sql`: the CLI's `sql` (the run as psql scripts);
+//! - `link`: a share link of the run at its last step, decoded and opened.
+//!
+//! The heap is counted by this binary's global allocator (`peakmem-alloc`: the most bytes held
+//! at once during a phase, above what was held when it began), so the figures are exact and
+//! independent of the allocator's caching; the process's peak
+//! resident set (`VmHWM`, Linux) is printed at the end. The bench fails if a phase's peak heap
+//! is over the budget the README's Bounds section states (256 MiB).
+//!
+//! Run: `cargo bench -p idempotency-lab --bench long_run` (add `-- --seed N` for another seed).
+
+use std::alloc::System;
+use std::time::{Duration, Instant};
+
+use idempotency_lab::sim::bounds::longest_run_scenario;
+use idempotency_lab::sim::{Run, Simulation, Trace};
+use idempotency_lab::view::ShareLink;
+use peakmem_alloc::{INSTRUMENTED_SYSTEM, PeakMemAlloc, PeakMemAllocTrait};
+
+#[global_allocator]
+static ALLOCATOR: &PeakMemAlloc<System> = &INSTRUMENTED_SYSTEM;
+
+/// The most heap a phase may add to what the process held when it began.
+const HEAP_BUDGET_BYTES: usize = 256 << 20;
+
+fn reset_peak() {
+    ALLOCATOR.reset_peak_memory();
+}
+
+/// The most heap held at once since [`reset_peak`], above what was held then.
+fn peak() -> usize {
+    ALLOCATOR.get_peak_memory()
+}
+
+fn mb(bytes: usize) -> String {
+    format!("{:.1} MB", bytes as f64 / 1e6)
+}
+
+fn ms(duration: Duration) -> String {
+    format!("{:.3} ms", duration.as_secs_f64() * 1e3)
+}
+
+/// One phase's figures.
+struct Phase {
+    name: &'static str,
+    took: Duration,
+    peak_heap_bytes: usize,
+    detail: String,
+}
+
+fn measure(name: &'static str, work: impl FnOnce() -> String) -> Phase {
+    reset_peak();
+    let started = Instant::now();
+    let detail = work();
+    let took = started.elapsed();
+    Phase { name, took, peak_heap_bytes: peak(), detail }
+}
+
+/// The steps' mean cost around each of `marks` (the 200 steps before it).
+fn step_costs(simulation: &mut Simulation, marks: &[usize]) -> (Duration, Vec<(usize, f64)>) {
+    let mut slowest = Duration::ZERO;
+    let mut window = Duration::ZERO;
+    let mut curve = Vec::new();
+    loop {
+        let before = Instant::now();
+        let Some(step) = simulation.step().map(|step| step.step) else { break };
+        let took = before.elapsed();
+        slowest = slowest.max(took);
+        if marks.iter().any(|mark| step + 200 > *mark && step <= *mark) {
+            window += took;
+        }
+        if marks.contains(&step) {
+            curve.push((step, window.as_secs_f64() * 1e6 / 200.0));
+            window = Duration::ZERO;
+        }
+    }
+    (slowest, curve)
+}
+
+fn main() {
+    let seed = std::env::args()
+        .skip_while(|arg| arg != "--seed")
+        .nth(1)
+        .map_or(1, |seed| seed.parse().expect("--seed takes a number"));
+    let scenario = longest_run_scenario().expect("the bounds accept their longest run");
+    println!(
+        "longest accepted run: {} bytes of scenario JSON, seed {seed}, steps_max {}",
+        scenario.to_json().len(),
+        scenario.limits.steps_max
+    );
+    let marks = [1_000, 5_000, 10_000, 20_000];
+    let mut phases = Vec::new();
+    let mut trace: Option<Trace> = None;
+
+    phases.push(measure("run (read once)", || {
+        let mut simulation = Simulation::without_snapshots(scenario.clone(), seed).unwrap();
+        let (slowest, curve) = step_costs(&mut simulation, &marks);
+        let steps = simulation.steps().len();
+        trace = Some(simulation.into_trace());
+        format!("{steps} steps, slowest step {}, us/step {}", ms(slowest), curve_text(&curve))
+    }));
+    let trace = trace.expect("the run ran");
+    let trace_json = trace.to_json();
+    let run = Run { scenario: scenario.clone(), seed, choices: Vec::new() };
+    let steps = trace.steps.len();
+    drop(trace);
+
+    let mut rewindable: Option<Simulation> = None;
+    phases.push(measure("rewindable (the page's run)", || {
+        let mut simulation = Simulation::new(scenario.clone(), seed).unwrap();
+        let (slowest, curve) = step_costs(&mut simulation, &marks);
+        let (snapshots, interval) = simulation.snapshots_kept();
+        rewindable = Some(simulation);
+        format!(
+            "slowest step {}, us/step {}, {snapshots} snapshots {interval} steps apart",
+            ms(slowest),
+            curve_text(&curve)
+        )
+    }));
+    let simulation = rewindable.expect("the run ran");
+    phases.push(measure("a copy of the last world", || {
+        let world = simulation.world().clone();
+        drop(world);
+        "its peak heap is the world's size".to_owned()
+    }));
+    phases.push(measure("world_after (64 jumps)", || {
+        let mut slowest = Duration::ZERO;
+        let mut total = Duration::ZERO;
+        for jump in 0..64 {
+            let step = steps * (jump * 37 % 64 + 1) / 64;
+            let before = Instant::now();
+            let world = simulation.world_after(step).expect("within the run");
+            let took = before.elapsed();
+            drop(world);
+            slowest = slowest.max(took);
+            total += took;
+        }
+        format!("mean {}, slowest {}", ms(total / 64), ms(slowest))
+    }));
+    drop(simulation);
+
+    phases.push(measure("replay (CLI)", || {
+        let recorded = Trace::from_json(&trace_json).expect("a trace reads back");
+        let replayed = Simulation::replay(&recorded).expect("it replays");
+        let same = replayed.to_json() == trace_json;
+        format!("trace JSON {}, reproduces: {same}", mb(trace_json.len()))
+    }));
+
+    phases.push(measure("sql (CLI)", || {
+        let simulation = Simulation::without_snapshots(scenario.clone(), seed).unwrap();
+        let scripts = idempotency_lab::view::psql_scripts(simulation);
+        format!("{} sessions", scripts.sessions.len())
+    }));
+
+    phases.push(measure("link opening", || {
+        let link = ShareLink::of_run(&run, steps).encode();
+        let opened = ShareLink::decode(&link).expect("it decodes").open().expect("it opens");
+        format!("link {} characters, opened at step {}", link.len(), opened.step)
+    }));
+
+    println!("{:<28} {:>10} {:>12}  detail", "phase", "time", "peak heap");
+    let mut over = Vec::new();
+    for phase in &phases {
+        println!(
+            "{:<28} {:>10} {:>12}  {}",
+            phase.name,
+            format!("{:.2} s", phase.took.as_secs_f64()),
+            mb(phase.peak_heap_bytes),
+            phase.detail
+        );
+        if phase.peak_heap_bytes > HEAP_BUDGET_BYTES {
+            over.push(phase.name);
+        }
+    }
+    if let Some(rss) = peak_rss_bytes() {
+        println!("process peak RSS (VmHWM): {}", mb(rss));
+    }
+    println!("budget: every phase's peak heap <= {}", mb(HEAP_BUDGET_BYTES));
+    assert!(over.is_empty(), "over the heap budget: {over:?}");
+}
+
+fn curve_text(curve: &[(usize, f64)]) -> String {
+    curve.iter().map(|(step, us)| format!("@{step} {us:.1}")).collect::<Vec<_>>().join(", ")
+}
+
+/// The process's peak resident set, from `/proc/self/status` (Linux).
+fn peak_rss_bytes() -> Option<usize> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|line| line.starts_with("VmHWM:"))?;
+    let kilobytes: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kilobytes * 1024)
+}
