@@ -12,7 +12,8 @@
 //!
 //! Exit codes: 0 when the run kept every invariant (for `replay`: the trace reproduced; for
 //! `check`: proved), 1 when an invariant was violated (for `replay`: it did not reproduce), 2
-//! for a usage or input error, 3 when `check` hit a bound before covering every state.
+//! for a usage or input error, 3 when `check` hit a bound (depth, states, memory) before
+//! covering every state.
 
 #![forbid(unsafe_code)]
 
@@ -47,7 +48,7 @@ const EXIT_BOUNDED: u8 = 3;
 ///
 /// Exit codes: 0 when no invariant was violated (replay: the trace reproduced; check: proved),
 /// 1 when one was (replay: it did not reproduce), 2 for a usage or input error, 3 when `check`
-/// hit a bound before covering every state (not a proof).
+/// hit a bound (depth, states, memory) before covering every state (not a proof).
 #[derive(Debug, Parser)]
 #[command(name = "idempotency-lab", version)]
 struct Cli {
@@ -124,7 +125,7 @@ enum Command {
     /// The checker drops the scenario's own injections and places the faults itself: one of
     /// each class the scenario injects (one duplicate delivery F1 and one crash after commit F2
     /// if it injects none). Exit codes: 0 proved, 1 violated, 2 usage or input error, 3 a
-    /// bound was hit first (not a proof).
+    /// bound (depth, states, memory) was hit first (not a proof).
     Check {
         /// A built-in id (see `list`) or a scenario file.
         scenario: String,
@@ -140,6 +141,10 @@ enum Command {
         /// The most unique states stored.
         #[arg(long, default_value_t = verify::CheckBounds::default().states_max)]
         states_max: usize,
+        /// The most memory the checker holds, in bytes (its estimate of its tables and of the
+        /// states it keeps): the default keeps a check under 1 GB on any accepted scenario.
+        #[arg(long, default_value_t = verify::CheckBounds::default().bytes_max)]
+        bytes_max: usize,
         /// Print the counterexample as a trace (the JSON of `run --json`, which `replay` and
         /// the page's import open) and the verdict on stderr; without a counterexample, one
         /// line of JSON: `{"outcome": "proved" | "bounded", ...}`.
@@ -259,8 +264,8 @@ fn main() -> ExitCode {
         Command::Run { scenario, seed, mode, json } => run(&scenario, seed, mode, json, lang),
         Command::Sql { scenario, seed, mode } => sql(&scenario, seed, mode),
         Command::Replay { trace } => replay(&trace, lang),
-        Command::Check { scenario, seed, mode, depth_max, states_max, json } => {
-            let bounds = verify::CheckBounds { depth_max, states_max };
+        Command::Check { scenario, seed, mode, depth_max, states_max, bytes_max, json } => {
+            let bounds = verify::CheckBounds { depth_max, states_max, bytes_max };
             check(&scenario, seed, mode, bounds, json, lang)
         }
         Command::Fuzz { scenario, seed, cases, mode, json } => {

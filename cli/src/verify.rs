@@ -31,13 +31,19 @@ pub struct CheckBounds {
     pub depth_max: usize,
     /// The most unique states stored.
     pub states_max: usize,
+    /// The most bytes the checker holds (its estimate).
+    pub bytes_max: usize,
 }
 
 impl Default for CheckBounds {
     /// The bounds of the checker's reference configuration.
     fn default() -> Self {
         let reference = two_consumers_duplicate_and_crash_config();
-        CheckBounds { depth_max: reference.depth_max, states_max: reference.states_max }
+        CheckBounds {
+            depth_max: reference.depth_max,
+            states_max: reference.states_max,
+            bytes_max: reference.bytes_max,
+        }
     }
 }
 
@@ -90,6 +96,7 @@ pub fn check(
     let config = CheckConfig {
         depth_max: bounds.depth_max,
         states_max: bounds.states_max,
+        bytes_max: bounds.bytes_max,
         faults: FaultBudget::for_scenario(&scenario),
         progress_every_states: CHECK_SLICE_STATES,
         ..two_consumers_duplicate_and_crash_config()
@@ -172,7 +179,7 @@ pub fn check(
             text: fill(
                 words.check_bounded,
                 &[
-                    ("reason", &reason),
+                    ("reason", &reason.sentence_in(language)),
                     ("states", &stats.states_explored),
                     ("unique", &stats.unique_states),
                     ("depth", &stats.depth_reached),

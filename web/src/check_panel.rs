@@ -20,7 +20,8 @@ use idempotency_lab::check::{
 use idempotency_lab::faults::FaultClass;
 use idempotency_lab::sim::{FiredFaults, PatternMode, Patterns, Scenario, Trace};
 use idempotency_lab::testing::{FuzzConfig, FuzzProgress, FuzzRun, lesson_cases};
-use idempotency_lab::view::{Language, first_break};
+use idempotency_lab::view::first_break;
+use idempotency_lab::words::{Language, fill};
 use yew::platform::spawn_local;
 use yew::platform::time::sleep;
 use yew::prelude::*;
@@ -173,8 +174,7 @@ pub struct CheckPanelProps {
     pub seed: u64,
     /// Opens a run in the page at a step: the counterexample, at its violating step.
     pub on_open: Callback<(Rc<Trace>, usize)>,
-    /// The page's language.
-    #[prop_or_default]
+    /// The page's language, of the findings the core words (a check stopped by a bound).
     pub language: Language,
 }
 
@@ -237,7 +237,7 @@ fn stats_text(stats: &CheckProgress) -> String {
     )
 }
 
-fn check_finding(outcome: CheckOutcome, stats: &CheckProgress) -> Finding {
+fn check_finding(outcome: CheckOutcome, stats: &CheckProgress, language: Language) -> Finding {
     match outcome {
         CheckOutcome::Proved => Finding {
             kind: "proved",
@@ -250,7 +250,15 @@ fn check_finding(outcome: CheckOutcome, stats: &CheckProgress) -> Finding {
         },
         CheckOutcome::Bounded { reason } => Finding {
             kind: "bounded",
-            summary: format!("Bounded by a limit, not a proof: {reason} ({}).", stats_text(stats)),
+            summary: fill(
+                language.words().check_panel_bounded,
+                &[
+                    ("reason", &reason.sentence_in(language)),
+                    ("states", &stats.states_explored),
+                    ("unique", &stats.unique_states),
+                    ("depth", &stats.depth_reached),
+                ],
+            ),
             details: vec![],
             open: None,
         },
@@ -292,6 +300,7 @@ fn error_finding(error: String) -> Finding {
 async fn drive_check(
     mut checker: Checker,
     states_max: usize,
+    language: Language,
     generation: u64,
     cancel: Rc<Cell<bool>>,
     dispatch: UseReducerDispatcher<PanelState>,
@@ -323,7 +332,7 @@ async fn drive_check(
                 job: Job::Checking { progress, states_max },
             }),
             Ok(CheckStatus::Done(report)) => {
-                let finding = check_finding(report.outcome, &report.stats);
+                let finding = check_finding(report.outcome, &report.stats, language);
                 dispatch.dispatch(Msg::Finish { generation, finding });
                 return;
             }
@@ -473,7 +482,7 @@ pub fn check_panel(props: &CheckPanelProps) -> Html {
     let on_check = {
         let panel = panel.clone();
         let fresh_flag = fresh_flag.clone();
-        let seed = props.seed;
+        let (seed, language) = (props.seed, props.language);
         let (scenario, config, what) = (scenario.clone(), config.clone(), what.clone());
         Callback::from(move |_: MouseEvent| {
             let generation = panel.generation + 1;
@@ -488,6 +497,7 @@ pub fn check_panel(props: &CheckPanelProps) -> Html {
                     spawn_local(drive_check(
                         checker,
                         states_max,
+                        language,
                         generation,
                         flag,
                         panel.dispatcher(),

@@ -7,6 +7,7 @@ mod common;
 mod check_and_fuzz_bad_flags_exit_2;
 mod check_and_fuzz_json_counterexample_replays;
 mod check_idempotent_lesson_proves;
+mod check_memory_bound_exits_3;
 mod check_naive_lesson_finds_i2;
 mod course_lists_and_grades_lessons;
 mod explain_tells_a_lesson;

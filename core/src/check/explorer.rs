@@ -7,6 +7,18 @@
 //! Breadth-first order makes the first violation found one of the shortest: every state at
 //! depth `d` is discovered before any state at depth `d + 1`, and a state is checked when it is
 //! discovered. The path to it is rebuilt from parent links kept per unique state.
+//!
+//! What is stored per unique state is small and the same whatever the model: its fingerprint
+//! in the visited set, a parent link with the action that led to it, and, until it is
+//! expanded, a frontier entry of its index and depth; about 70 bytes on a 64-bit target, never
+//! the state itself. A state is rebuilt when it is expanded, by replaying its path from the
+//! initial state with [`Model::next_state`] (so the model must be a pure function of the state
+//! and the action). The replay is cheap because the explorer keeps the states of the path it
+//! rebuilt last (at most `depth_max + 1` of them) and breadth-first order keeps the states below
+//! one ancestor together: the next state to expand shares most of its path with the last, and
+//! each ancestor is rebuilt once per level. What the explorer holds is estimated in bytes
+//! ([`Explorer::bytes_held`]) and bounded by [`ExploreBounds::bytes_max`], like the states and
+//! the depth: reaching it is the outcome [`BoundReason::BytesMax`], never an allocation failure.
 
 use std::collections::{HashSet, VecDeque};
 use std::fmt;
@@ -15,6 +27,7 @@ use std::hash::{BuildHasher, Hasher};
 use serde::{Deserialize, Serialize};
 
 use crate::check::fingerprint::Fingerprint;
+use crate::words::{Language, fill};
 
 /// A model to explore: a pure transition system with a property checked in every state.
 pub trait Model {
@@ -45,7 +58,20 @@ pub trait Model {
     /// The state's fingerprint: equal for states the model treats as the same (after any
     /// symmetry reduction), different otherwise but for 64-bit collisions.
     fn fingerprint(&self, state: &Self::State) -> Fingerprint;
+
+    /// An estimate of the bytes `state` holds on the heap (its inline size is counted
+    /// apart): the explorer counts it for the states it keeps rebuilt
+    /// ([`Explorer::bytes_held`]). By default none, right for a state without heap data.
+    fn state_heap_bytes(&self, state: &Self::State) -> usize {
+        let _ = state;
+        0
+    }
 }
+
+/// The default of [`ExploreBounds::bytes_max`]: 512 MiB, so that a check stays under 1 GB of
+/// resident memory with the slack of a growing table (a table that doubles holds its old and
+/// its new buffer for a moment) and what the caller holds beside the explorer.
+pub const BYTES_MAX_DEFAULT: usize = 512 << 20;
 
 /// The bounds of an exploration. Hitting one is the typed outcome
 /// [`ExploreOutcome::Bounded`], never an error or a hang.
@@ -56,6 +82,8 @@ pub struct ExploreBounds {
     pub depth_max: usize,
     /// At most this many unique states are stored.
     pub states_max: usize,
+    /// At most this many bytes are held, as [`Explorer::bytes_held`] estimates them.
+    pub bytes_max: usize,
 }
 
 /// Why an exploration stopped before covering every reachable state.
@@ -73,6 +101,11 @@ pub enum BoundReason {
         /// The bound.
         states_max: usize,
     },
+    /// What the exploration holds reached its memory bound: some states were not checked.
+    BytesMax {
+        /// The bound.
+        bytes_max: usize,
+    },
     /// A transition hit one of the model's own limits (the broker's queue, the history).
     ModelLimit {
         /// The depth of the state the transition left.
@@ -82,19 +115,32 @@ pub enum BoundReason {
     },
 }
 
-impl fmt::Display for BoundReason {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl BoundReason {
+    /// Why the exploration stopped, in `language`.
+    pub fn sentence_in(&self, language: Language) -> String {
+        let words = language.words();
         match self {
             BoundReason::DepthMax { depth_max } => {
-                write!(f, "paths longer than {depth_max} steps were not explored")
+                fill(words.check_bound_depth_max, &[("depth_max", depth_max)])
             }
             BoundReason::StatesMax { states_max } => {
-                write!(f, "the limit of {states_max} unique states was reached")
+                fill(words.check_bound_states_max, &[("states_max", states_max)])
+            }
+            BoundReason::BytesMax { bytes_max } => {
+                let mib = format!("{:.1}", *bytes_max as f64 / f64::from(1 << 20));
+                fill(words.check_bound_bytes_max, &[("bytes_max", bytes_max), ("mib", &mib)])
             }
             BoundReason::ModelLimit { depth, error } => {
-                write!(f, "a step from depth {depth} hit a limit of the model: {error}")
+                fill(words.check_bound_model_limit, &[("depth", depth), ("error", error)])
             }
         }
+    }
+}
+
+impl fmt::Display for BoundReason {
+    /// The sentence in English.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.sentence_in(Language::En))
     }
 }
 
@@ -183,12 +229,19 @@ struct Node<A> {
     action: Option<A>,
 }
 
-/// A state waiting to be expanded.
-#[derive(Clone, Debug)]
-struct Pending<S> {
+/// A state waiting to be expanded: its node and depth; the state is rebuilt from its path.
+#[derive(Clone, Copy, Debug)]
+struct Pending {
     node: usize,
     depth: usize,
+}
+
+/// A state rebuilt from its path, kept while the states below it are expanded.
+#[derive(Clone, Debug)]
+struct Rebuilt<S> {
+    node: usize,
     state: S,
+    bytes: usize,
 }
 
 /// A breadth-first exploration of a [`Model`], resumable in slices.
@@ -198,7 +251,11 @@ pub struct Explorer<M: Model> {
     bounds: ExploreBounds,
     visited: HashSet<Fingerprint, FingerprintHashBuilder>,
     nodes: Vec<Node<M::Action>>,
-    frontier: VecDeque<Pending<M::State>>,
+    frontier: VecDeque<Pending>,
+    /// The states of the path rebuilt last, from the initial state (index = depth).
+    path: Vec<Rebuilt<M::State>>,
+    /// The sum of `path`'s `bytes`.
+    path_bytes: usize,
     stats: ExploreStats,
     depth_bound_hit: bool,
     outcome: Option<ExploreOutcome<M::Action, M::Violation>>,
@@ -216,16 +273,19 @@ impl<M: Model> Explorer<M> {
         let outcome = match violation {
             Some(violation) => Some(ExploreOutcome::Violated { violation, path: Vec::new() }),
             None => {
-                frontier.push_back(Pending { node: 0, depth: 0, state: initial });
+                frontier.push_back(Pending { node: 0, depth: 0 });
                 None
             }
         };
+        let bytes = model.state_heap_bytes(&initial);
         Explorer {
             model,
             bounds,
             visited,
             nodes: vec![Node { parent: None, action: None }],
             frontier,
+            path: vec![Rebuilt { node: 0, state: initial, bytes }],
+            path_bytes: bytes,
             stats: ExploreStats {
                 unique_states: 1,
                 frontier_len: usize::from(outcome.is_none()),
@@ -249,6 +309,20 @@ impl<M: Model> Explorer<M> {
     /// The outcome, once the exploration is over.
     pub fn outcome(&self) -> Option<&ExploreOutcome<M::Action, M::Violation>> {
         self.outcome.as_ref()
+    }
+
+    /// An estimate of the bytes the exploration holds: its tables by their capacity (the
+    /// visited set, the parent links, the frontier, the rebuilt path) and the heap of the
+    /// rebuilt states by [`Model::state_heap_bytes`]. Bounded by [`ExploreBounds::bytes_max`].
+    pub fn bytes_held(&self) -> usize {
+        // A hash set of `capacity` holds about `capacity * 8 / 7` buckets of a fingerprint
+        // and one control byte each.
+        let visited = self.visited.capacity().saturating_mul(8) / 7
+            * (std::mem::size_of::<Fingerprint>() + 1);
+        let nodes = self.nodes.capacity() * std::mem::size_of::<Node<M::Action>>();
+        let frontier = self.frontier.capacity() * std::mem::size_of::<Pending>();
+        let path = self.path.capacity() * std::mem::size_of::<Rebuilt<M::State>>();
+        visited + nodes + frontier + path + self.path_bytes
     }
 
     /// Expands at most `states_budget` states, then returns where it is. Time is an input: the
@@ -299,17 +373,25 @@ impl<M: Model> Explorer<M> {
 
     fn expand_one(&mut self) {
         let Some(pending) = self.frontier.pop_front() else {
-            self.outcome = Some(if self.depth_bound_hit {
-                ExploreOutcome::Bounded {
-                    reason: BoundReason::DepthMax { depth_max: self.bounds.depth_max },
-                }
-            } else {
-                ExploreOutcome::Proved
-            });
+            self.finish_if_empty();
             return;
         };
         self.stats.frontier_len = self.frontier.len();
-        let actions = self.model.actions(&pending.state);
+        if let Err(error) = self.rebuild(pending) {
+            self.outcome = Some(ExploreOutcome::Bounded {
+                reason: BoundReason::ModelLimit { depth: pending.depth, error },
+            });
+            return;
+        }
+        if let Some(bounded) = self.over_bytes() {
+            self.outcome = Some(bounded);
+            return;
+        }
+        let Some(rebuilt) = self.path.last() else { return };
+        debug_assert_eq!(rebuilt.node, pending.node);
+        debug_assert_eq!(self.path.len(), pending.depth + 1);
+        let state = &rebuilt.state;
+        let actions = self.model.actions(state);
         self.stats.states_explored = self.stats.states_explored.saturating_add(1);
         if actions.is_empty() {
             self.stats.terminal_states = self.stats.terminal_states.saturating_add(1);
@@ -324,7 +406,7 @@ impl<M: Model> Explorer<M> {
         let depth = pending.depth.saturating_add(1);
         for action in actions {
             self.stats.transitions = self.stats.transitions.saturating_add(1);
-            let (next, violation) = match self.model.next_state(&pending.state, &action) {
+            let (next, violation) = match self.model.next_state(state, &action) {
                 Ok(next) => next,
                 Err(error) => {
                     self.outcome = Some(ExploreOutcome::Bounded {
@@ -351,10 +433,57 @@ impl<M: Model> Explorer<M> {
                 });
                 return;
             }
-            self.frontier.push_back(Pending { node, depth, state: next });
+            self.frontier.push_back(Pending { node, depth });
+            if let Some(bounded) = self.over_bytes() {
+                self.outcome = Some(bounded);
+                return;
+            }
         }
         self.stats.frontier_len = self.frontier.len();
         self.finish_if_empty();
+    }
+
+    /// Rebuilds the state of `pending` at the end of `self.path`: keeps the longest prefix of
+    /// the path rebuilt last that leads to it, and replays the rest of its path from there.
+    fn rebuild(&mut self, pending: Pending) -> Result<(), String> {
+        // The nodes between `pending` and its deepest ancestor already rebuilt, deepest first.
+        let mut missing = Vec::new();
+        let mut node = pending.node;
+        let mut depth = pending.depth;
+        while self.path.get(depth).is_none_or(|rebuilt| rebuilt.node != node) {
+            missing.push(node);
+            // The initial state (node 0, depth 0) is always `path[0]`, so every other node
+            // has a parent one level up.
+            let parent = self.nodes.get(node).and_then(|found| found.parent);
+            let (Some(parent), Some(up)) = (parent, depth.checked_sub(1)) else {
+                return Err(format!("state {node} at depth {depth} has no path to rebuild"));
+            };
+            node = parent;
+            depth = up;
+        }
+        for dropped in self.path.drain(depth + 1..) {
+            self.path_bytes -= dropped.bytes;
+        }
+        for node in missing.into_iter().rev() {
+            let action = self.nodes.get(node).and_then(|found| found.action.as_ref());
+            let (Some(action), Some(last)) = (action, self.path.last()) else {
+                return Err(format!("state {node} has no action to replay"));
+            };
+            let (state, _) = self.model.next_state(&last.state, action).map_err(|error| {
+                format!("replaying the path to a state already explored: {error}")
+            })?;
+            let bytes = self.model.state_heap_bytes(&state);
+            self.path_bytes += bytes;
+            self.path.push(Rebuilt { node, state, bytes });
+        }
+        Ok(())
+    }
+
+    /// The outcome [`BoundReason::BytesMax`] if the exploration holds more than its bound.
+    fn over_bytes(&self) -> Option<ExploreOutcome<M::Action, M::Violation>> {
+        (self.bytes_held() > self.bounds.bytes_max).then_some(ExploreOutcome::Bounded {
+            reason: BoundReason::BytesMax { bytes_max: self.bounds.bytes_max },
+        })
     }
 
     fn finish_if_empty(&mut self) {

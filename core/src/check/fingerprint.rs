@@ -3,10 +3,14 @@
 //! that the checker's state counts are reproducible and can be pinned by tests.
 //!
 //! The trade-off: the checker stores only fingerprints of visited states, not the states,
-//! which keeps a million states in about 16 MB instead of gigabytes. Two different states with
-//! the same fingerprint would be merged and the second one never explored; with `n` states the
-//! chance of any collision is about `n² / 2⁶⁵` (below one in ten million for a million states).
-//! A collision can hide a violation, never invent one: every reported path is replayed.
+//! which keeps a million states in about 16 MB instead of gigabytes (the states themselves are
+//! rebuilt by replaying their paths, see the explorer). Two different states with the same
+//! fingerprint would be merged and the second one never explored; with `n` states the chance
+//! of any collision is about `n² / 2⁶⁵` (below one in ten million for a million states, about
+//! three in a million for ten million). Stateright's checkers and TLC keep the same kind
+//! of set of 64-bit fingerprints and accept the same risk (TLC prints its estimate of the
+//! collision probability after every run). A collision can hide a violation, never invent
+//! one: every reported path is replayed from the initial state.
 
 use std::hash::{Hash, Hasher};
 

@@ -40,8 +40,8 @@ mod world_model;
 
 pub use budget::FaultBudget;
 pub use explorer::{
-    BoundReason, ExploreBounds, ExploreOutcome, ExploreStats, ExploreStatus, Explorer,
-    FingerprintHashBuilder, FingerprintHasher, Model,
+    BYTES_MAX_DEFAULT, BoundReason, ExploreBounds, ExploreOutcome, ExploreStats, ExploreStatus,
+    Explorer, FingerprintHashBuilder, FingerprintHasher, Model,
 };
 pub use scenarios::{
     two_consumers_duplicate_and_crash, two_consumers_duplicate_and_crash_config,

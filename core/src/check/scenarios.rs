@@ -83,11 +83,13 @@ pub fn two_consumers_two_orders_duplicate_and_crash(patterns: Patterns) -> Scena
 
 /// The bounds for [`two_consumers_duplicate_and_crash`] and
 /// [`two_consumers_two_orders_duplicate_and_crash`]: one duplicate delivery (F1) and one
-/// consumer crash after commit (F2) per path, the clock when idle, symmetry on, I1-I7.
+/// consumer crash after commit (F2) per path, the clock when idle, symmetry on, I1-I7, and
+/// the default bounds (depth 200, a million states, [`crate::check::BYTES_MAX_DEFAULT`]).
 pub fn two_consumers_duplicate_and_crash_config() -> CheckConfig {
     CheckConfig {
         depth_max: 200,
         states_max: 1_000_000,
+        bytes_max: crate::check::BYTES_MAX_DEFAULT,
         faults: FaultBudget::of(&[(FaultClass::F1, 1), (FaultClass::F2, 1)]),
         clock: ClockPolicy::WhenIdle,
         symmetry: SymmetryReduction::ConsumerInstances,

@@ -141,3 +141,29 @@ fn fingerprints_are_fnv_1a_and_the_same_on_every_platform() {
     std::hash::Hasher::write(&mut hasher, b"a");
     assert_eq!(std::hash::Hasher::finish(&hasher), 0xaf63_dc4c_8601_ec8c);
 }
+
+#[test]
+fn a_memory_bound_stops_the_check_with_its_typed_outcome_and_a_stored_state_is_small() {
+    let patterns = Patterns::all(PatternMode::Idempotent);
+    let mut config = two_consumers_duplicate_and_crash_config();
+    let mut checker =
+        Checker::new(two_consumers_duplicate_and_crash(patterns), 0, config.clone()).unwrap();
+    let whole = checker.run_to_end(&mut |_| {}).unwrap();
+    assert_eq!(whole.outcome, CheckOutcome::Proved);
+    // Every unique state, its parent link and its frontier entry, and the states of one
+    // rebuilt path: well under a kilobyte a state.
+    let bytes_per_state = checker.bytes_held() / whole.stats.unique_states;
+    assert!(bytes_per_state < 256, "{bytes_per_state} bytes a state");
+
+    config.bytes_max = 256 << 10;
+    let mut checker = Checker::new(two_consumers_duplicate_and_crash(patterns), 0, config).unwrap();
+    let bounded = checker.run_to_end(&mut |_| {}).unwrap();
+    assert_eq!(
+        bounded.outcome,
+        CheckOutcome::Bounded { reason: BoundReason::BytesMax { bytes_max: 256 << 10 } }
+    );
+    assert!(checker.bytes_held() > 256 << 10);
+    assert!(
+        0 < bounded.stats.unique_states && bounded.stats.unique_states < whole.stats.unique_states
+    );
+}

@@ -194,6 +194,16 @@ words! {
     check_violated: Text,
     /// Before the counterexample's trace.
     check_counterexample: Text,
+    /// Why a check stopped: paths deeper than the depth bound exist.
+    check_bound_depth_max: Text,
+    /// Why a check stopped: its store of unique states is full.
+    check_bound_states_max: Text,
+    /// Why a check stopped: what it holds reached its memory bound.
+    check_bound_bytes_max: Text,
+    /// Why a check stopped: a step hit a limit of the model (the error in English).
+    check_bound_model_limit: Text,
+    /// The page's check panel, a check stopped by a bound.
+    check_panel_bounded: Text,
     /// The fuzzer found nothing.
     fuzz_no_violation: Text,
     /// The fuzzer found a violation and shrank it.

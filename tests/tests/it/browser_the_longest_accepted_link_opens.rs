@@ -34,7 +34,8 @@ fn the_longest_accepted_link_opens_at_its_last_step_and_the_page_stays_usable() 
     assert!(!page.exists("[data-testid=error]"), "no error banner");
     let last = native.simulation.steps().last().expect("steps");
     let caption = page.text("[data-testid=current-step]");
-    assert!(caption.contains(&format!("(tick {})", last.tick.0)), "{caption:?}");
+    assert!(caption.starts_with(&format!("Step {steps} (tick {}): ", last.tick)), "{caption:?}");
+    assert!(caption.contains(&format!("step limit {steps} reached")), "{caption:?}");
 
     page.click("[data-testid=step-back]");
     page.wait_for_text("[data-testid=position]", &format!("step {} / {steps}", steps - 1));

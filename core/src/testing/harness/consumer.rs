@@ -19,7 +19,7 @@ use std::fmt::Debug;
 use std::hash::{Hash, Hasher};
 
 use crate::check::fingerprint::{Fingerprint, FnvHasher};
-use crate::check::{ExploreBounds, Model};
+use crate::check::{BYTES_MAX_DEFAULT, ExploreBounds, Model};
 use crate::ids::{MessageId, OrderId, Sku, Tick};
 use crate::inbox::Envelope;
 use crate::rng::DeterministicRng;
@@ -432,6 +432,10 @@ pub fn check_consumer<C: ConsumerUnderTest>(
     consumer: C,
     config: HarnessConfig,
 ) -> HarnessCheckReport {
-    let bounds = ExploreBounds { depth_max: config.depth_max, states_max: config.states_max };
+    let bounds = ExploreBounds {
+        depth_max: config.depth_max,
+        states_max: config.states_max,
+        bytes_max: BYTES_MAX_DEFAULT,
+    };
     check_model(HarnessModel::new(consumer, config), bounds)
 }

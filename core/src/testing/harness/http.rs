@@ -39,7 +39,7 @@ use std::hash::Hash;
 pub use model::{HttpHarnessModel, PluggedHandler};
 pub use state::{AttemptState, ClientState, HttpAction, HttpAttempt, HttpHarnessState};
 
-use crate::check::ExploreBounds;
+use crate::check::{BYTES_MAX_DEFAULT, ExploreBounds};
 use crate::idempotency::{Config as LayerConfig, HttpRequest, HttpResponse, Implementation};
 use crate::step::Steps;
 use crate::store::Store;
@@ -184,6 +184,10 @@ pub fn check_handler<H: HandlerUnderTest>(
     handler: H,
     config: HttpHarnessConfig,
 ) -> HarnessCheckReport<HttpAction> {
-    let bounds = ExploreBounds { depth_max: config.depth_max, states_max: config.states_max };
+    let bounds = ExploreBounds {
+        depth_max: config.depth_max,
+        states_max: config.states_max,
+        bytes_max: BYTES_MAX_DEFAULT,
+    };
     check_model(HttpHarnessModel::new(handler, config), bounds)
 }
