@@ -11,7 +11,7 @@ use gloo::timers::callback::Interval;
 use idempotency_lab::sim::{CATALOGUE, Pattern, PatternMode};
 use idempotency_lab::view::Language;
 use idempotency_lab::view::{
-    CompareInput, Moment, breaking_steps, compare, lanes, lesson_text, moments, pending,
+    CompareInput, Moment, breaking_steps, compare, lanes, lesson_text, moments, pending_in,
     trace_to_mermaid,
 };
 use idempotency_lab::words::fill;
@@ -571,7 +571,7 @@ pub fn app(props: &AppProps) -> Html {
     // those of the drawn steps.
     let drawn_moments: Vec<Moment> =
         moments(shown).into_iter().filter(|moment| moment.step > first).collect();
-    let waiting = pending(&state.world);
+    let waiting = pending_in(&state.world, *language);
 
     html! {
         <main class={classes!(
@@ -593,7 +593,7 @@ pub fn app(props: &AppProps) -> Html {
                 { language_switch(&language, ui) }
             </header>
             { scenario_bar(&state, &dispatcher, *language, in_lesson) }
-            <section class="controls" aria-label="Run controls">
+            <section class="controls" aria-label={language.words().ui_controls_group}>
                 <button data-testid="reset" onclick={send(Action::Reset)} title={ui.reset.1}>{ ui.reset.0 }</button>
                 <button data-testid="step-back" onclick={send(Action::StepBack)} disabled={state.cursor == 0} title={ui.back.1}>{ ui.back.0 }</button>
                 <button data-testid="step" onclick={send(Action::StepForward)} disabled={!state.can_step_forward()} title={ui.step.1}>{ ui.step.0 }</button>
@@ -614,7 +614,7 @@ pub fn app(props: &AppProps) -> Html {
                         }) }
                     </select>
                 </label>
-                <input type="range" class="slider" data-testid="slider" aria-label="Go to step"
+                <input type="range" class="slider" data-testid="slider" aria-label={language.words().ui_go_to_step}
                     min="0" max={steps_total.to_string()} value={state.cursor.to_string()}
                     oninput={
                         let dispatcher = dispatcher.clone();
@@ -629,7 +629,7 @@ pub fn app(props: &AppProps) -> Html {
             </div>
             // A lesson keeps to its run: no files, comparison or search beside it.
             if !in_lesson {
-            <section class="files" aria-label="Export and import">
+            <section class="files" aria-label={language.words().ui_files_group}>
                 <button data-testid="compare-toggle" class={classes!(state.compare_open.then_some("active"))}
                     onclick={send(Action::ToggleCompare)} aria-pressed={state.compare_open.to_string()}>
                     { if state.compare_open { ui.compare.1 } else { ui.compare.0 } }
@@ -682,12 +682,12 @@ pub fn app(props: &AppProps) -> Html {
                     <InvariantsPanel violations={violations} breaks={breaking_steps(shown)} {on_jump} language={*language}
                         dead_letters={idempotency_lab::sim::dead_letter_sentences(shown)} />
                     if state.presenter {
-                        <PresenterTables tables={state.world.store().committed().clone()} changes={changes.clone()} />
+                        <PresenterTables tables={state.world.store().committed().clone()} changes={changes.clone()} language={*language} />
                     }
                 </aside>
             </div>
             if !state.presenter {
-                <StoreTables tables={state.world.store().committed().clone()} {changes} />
+                <StoreTables tables={state.world.store().committed().clone()} {changes} language={*language} />
             }
         </main>
     }
@@ -768,7 +768,7 @@ fn scenario_bar(
         (Pattern::P4, ui.patterns[3], patterns.p4_inbox),
     ];
     html! {
-        <section class="scenario" aria-label="Scenario">
+        <section class="scenario" aria-label={language.words().ui_scenario_group}>
             <div class="scenario-row">
                 // A lesson runs its own scenario and seed; the lesson panel tells about it.
                 if !in_lesson {
@@ -791,7 +791,7 @@ fn scenario_bar(
                     <button data-testid="all-idempotent" onclick={let d = dispatcher.clone(); move |_| d.dispatch(Action::SetAllPatterns(PatternMode::Idempotent))}>{ ui.all_idempotent }</button>
                 </span>
             </div>
-            <div class="patterns" role="group" aria-label="Naive or idempotent, per pattern">
+            <div class="patterns" role="group" aria-label={language.words().ui_patterns_group}>
                 { for switches.into_iter().map(|(pattern, name, mode)| {
                     let naive = mode == PatternMode::Naive;
                     let focus = state.base.focus.contains(&pattern);

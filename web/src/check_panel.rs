@@ -591,7 +591,7 @@ pub fn check_panel(props: &CheckPanelProps) -> Html {
     };
 
     html! {
-        <section class="check-panel" aria-label="Check and fuzz" data-testid="check-panel" data-status={status}>
+        <section class="check-panel" aria-label={props.language.words().ui_check_group} data-testid="check-panel" data-status={status}>
             <h2>{ "Check every interleaving, or fuzz many seeds" }</h2>
             <div class="check-options">
                 <label>{ "What " }

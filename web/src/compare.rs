@@ -141,7 +141,7 @@ fn side(
                     .filter(|difference| difference.table == table)
                     .filter_map(|difference| if naive { difference.naive.clone() } else { difference.idempotent.clone() })
                     .collect();
-                html! { <TableView {table} rows={tables.rows_json(table)} {marked} /> }
+                html! { <TableView {table} rows={tables.rows_json(table)} {marked} {language} /> }
             }) }
         </div>
     }

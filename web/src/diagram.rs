@@ -23,6 +23,7 @@ use idempotency_lab::sim::{Action, TraceStep};
 use idempotency_lab::view::{
     ArrowKind, DiagramItem, Lane, Language, MarkKind, Moment, MomentKind, PendingItem, step_items,
 };
+use idempotency_lab::words::fill;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
 use yew::prelude::*;
@@ -276,17 +277,17 @@ pub fn sequence_diagram(props: &SequenceDiagramProps) -> Html {
         })
         .collect();
     html! {
-        <section class="diagram-box" aria-label="Sequence diagram">
+        <section class="diagram-box" aria-label={props.language.words().ui_sequence_diagram}>
             <div class="diagram-scroll" ref={scroller} data-testid="diagram" {onscroll}>
               <div class="diagram-canvas" style={format!("--diagram-units: {width}")}>
                 <svg class="diagram lanes-head" viewBox={format!("0 0 {width} 40")} preserveAspectRatio="xMinYMin meet" aria-hidden="true">
                     { for lanes.iter().map(|lane| html! {
-                        <text x={lane_x(&lanes, *lane).to_string()} y="28" text-anchor="middle" class="lane-name">{ lane.name() }</text>
+                        <text x={lane_x(&lanes, *lane).to_string()} y="28" text-anchor="middle" class="lane-name">{ lane.name_in(props.language) }</text>
                     }) }
                 </svg>
                 if hidden > 0 {
                     <button type="button" class="earlier" data-testid="diagram-earlier" onclick={on_earlier}>
-                        { format!("▲ {hidden} earlier steps not drawn: show {} more", hidden.min(WINDOW_STEPS)) }
+                        { fill(props.language.words().ui_earlier_not_drawn, &[("hidden", &hidden), ("more", &hidden.min(WINDOW_STEPS))]) }
                     </button>
                 }
                 <svg class="diagram" viewBox={format!("0 0 {width} {height}")} preserveAspectRatio="xMinYMin meet" aria-hidden="true">
@@ -425,9 +426,11 @@ fn pending_part(
             None => ("margin-left: 0.4rem".to_owned(), "from-left"),
         };
         let lane_name = item.lane().map(Lane::name).unwrap_or_else(|| ui.clock.to_owned());
+        let shown_name =
+            item.lane().map(|lane| lane.name_in(language)).unwrap_or_else(|| ui.clock.to_owned());
         html! {
             <li class={classes!("pending-row", item.lane().is_none().then_some("clock"))}
-                data-testid={format!("pending-{}", item.target)} data-lane={lane_name.clone()}>
+                data-testid={format!("pending-{}", item.target)} data-lane={lane_name}>
                 <div class={classes!("pending-card", side)} {style}>
                     <span class="pending-dot" aria-hidden="true" />
                     <span class="pending-label" title={item.detail.clone()}>
@@ -435,7 +438,7 @@ fn pending_part(
                     </span>
                     if !item.actions.is_empty() {
                         <span class="pending-actions" role="group"
-                            aria-label={format!("{} {}: {}", ui.faults_on, lane_name, item.label)}>
+                            aria-label={format!("{} {}: {}", ui.faults_on, shown_name, item.label)}>
                             { for item.actions.iter().map(|action| fault_button(action, language, on_inject)) }
                         </span>
                     }

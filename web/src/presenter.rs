@@ -11,6 +11,7 @@
 
 use std::rc::Rc;
 
+use idempotency_lab::view::Language;
 use yew::prelude::*;
 
 use idempotency_lab::store::{RowChange, TableName, Tables};
@@ -188,6 +189,9 @@ pub struct PresenterTablesProps {
     pub tables: Tables,
     /// The rows the current step changed.
     pub changes: Vec<RowChange>,
+    /// The page's language.
+    #[prop_or_default]
+    pub language: Language,
 }
 
 /// The store's tables beside the diagram, in the presenter view: the tables the current step
@@ -200,9 +204,9 @@ pub fn presenter_tables(props: &PresenterTablesProps) -> Html {
     order.sort_by_key(|table| (!touched(*table), *table != TableName::Stock));
     html! {
         // A scrolling box is focusable, so that the keyboard can scroll it too.
-        <section class="tables presenter-tables" aria-label="Store tables" tabindex="0">
+        <section class="tables presenter-tables" aria-label={props.language.words().ui_store_tables} tabindex="0">
             { for order.into_iter().map(|table| html! {
-                <TableView {table} rows={props.tables.rows_json(table)}
+                <TableView {table} rows={props.tables.rows_json(table)} language={props.language}
                     changes={props.changes.iter().filter(|change| change.table == table).cloned().collect::<Vec<_>>()} />
             }) }
         </section>

@@ -12,9 +12,7 @@
 //! has them), and the drawing is hidden from them.
 
 use idempotency_lab::sim::{Action, TraceStep};
-use idempotency_lab::view::{
-    DiagramItem, Lane, Language, MarkKind, Moment, PendingItem, step_items,
-};
+use idempotency_lab::view::{DiagramItem, Language, MarkKind, Moment, PendingItem, step_items};
 use yew::prelude::*;
 
 use crate::diagram::moment_name;
@@ -114,7 +112,7 @@ fn step_entry(
             </p>
             if !items.is_empty() || !moments.is_empty() {
                 <ul class="step-entry-items">
-                    { for items.iter().map(item_entry) }
+                    { for items.iter().map(|item| item_entry(item, language)) }
                     { for moments.iter().map(|moment| moment_entry(moment, language)) }
                 </ul>
             }
@@ -123,11 +121,11 @@ fn step_entry(
 }
 
 /// One arrow or mark of the diagram, in words.
-fn item_entry(item: &DiagramItem) -> Html {
+fn item_entry(item: &DiagramItem, language: Language) -> Html {
     match item {
         DiagramItem::Arrow { from, to, label, detail, .. } => html! {
             <li class="step-item arrow-item" title={detail.clone()}>
-                <span class="lanes">{ format!("{} → {}", from.name(), to.name()) }</span>{ ": " }
+                <span class="lanes">{ format!("{} → {}", from.name_in(language), to.name_in(language)) }</span>{ ": " }
                 <span class="label">{ label.clone() }</span>
             </li>
         },
@@ -138,7 +136,7 @@ fn item_entry(item: &DiagramItem) -> Html {
             );
             html! {
                 <li class={classes!("step-item", "mark-item", alarm.then_some("alarm"))} title={detail.clone()}>
-                    <span class="lanes">{ lane.name() }</span>{ ": " }
+                    <span class="lanes">{ lane.name_in(language) }</span>{ ": " }
                     <span class="label">{ label.clone() }</span>
                 </li>
             }
@@ -150,7 +148,7 @@ fn item_entry(item: &DiagramItem) -> Html {
 fn moment_entry(moment: &Moment, language: Language) -> Html {
     html! {
         <li class="step-item moment" data-moment={moment_name(moment.kind)}>
-            <span class="lanes">{ moment.lane.name() }</span>{ ": ✓ " }
+            <span class="lanes">{ moment.lane.name_in(language) }</span>{ ": ✓ " }
             <span class="moment-headline">{ moment.kind.headline(language) }</span>{ " — " }
             <span class="moment-why">{ moment.kind.why(language) }</span>
         </li>
@@ -169,7 +167,7 @@ fn pending_list(
             <h3 class="pending-title">{ if pending.is_empty() { ui.nothing_waits } else { ui.waiting_now } }</h3>
             <ul class="pending-rows">
                 { for pending.iter().map(|item| {
-                    let lane = item.lane().map(Lane::name).unwrap_or_else(|| ui.clock.to_owned());
+                    let lane = item.lane().map(|lane| lane.name_in(language)).unwrap_or_else(|| ui.clock.to_owned());
                     html! {
                         <li class={classes!("pending-card", item.lane().is_none().then_some("clock"))}
                             data-testid={format!("list-pending-{}", item.target)}>

@@ -4,6 +4,7 @@
 //! and updated rows each with their own class, deleted rows listed under their table.
 
 use idempotency_lab::store::{RowChange, TableName, Tables};
+use idempotency_lab::view::Language;
 use yew::prelude::*;
 
 /// Props of [`StoreTables`].
@@ -14,15 +15,18 @@ pub struct StoreTablesProps {
     /// The rows the current step changed.
     #[prop_or_default]
     pub changes: Vec<RowChange>,
+    /// The page's language.
+    #[prop_or_default]
+    pub language: Language,
 }
 
 /// Every table of the store, in the core's order.
 #[function_component(StoreTables)]
 pub fn store_tables(props: &StoreTablesProps) -> Html {
     html! {
-        <section class="tables" aria-label="Store tables">
+        <section class="tables" aria-label={props.language.words().ui_store_tables}>
             { for TableName::ALL.iter().map(|&table| html! {
-                <TableView {table} rows={props.tables.rows_json(table)}
+                <TableView {table} rows={props.tables.rows_json(table)} language={props.language}
                     changes={props.changes.iter().filter(|change| change.table == table).cloned().collect::<Vec<_>>()} />
             }) }
         </section>
@@ -42,6 +46,9 @@ pub struct TableViewProps {
     /// Rows to mark as differing from the other side of a comparison (class `differs`).
     #[prop_or_default]
     pub marked: Vec<serde_json::Value>,
+    /// The page's language.
+    #[prop_or_default]
+    pub language: Language,
 }
 
 /// One table: a header row of its columns and a row per stored row. Each row carries its first
@@ -69,7 +76,7 @@ pub fn table_view(props: &TableViewProps) -> Html {
                 <thead><tr>{ for columns.iter().map(|column| html! { <th>{ *column }</th> }) }</tr></thead>
                 <tbody>
                     if props.rows.is_empty() {
-                        <tr class="empty"><td colspan={columns.len().to_string()}>{ "no rows" }</td></tr>
+                        <tr class="empty"><td colspan={columns.len().to_string()}>{ props.language.words().ui_no_rows }</td></tr>
                     }
                     { for props.rows.iter().map(|row| {
                         let row_id = columns.first().map(|column| cell_text(&row[*column])).unwrap_or_default();

@@ -36,7 +36,7 @@ use crate::ids::Tick;
 use crate::inbox::{ConsumeOutcome, ConsumerCrashed};
 use crate::sim::{Action, Actor, InstanceId, Scenario, SimEvent, Trace, TraceStep};
 use crate::view::moments::{MomentKind, moments};
-use crate::words::{Language, fill};
+use crate::words::{Language, Words, fill};
 
 /// One vertical lane of the diagram.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -266,8 +266,16 @@ pub fn diagram(trace: &Trace) -> Diagram {
     Diagram { lanes, steps }
 }
 
-/// What to draw for one trace step (see the module's documentation for the rules).
+/// What to draw for one trace step (see the module's documentation for the rules), labelled
+/// in English.
 pub fn step_items(step: &TraceStep) -> Vec<DiagramItem> {
+    step_items_in(step, Language::En)
+}
+
+/// [`step_items`] with the arrows' and marks' labels in `language` (their tooltips stay
+/// English).
+pub fn step_items_in(step: &TraceStep, language: Language) -> Vec<DiagramItem> {
+    let w = language.words();
     let lane = Lane::of_actor(step.actor);
     let mut items = Vec::new();
     if let Some(statement) = &step.statement
@@ -289,37 +297,37 @@ pub fn step_items(step: &TraceStep) -> Vec<DiagramItem> {
         Action::DeliverConcurrently { entry, instance } => items.push(mark(
             Lane::Broker,
             MarkKind::Duplicate,
-            "concurrent delivery".to_owned(),
+            w.dg_concurrent.to_owned(),
             format!("F4: {entry} delivered to {instance} while still in flight elsewhere"),
         )),
         Action::DoubleSubmit { request } => items.push(mark(
             Lane::Client,
             MarkKind::Duplicate,
-            "double submit".to_owned(),
+            w.dg_double_submit.to_owned(),
             format!("F6: {request} sent twice at once, with the same key"),
         )),
         Action::SendWithKeyOf { request, key_of } => items.push(mark(
             Lane::Client,
             MarkKind::Duplicate,
-            format!("key of request {}", key_of.0),
+            fill(w.dg_key_of, &[("request", &key_of.0)]),
             format!("F7: {request} sent with the key of {key_of}"),
         )),
         Action::RetryWithNewKey { request } => items.push(mark(
             Lane::Client,
             MarkKind::Duplicate,
-            "retry, new key".to_owned(),
+            w.dg_retry_new_key.to_owned(),
             format!("F11: {request} retried with a new idempotency key"),
         )),
         _ => {}
     }
     for event in &step.events {
-        event_items(lane, event, &mut items);
+        event_items(lane, event, &mut items, w);
     }
     for violation in &step.new_violations {
         items.push(mark(
             lane,
             MarkKind::Violation,
-            format!("{} violated", violation.invariant),
+            fill(w.dg_violated, &[("invariant", &violation.invariant)]),
             violation.to_string(),
         ));
     }
@@ -367,19 +375,19 @@ fn statement_arrow(statement: &str) -> Option<(ArrowKind, String)> {
     }
 }
 
-fn event_items(lane: Lane, event: &SimEvent, items: &mut Vec<DiagramItem>) {
+fn event_items(lane: Lane, event: &SimEvent, items: &mut Vec<DiagramItem>, w: &Words) {
     use crate::history::RequestAttempt;
     match event {
         SimEvent::RequestSent { request, attempt, kind, key, method_and_path } => {
-            let again = match kind {
-                RequestAttempt::First => "",
-                RequestAttempt::Duplicate => " (again)",
+            let label = match kind {
+                RequestAttempt::First => method_and_path.to_string(),
+                RequestAttempt::Duplicate => fill(w.dg_again, &[("request", method_and_path)]),
             };
             items.push(arrow(
                 Lane::Client,
                 Lane::Api,
                 ArrowKind::Request,
-                format!("{method_and_path}{again}"),
+                label,
                 format!("{request}, {attempt}, Idempotency-Key {key}"),
             ));
         }
@@ -387,19 +395,19 @@ fn event_items(lane: Lane, event: &SimEvent, items: &mut Vec<DiagramItem>) {
             IdempotencyEvent::ResponseReplayed { key, status } => items.push(mark(
                 Lane::Api,
                 MarkKind::Duplicate,
-                format!("replayed {status}"),
+                fill(w.dg_replayed, &[("status", status)]),
                 format!("key {key} seen before: its stored answer {status} is replayed"),
             )),
             IdempotencyEvent::KeyInProgress { key, lease_expires_at } => items.push(mark(
                 Lane::Api,
                 MarkKind::Duplicate,
-                "key in progress".to_owned(),
+                w.dg_key_in_progress.to_owned(),
                 format!("key {key} is being handled (lease until {lease_expires_at}): 409"),
             )),
             IdempotencyEvent::FingerprintMismatch { key, .. } => items.push(mark(
                 Lane::Api,
                 MarkKind::Duplicate,
-                "key reused".to_owned(),
+                w.dg_key_reused.to_owned(),
                 format!("key {key} was used for another payload: 422"),
             )),
             _ => {}
@@ -407,13 +415,13 @@ fn event_items(lane: Lane, event: &SimEvent, items: &mut Vec<DiagramItem>) {
         SimEvent::ApiFailed { attempt, error } => items.push(mark(
             Lane::Api,
             MarkKind::Failed,
-            "failed, no answer".to_owned(),
+            w.dg_failed_no_answer.to_owned(),
             format!("{attempt}: {error}"),
         )),
         SimEvent::ApiCrashed { attempt, rolled_back } => items.push(mark(
             Lane::Api,
             MarkKind::Crash,
-            "API crash".to_owned(),
+            w.dg_api_crash.to_owned(),
             match rolled_back {
                 Some(tx) => format!("F8: the API crashed running {attempt}; {tx} rolled back"),
                 None => format!("F8: the API crashed running {attempt}"),
@@ -422,7 +430,7 @@ fn event_items(lane: Lane, event: &SimEvent, items: &mut Vec<DiagramItem>) {
         SimEvent::Blocked { wait } => items.push(mark(
             lane,
             MarkKind::Blocked,
-            format!("waits for {}", wait.holder),
+            fill(w.dg_waits_for, &[("holder", &wait.holder)]),
             format!(
                 "{} waits for {}'s lock on {} {}",
                 wait.tx,
@@ -441,46 +449,46 @@ fn event_items(lane: Lane, event: &SimEvent, items: &mut Vec<DiagramItem>) {
         SimEvent::LateResponseIgnored { attempt } => items.push(mark(
             Lane::Client,
             MarkKind::Timeout,
-            "late, ignored".to_owned(),
+            w.dg_late_ignored.to_owned(),
             format!("the client no longer waited for the answer to {attempt}"),
         )),
         SimEvent::ResponseLost { attempt } => items.push(mark(
             Lane::Api,
             MarkKind::LostResponse,
-            "response lost".to_owned(),
+            w.dg_response_lost.to_owned(),
             format!("F5: the network lost the answer to {attempt}"),
         )),
         SimEvent::ClientTimedOut { request } => items.push(mark(
             Lane::Client,
             MarkKind::Timeout,
-            "timeout".to_owned(),
+            w.dg_timeout.to_owned(),
             format!("the client's timeout for {request} fired"),
         )),
         SimEvent::ClientGaveUp { request } => items.push(mark(
             Lane::Client,
             MarkKind::Timeout,
-            "gave up".to_owned(),
+            w.dg_gave_up.to_owned(),
             format!("the client ran out of attempts for {request}"),
         )),
         SimEvent::Published { message_id, entry } => items.push(arrow(
             Lane::Relay,
             Lane::Broker,
             ArrowKind::Publish,
-            format!("publish {}", short(message_id)),
+            fill(w.dg_publish, &[("id", &short(message_id))]),
             format!("OrderPlaced {message_id} queued as {entry}"),
         )),
         SimEvent::RelayFailed { error } => {
             items.push(mark(
                 Lane::Relay,
                 MarkKind::Failed,
-                "relay failed".to_owned(),
+                w.dg_relay_failed.to_owned(),
                 error.clone(),
             ));
         }
         SimEvent::RelayCrashed { crashed } => items.push(mark(
             Lane::Relay,
             MarkKind::Crash,
-            "relay crash".to_owned(),
+            w.dg_relay_crash.to_owned(),
             format!(
                 "F12: the relay crashed; published, not marked: {}",
                 crashed
@@ -496,14 +504,14 @@ fn event_items(lane: Lane, event: &SimEvent, items: &mut Vec<DiagramItem>) {
                 Lane::Broker,
                 Lane::Consumer { instance: *instance },
                 ArrowKind::Deliver,
-                format!("deliver #{delivery_number} {}", short(message_id)),
+                fill(w.dg_deliver, &[("number", delivery_number), ("id", &short(message_id))]),
                 format!("{entry} of message {message_id}, delivery {delivery_number}"),
             ));
             if *delivery_number > 1 {
                 items.push(mark(
                     Lane::Consumer { instance: *instance },
                     MarkKind::Duplicate,
-                    format!("delivery #{delivery_number}"),
+                    fill(w.dg_delivery_again, &[("number", delivery_number)]),
                     format!("message {message_id} is delivered again: delivery {delivery_number}"),
                 ));
             }
@@ -511,25 +519,25 @@ fn event_items(lane: Lane, event: &SimEvent, items: &mut Vec<DiagramItem>) {
         SimEvent::MessageDuplicated { entry, copy, message_id } => items.push(mark(
             Lane::Broker,
             MarkKind::Duplicate,
-            format!("duplicate {}", short(message_id)),
+            fill(w.dg_duplicate, &[("id", &short(message_id))]),
             format!("a second copy of message {message_id}: {copy} (of {entry})"),
         )),
         SimEvent::MessageHeld { entry } => items.push(mark(
             Lane::Broker,
             MarkKind::Held,
-            format!("hold {entry}"),
+            fill(w.dg_hold, &[("entry", &entry.0)]),
             format!("F9: {entry} is held back"),
         )),
         SimEvent::MessageReleased { entry } => items.push(mark(
             Lane::Broker,
             MarkKind::Held,
-            format!("release {entry}"),
+            fill(w.dg_release, &[("entry", &entry.0)]),
             format!("{entry} is deliverable again"),
         )),
         SimEvent::DeadLettered { entry, message_id } => items.push(mark(
             Lane::Broker,
             MarkKind::Failed,
-            "dead-lettered".to_owned(),
+            w.dg_dead_lettered.to_owned(),
             format!("{entry} of message {message_id} ran out of deliveries"),
         )),
         SimEvent::MessageConsumed { instance, outcome } => {
@@ -540,7 +548,7 @@ fn event_items(lane: Lane, event: &SimEvent, items: &mut Vec<DiagramItem>) {
                 items.push(mark(
                     consumer,
                     MarkKind::Duplicate,
-                    "duplicate ignored".to_owned(),
+                    w.dg_duplicate_ignored.to_owned(),
                     format!("the inbox already holds message {message_id}: no effect"),
                 ));
             }
@@ -548,7 +556,7 @@ fn event_items(lane: Lane, event: &SimEvent, items: &mut Vec<DiagramItem>) {
                 consumer,
                 Lane::Broker,
                 ArrowKind::Ack,
-                format!("ack {message_short}").trim_end().to_owned(),
+                fill(w.dg_ack, &[("id", &message_short)]).trim_end().to_owned(),
                 match message {
                     Some(id) => format!("{instance} acknowledges message {id}"),
                     None => format!("{instance} acknowledges its delivery"),
@@ -558,17 +566,17 @@ fn event_items(lane: Lane, event: &SimEvent, items: &mut Vec<DiagramItem>) {
         SimEvent::ConsumerFailed { instance, error } => items.push(mark(
             Lane::Consumer { instance: *instance },
             MarkKind::Failed,
-            "failed, no ack".to_owned(),
+            w.dg_failed_no_ack.to_owned(),
             error.clone(),
         )),
         SimEvent::ConsumerCrashed { instance, crashed } => items.push(mark(
             Lane::Consumer { instance: *instance },
             MarkKind::Crash,
             match crashed {
-                ConsumerCrashed::BeforeBegin => "crash",
-                ConsumerCrashed::BeforeCommit { .. } => "crash before commit",
-                ConsumerCrashed::AfterCommitBeforeAck { .. } => "crash after commit",
-                ConsumerCrashed::AfterEnd => "crash after ack",
+                ConsumerCrashed::BeforeBegin => w.dg_crash,
+                ConsumerCrashed::BeforeCommit { .. } => w.dg_crash_before_commit,
+                ConsumerCrashed::AfterCommitBeforeAck { .. } => w.dg_crash_after_commit,
+                ConsumerCrashed::AfterEnd => w.dg_crash_after_ack,
             }
             .to_owned(),
             format!("{instance} crashed: {crashed:?}"),
@@ -576,13 +584,13 @@ fn event_items(lane: Lane, event: &SimEvent, items: &mut Vec<DiagramItem>) {
         SimEvent::RetentionFailed { error } => items.push(mark(
             Lane::Retention,
             MarkKind::Failed,
-            "retention failed".to_owned(),
+            w.dg_retention_failed.to_owned(),
             error.clone(),
         )),
         SimEvent::DeadlockDetected { cycle, victim } => items.push(mark(
             Lane::Store,
             MarkKind::Failed,
-            format!("deadlock, {victim} aborted"),
+            fill(w.dg_deadlock, &[("victim", victim)]),
             format!(
                 "deadlock: {} wait in a cycle; {victim} is rolled back",
                 cycle.iter().map(ToString::to_string).collect::<Vec<_>>().join(" -> ")

@@ -28,12 +28,12 @@ pub use compare::{
 };
 pub use diagram::{
     ArrowKind, Diagram, DiagramItem, DiagramStep, Lane, MarkKind, diagram, instance_name, lanes,
-    step_items,
+    step_items, step_items_in,
 };
 pub use lesson::{LessonText, LessonTextError, lesson_text};
 pub use mermaid::{diagram_to_mermaid, trace_to_mermaid};
 pub use moments::{Moment, MomentKind, moments, step_moments};
-pub use pending::{PendingItem, PendingTarget, pending};
+pub use pending::{PendingItem, PendingTarget, pending, pending_in};
 pub use psql::{PsqlScripts, SessionScript, psql_scripts};
 pub use share::{
     OpenedLink, SHARE_FORMAT_VERSION, SHARE_FORMAT_VERSION_STEPS, ShareError, ShareLink,

@@ -12,7 +12,8 @@ use crate::sim::{
     Action, AttemptId, ClientState, DeadlineReason, EntryId, EntryState, InstanceId, Operation,
     PendingWork, RequestIndex, World,
 };
-use crate::view::diagram::{Lane, short};
+use crate::view::diagram::{Lane, instance_name, short};
+use crate::words::{Language, Words, fill};
 
 /// What waits at the cursor, and where a learner can hit it with a fault.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -143,170 +144,211 @@ impl PendingItem {
 /// ([`World::pending`]); the clock is an item only when time can pass while something else
 /// could still happen (otherwise a plain step moves it anyway).
 pub fn pending(world: &World) -> Vec<PendingItem> {
+    pending_in(world, Language::En)
+}
+
+/// [`pending`] with the items' labels and tooltips in `language`.
+pub fn pending_in(world: &World, language: Language) -> Vec<PendingItem> {
+    let w = language.words();
     let mut items: Vec<PendingItem> = Vec::new();
     for work in world.pending() {
         let item = match work {
-            PendingWork::Request { request } => request_item(world, request),
+            PendingWork::Request { request } => request_item(world, request, w),
             PendingWork::Attempt { attempt, waiting_for } => {
-                attempt_item(world, attempt, waiting_for)
+                attempt_item(world, attempt, waiting_for, w)
             }
-            PendingWork::Answer { attempt } => answer_item(world, attempt),
+            PendingWork::Answer { attempt } => answer_item(world, attempt, w),
             PendingWork::RelayRun | PendingWork::UnpublishedOutbox => {
                 if items.iter().any(|item| item.target == PendingTarget::Relay) {
                     continue;
                 }
-                Some(relay_item(world))
+                Some(relay_item(world, w))
             }
-            PendingWork::Message { entry } => message_item(world, entry),
-            PendingWork::Delivery { instance, .. } => delivery_item(world, instance),
+            PendingWork::Message { entry } => message_item(world, entry, language),
+            PendingWork::Delivery { instance, .. } => delivery_item(world, instance, language),
             PendingWork::RetentionRun => Some(item(
                 PendingTarget::Retention,
-                "retention job runs".to_owned(),
-                "the retention job purges expired inbox rows, then forgotten keys".to_owned(),
+                w.pend_retention_label.to_owned(),
+                w.pend_retention_detail.to_owned(),
             )),
         };
         items.extend(item);
     }
-    let clock_actions = clock_item(world, &mut items);
+    let clock_actions = clock_item(world, &mut items, w);
     place_actions(world, clock_actions, &mut items);
     items.sort_by_key(|item| (item.lane().is_none(), item.lane()));
     items
 }
 
-fn request_item(world: &World, request: RequestIndex) -> Option<PendingItem> {
+fn request_item(world: &World, request: RequestIndex, w: &Words) -> Option<PendingItem> {
     let client = world.clients().get(request.0)?;
     let what = operation_label(&client.spec.operation);
     let state = match &client.state {
-        ClientState::NotSent => "not sent yet".to_owned(),
-        ClientState::Awaiting { deadline, .. } => {
-            format!("awaits its answer (timeout at tick {})", deadline.0)
-        }
-        ClientState::BackingOff { retry_at } => format!("retries at tick {}", retry_at.0),
+        ClientState::NotSent => w.pend_not_sent.to_owned(),
+        ClientState::Awaiting { deadline, .. } => fill(w.pend_awaits, &[("tick", &deadline.0)]),
+        ClientState::BackingOff { retry_at } => fill(w.pend_retries_at, &[("tick", &retry_at.0)]),
         ClientState::Answered { .. } | ClientState::GaveUp => return None,
     };
     Some(item(
         PendingTarget::Request { request },
-        format!("request {} {what}: {state}", request.0),
-        format!(
-            "{request} ({what}), {} sends so far, Idempotency-Key {}",
-            client.sends, client.current_key
+        fill(w.pend_request_label, &[("request", &request.0), ("what", &what), ("state", &state)]),
+        fill(
+            w.pend_request_detail,
+            &[
+                ("request", &request.0),
+                ("what", &what),
+                ("sends", &client.sends),
+                ("key", &client.current_key),
+            ],
         ),
     ))
+}
+
+fn waiting_text(waiting_for: Option<TxId>, w: &Words) -> String {
+    match waiting_for {
+        Some(holder) => fill(w.pend_waits_for, &[("holder", &holder)]),
+        None => String::new(),
+    }
 }
 
 fn attempt_item(
     world: &World,
     attempt: AttemptId,
     waiting_for: Option<TxId>,
+    w: &Words,
 ) -> Option<PendingItem> {
     let running = world.attempts().get(&attempt)?;
-    let waiting = match waiting_for {
-        Some(holder) => format!(", waits for {holder}"),
-        None => String::new(),
-    };
+    let waiting = waiting_text(waiting_for, w);
     Some(item(
         PendingTarget::Attempt { attempt },
-        format!("{attempt} of request {} runs{waiting}", running.request.0),
-        format!(
-            "send {} of {}, Idempotency-Key {}, running in the API",
-            running.send_number, running.request, running.key
+        fill(
+            w.pend_attempt_label,
+            &[("attempt", &attempt.0), ("request", &running.request.0), ("waiting", &waiting)],
+        ),
+        fill(
+            w.pend_attempt_detail,
+            &[
+                ("send", &running.send_number),
+                ("request", &running.request.0),
+                ("key", &running.key),
+            ],
         ),
     ))
 }
 
-fn answer_item(world: &World, attempt: AttemptId) -> Option<PendingItem> {
+fn answer_item(world: &World, attempt: AttemptId, w: &Words) -> Option<PendingItem> {
     let answer = world.responses().get(&attempt)?;
+    let status = answer.response.status;
     Some(item(
         PendingTarget::Answer { attempt },
-        format!("answer {} to request {} on the network", answer.response.status, answer.request.0),
-        format!(
-            "the answer {} to {attempt} (send {} of {}) travels to the client",
-            answer.response.status, answer.send_number, answer.request
+        fill(w.pend_answer_label, &[("status", &status), ("request", &answer.request.0)]),
+        fill(
+            w.pend_answer_detail,
+            &[
+                ("status", &status),
+                ("attempt", &attempt.0),
+                ("send", &answer.send_number),
+                ("request", &answer.request.0),
+            ],
         ),
     ))
 }
 
-fn relay_item(world: &World) -> PendingItem {
+fn relay_item(world: &World, w: &Words) -> PendingItem {
     let unpublished =
         world.store().committed().outbox.values().filter(|row| !row.published).count();
     let published = world.relay_published_not_marked();
     let label = match (world.relay().is_some(), published.len()) {
-        (true, 0) => "relay runs".to_owned(),
-        (true, count) => format!("relay runs: {count} published, not marked"),
-        (false, _) => format!("outbox: {unpublished} unpublished"),
+        (true, 0) => w.pend_relay_runs.to_owned(),
+        (true, count) => fill(w.pend_relay_published, &[("count", &count)]),
+        (false, _) => fill(w.pend_outbox_unpublished, &[("count", &unpublished)]),
     };
+    let ids = published.iter().map(short).collect::<Vec<_>>().join(", ");
     item(
         PendingTarget::Relay,
         label,
-        format!(
-            "{unpublished} outbox rows unpublished; published and not yet marked: {}",
-            published.iter().map(short).collect::<Vec<_>>().join(", ")
-        ),
+        fill(w.pend_relay_detail, &[("unpublished", &unpublished), ("ids", &ids)]),
     )
 }
 
-fn message_item(world: &World, entry: EntryId) -> Option<PendingItem> {
+fn message_item(world: &World, entry: EntryId, language: Language) -> Option<PendingItem> {
+    let w = language.words();
     let copy = world.broker().entries.get(&entry)?;
     let state = match &copy.state {
         EntryState::Ready { visible_at } if *visible_at > world.now() => {
-            format!("queued, visible at tick {}", visible_at.0)
+            fill(w.pend_queued_visible, &[("tick", &visible_at.0)])
         }
-        EntryState::Ready { .. } => "queued".to_owned(),
-        EntryState::InFlight { instances, .. } => format!(
-            "in flight at {}",
-            instances.iter().map(|instance| instance.lane_name()).collect::<Vec<_>>().join(", ")
-        ),
-        EntryState::HeldUntilAnswered { request } => format!("held until {request} is answered"),
-        EntryState::HeldUntil { tick } => format!("held until tick {}", tick.0),
-        EntryState::AwaitingOriginalAck { .. } => "late copy, after the original's ack".to_owned(),
+        EntryState::Ready { .. } => w.pend_queued.to_owned(),
+        EntryState::InFlight { instances, .. } => {
+            let names = instances
+                .iter()
+                .map(|instance| instance_name(*instance, language))
+                .collect::<Vec<_>>()
+                .join(", ");
+            fill(w.pend_in_flight, &[("instances", &names)])
+        }
+        EntryState::HeldUntilAnswered { request } => {
+            fill(w.pend_held_until_answered, &[("request", &request.0)])
+        }
+        EntryState::HeldUntil { tick } => fill(w.pend_held_until_tick, &[("tick", &tick.0)]),
+        EntryState::AwaitingOriginalAck { .. } => w.pend_late_copy.to_owned(),
     };
     Some(item(
         PendingTarget::Message { entry },
-        format!("message {} ({entry}): {state}", short(&copy.message_id)),
-        format!(
-            "{entry}, a copy of message {}, delivered {} times",
-            copy.message_id, copy.deliveries
+        fill(
+            w.pend_message_label,
+            &[("id", &short(&copy.message_id)), ("entry", &entry.0), ("state", &state)],
+        ),
+        fill(
+            w.pend_message_detail,
+            &[("entry", &entry.0), ("id", &copy.message_id), ("deliveries", &copy.deliveries)],
         ),
     ))
 }
 
-fn delivery_item(world: &World, instance: InstanceId) -> Option<PendingItem> {
+fn delivery_item(world: &World, instance: InstanceId, language: Language) -> Option<PendingItem> {
+    let w = language.words();
     let delivery = world.consumers().get(instance.0)?.delivery.as_ref()?;
-    let waiting = match delivery.waiting_for {
-        Some(holder) => format!(", waits for {holder}"),
-        None => String::new(),
-    };
+    let waiting = waiting_text(delivery.waiting_for, w);
     Some(item(
         PendingTarget::Delivery { instance },
-        format!(
-            "delivery #{} of {}{waiting}",
-            delivery.delivery_number,
-            short(&delivery.message_id)
+        fill(
+            w.pend_delivery_label,
+            &[
+                ("number", &delivery.delivery_number),
+                ("id", &short(&delivery.message_id)),
+                ("waiting", &waiting),
+            ],
         ),
-        format!(
-            "{instance} processes {} of message {} (delivery {})",
-            delivery.entry, delivery.message_id, delivery.delivery_number
+        fill(
+            w.pend_delivery_detail,
+            &[
+                ("instance", &instance_name(instance, language)),
+                ("entry", &delivery.entry.0),
+                ("id", &delivery.message_id),
+                ("number", &delivery.delivery_number),
+            ],
         ),
     ))
 }
 
 /// The clock's item, if time can pass while something else could happen, with what falls
 /// due; returns the clock advance to place on it.
-fn clock_item(world: &World, items: &mut Vec<PendingItem>) -> Vec<Action> {
+fn clock_item(world: &World, items: &mut Vec<PendingItem>, w: &Words) -> Vec<Action> {
     let normal = world.enabled_normal_actions();
     let clock = normal.iter().find(|action| matches!(action, Action::AdvanceClock { .. }));
     let others = normal.iter().any(|action| !matches!(action, Action::AdvanceClock { .. }));
     let (Some(advance), true, Some(deadline)) = (clock, others, world.next_deadline()) else {
         return Vec::new();
     };
-    let due = due_at(world, deadline);
+    let due = due_at(world, deadline, w);
     items.push(item(
         PendingTarget::Clock,
-        format!("clock: tick {}, next deadline at tick {}", world.now().0, deadline.0),
+        fill(w.pend_clock_label, &[("now", &world.now().0), ("deadline", &deadline.0)]),
         if due.is_empty() {
-            format!("at tick {}, something is due", deadline.0)
+            fill(w.pend_clock_something, &[("tick", &deadline.0)])
         } else {
-            format!("at tick {}: {}", deadline.0, due.join("; "))
+            fill(w.pend_clock_due, &[("tick", &deadline.0), ("due", &due.join("; "))])
         },
     ));
     vec![advance.clone()]
@@ -348,39 +390,34 @@ fn operation_label(operation: &Operation) -> &'static str {
 }
 
 /// What falls due at `tick`, in words: the world's deadlines at that tick.
-fn due_at(world: &World, tick: Tick) -> Vec<String> {
+fn due_at(world: &World, tick: Tick, w: &Words) -> Vec<String> {
     world
         .deadlines()
         .into_iter()
         .filter(|deadline| deadline.at == tick)
-        .map(|deadline| due_text(&deadline.reason))
+        .map(|deadline| due_text(&deadline.reason, w))
         .collect()
 }
 
 /// A deadline's reason, in words.
-fn due_text(reason: &DeadlineReason) -> String {
+fn due_text(reason: &DeadlineReason, w: &Words) -> String {
     match reason {
-        DeadlineReason::RequestDue { request } => {
-            format!("request {} is due to be sent", request.0)
-        }
+        DeadlineReason::RequestDue { request } => fill(w.due_request, &[("request", &request.0)]),
         DeadlineReason::ClientTimeout { request } => {
-            format!("the timeout of request {} fires", request.0)
+            fill(w.due_timeout, &[("request", &request.0)])
         }
-        DeadlineReason::ClientRetry { request } => format!("request {} retries", request.0),
-        DeadlineReason::MessageVisible { entry } => format!("{entry} becomes visible"),
-        DeadlineReason::Redelivery { entry } => {
-            format!("the visibility timeout of {entry} ends: redelivery")
+        DeadlineReason::ClientRetry { request } => fill(w.due_retry, &[("request", &request.0)]),
+        DeadlineReason::MessageVisible { entry } => fill(w.due_visible, &[("entry", &entry.0)]),
+        DeadlineReason::Redelivery { entry } => fill(w.due_redelivery, &[("entry", &entry.0)]),
+        DeadlineReason::HoldEnds { entry } => fill(w.due_hold_ends, &[("entry", &entry.0)]),
+        DeadlineReason::InboxRowExpires { message_id } => {
+            fill(w.due_inbox_expires, &[("id", &short(message_id))])
         }
-        DeadlineReason::HoldEnds { entry } => format!("{entry} is released"),
-        DeadlineReason::InboxRowExpires { message_id } => format!(
-            "the retention window of the inbox row of message {} runs out",
-            short(message_id)
-        ),
         DeadlineReason::KeyRetentionEnds { key } => {
-            format!("the retention window of key {} runs out", short(key))
+            fill(w.due_key_expires, &[("key", &short(key))])
         }
         DeadlineReason::KeyLeaseAndRetentionEnd { key } => {
-            format!("the lease and retention window of key {} run out", short(key))
+            fill(w.due_key_lease_expires, &[("key", &short(key))])
         }
     }
 }
@@ -440,7 +477,12 @@ mod tests {
                             assert_eq!(item.actions.len(), 1);
                             assert!(world.is_enabled(&item.actions[0]));
                             assert!(
-                                !due_at(world, world.next_deadline().unwrap()).is_empty(),
+                                !due_at(
+                                    world,
+                                    world.next_deadline().unwrap(),
+                                    Language::En.words()
+                                )
+                                .is_empty(),
                                 "{} {mode:?}: no reason for the deadline",
                                 entry.id
                             );

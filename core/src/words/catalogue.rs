@@ -675,6 +675,26 @@ words! {
     ui_faults_on: Text,
     /// The invariants panel's heading.
     ui_invariants: Text,
+    /// The run controls' accessible name.
+    ui_controls_group: Text,
+    /// The step slider's accessible name.
+    ui_go_to_step: Text,
+    /// The export and import section's accessible name.
+    ui_files_group: Text,
+    /// The scenario section's accessible name.
+    ui_scenario_group: Text,
+    /// The pattern switches' accessible name.
+    ui_patterns_group: Text,
+    /// The check panel's accessible name.
+    ui_check_group: Text,
+    /// The diagram's accessible name.
+    ui_sequence_diagram: Text,
+    /// The diagram's button that draws earlier steps (`{hidden}` not drawn, `{more}` to draw).
+    ui_earlier_not_drawn: Text,
+    /// The store's tables' accessible name.
+    ui_store_tables: Text,
+    /// An empty table.
+    ui_no_rows: Text,
     /// The jump to the step where an invariant broke (`{step}`).
     ui_go_to_break: Text,
 
@@ -765,4 +785,152 @@ words! {
     ui_course_next_lesson: Text,
     /// After the last lesson.
     ui_course_all_done: Text,
+
+    // The pending items (`view::pending`): a label and a tooltip each, and what falls due.
+    /// The retention job's item.
+    pend_retention_label: Text,
+    /// Its tooltip.
+    pend_retention_detail: Text,
+    /// A request not sent yet.
+    pend_not_sent: Text,
+    /// A request awaiting its answer (`{tick}`: its timeout).
+    pend_awaits: Text,
+    /// A request backing off (`{tick}`: its retry).
+    pend_retries_at: Text,
+    /// A request's item (`{what}`: method and path, `{state}`: one of the above).
+    pend_request_label: Text,
+    /// Its tooltip.
+    pend_request_detail: Text,
+    /// After an item that waits for a lock's holder (`{holder}`).
+    pend_waits_for: Text,
+    /// A send running in the API.
+    pend_attempt_label: Text,
+    /// Its tooltip.
+    pend_attempt_detail: Text,
+    /// An answer on the network.
+    pend_answer_label: Text,
+    /// Its tooltip.
+    pend_answer_detail: Text,
+    /// The relay, running.
+    pend_relay_runs: Text,
+    /// The relay, with messages published and not marked.
+    pend_relay_published: Text,
+    /// The outbox, with unpublished rows.
+    pend_outbox_unpublished: Text,
+    /// Its tooltip.
+    pend_relay_detail: Text,
+    /// A queued copy, not visible yet.
+    pend_queued_visible: Text,
+    /// A queued copy.
+    pend_queued: Text,
+    /// A copy in flight (`{instances}`: the consumers).
+    pend_in_flight: Text,
+    /// A copy held until a request is answered.
+    pend_held_until_answered: Text,
+    /// A copy held until a tick.
+    pend_held_until_tick: Text,
+    /// A late copy.
+    pend_late_copy: Text,
+    /// A message's item.
+    pend_message_label: Text,
+    /// Its tooltip.
+    pend_message_detail: Text,
+    /// A delivery a consumer processes.
+    pend_delivery_label: Text,
+    /// Its tooltip.
+    pend_delivery_detail: Text,
+    /// The clock's item.
+    pend_clock_label: Text,
+    /// Its tooltip, when nothing is named.
+    pend_clock_something: Text,
+    /// Its tooltip, with what falls due.
+    pend_clock_due: Text,
+    /// A request is due to be sent.
+    due_request: Text,
+    /// A request's timeout fires.
+    due_timeout: Text,
+    /// A request retries.
+    due_retry: Text,
+    /// A copy becomes visible.
+    due_visible: Text,
+    /// A copy's visibility timeout ends.
+    due_redelivery: Text,
+    /// A held copy is released.
+    due_hold_ends: Text,
+    /// An inbox row's retention runs out.
+    due_inbox_expires: Text,
+    /// A key's retention runs out.
+    due_key_expires: Text,
+    /// A key's lease and retention run out.
+    due_key_lease_expires: Text,
+
+    // The diagram's arrows and marks (`view::step_items_in`), their short labels.
+    /// F4's mark.
+    dg_concurrent: Text,
+    /// F6's mark.
+    dg_double_submit: Text,
+    /// F7's mark.
+    dg_key_of: Text,
+    /// F11's mark.
+    dg_retry_new_key: Text,
+    /// An invariant broken at this step.
+    dg_violated: Text,
+    /// After a request sent again.
+    dg_again: Text,
+    /// A stored answer replayed.
+    dg_replayed: Text,
+    /// A 409.
+    dg_key_in_progress: Text,
+    /// A 422.
+    dg_key_reused: Text,
+    /// An API run that failed.
+    dg_failed_no_answer: Text,
+    /// F8's mark.
+    dg_api_crash: Text,
+    /// A lock wait.
+    dg_waits_for: Text,
+    /// A late answer.
+    dg_late_ignored: Text,
+    /// F5's mark.
+    dg_response_lost: Text,
+    /// A client's timeout.
+    dg_timeout: Text,
+    /// A client out of attempts.
+    dg_gave_up: Text,
+    /// The relay's publish arrow.
+    dg_publish: Text,
+    /// The relay failed.
+    dg_relay_failed: Text,
+    /// F12's mark.
+    dg_relay_crash: Text,
+    /// The broker's delivery arrow.
+    dg_deliver: Text,
+    /// A redelivery's mark.
+    dg_delivery_again: Text,
+    /// F1's mark.
+    dg_duplicate: Text,
+    /// F9's mark.
+    dg_hold: Text,
+    /// A held copy released.
+    dg_release: Text,
+    /// A dead-lettered copy.
+    dg_dead_lettered: Text,
+    /// P4's inbox ignored a duplicate.
+    dg_duplicate_ignored: Text,
+    /// The consumer's ack arrow.
+    dg_ack: Text,
+    /// A consumer's failure.
+    dg_failed_no_ack: Text,
+    /// A consumer crash.
+    dg_crash: Text,
+    /// F3's mark.
+    dg_crash_before_commit: Text,
+    /// F2's mark.
+    dg_crash_after_commit: Text,
+    /// A crash after the ack.
+    dg_crash_after_ack: Text,
+    /// The retention job failed.
+    dg_retention_failed: Text,
+    /// A deadlock's victim.
+    dg_deadlock: Text,
 }

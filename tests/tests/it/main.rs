@@ -27,6 +27,7 @@ mod browser_play;
 mod browser_presenter_view;
 mod browser_rewind_with_the_slider;
 mod browser_runs_keep_every_choice;
+mod browser_russian_page_speaks_russian;
 mod browser_share_link_round_trip;
 mod browser_single_file_from_disk;
 mod browser_small_screen;
