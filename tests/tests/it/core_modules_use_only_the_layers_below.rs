@@ -46,7 +46,7 @@ const MAY_USE: &[(&str, &[&str])] = &[
             "store",
         ],
     ),
-    ("check", &["faults", "history", "ids", "invariants", "sim", "store"]),
+    ("check", &["faults", "history", "ids", "invariants", "sim", "store", "words"]),
     (
         "view",
         &[
