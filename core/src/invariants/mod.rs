@@ -226,15 +226,6 @@ impl PartialEq for Violation {
 
 impl Eq for Violation {}
 
-impl std::hash::Hash for Violation {
-    /// Over the invariant and the sentence: equal violations have equal ones (the sentence
-    /// names the rows' values), and the rows' JSON keys need not be hashed.
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.invariant.hash(state);
-        self.sentence.hash(state);
-    }
-}
-
 impl fmt::Display for Violation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} {}: {}", self.invariant, self.invariant.title(), self.sentence)
