@@ -117,7 +117,12 @@ pub fn play(
         })
         .collect();
     pacer.admit(1);
-    let after = read_effects(client, file)?;
+    let mut after = read_effects(client, file)?;
+    let unanswered =
+        exchanges.iter().flatten().any(|exchange| !matches!(exchange, Exchange::Answered(_)));
+    if unanswered {
+        after = settle(client, file, after, pacer)?;
+    }
     let effects: Vec<EffectReading> = before
         .into_iter()
         .zip(after)
@@ -132,6 +137,32 @@ pub fn play(
         schedule.operations.len(),
     );
     Ok(ProbeRun { schedule: schedule.clone(), phases, requests, exchanges, effects, violations })
+}
+
+/// The most readings of the oracles while a hung-up request may still be in progress.
+const SETTLE_READINGS_MAX: usize = 20;
+
+/// The oracles' readings once the service has settled: read every `schedule.settle_ms` until
+/// two readings in a row agree (at most [`SETTLE_READINGS_MAX`]). The prober hung up on a
+/// request, or gave up waiting for one, and has no answer to wait for; without this, its effect could land after the
+/// reading, or after the next schedule's reset, and be blamed on a schedule that did not send
+/// it.
+fn settle(
+    client: &Client,
+    file: &ProbeFile,
+    mut last: Vec<(String, f64)>,
+    pacer: &mut Pacer,
+) -> Result<Vec<(String, f64)>, ProbeError> {
+    for _ in 1..SETTLE_READINGS_MAX {
+        std::thread::sleep(Duration::from_millis(file.schedule.settle_ms));
+        pacer.admit(1);
+        let next = read_effects(client, file)?;
+        if next == last {
+            break;
+        }
+        last = next;
+    }
+    Ok(last)
 }
 
 fn play_phase(client: &Client, phase: &Phase, requests: &[Request]) -> Vec<Exchange> {

@@ -27,6 +27,9 @@ pub const OPERATIONS_MAX: u8 = 8;
 pub const COPIES_MAX: u8 = 8;
 /// The longest wait before a retry sent while the first is in flight, in milliseconds.
 pub const IN_FLIGHT_DELAY_MS_MAX: u64 = 5_000;
+/// The longest wait between two readings of the oracles while a hung-up request may still be
+/// in progress, in milliseconds.
+pub const SETTLE_MS_MAX: u64 = 10_000;
 
 /// What a probe file gets wrong.
 #[derive(Debug, thiserror::Error)]
@@ -183,6 +186,7 @@ struct RawSchedule {
     operations_max: Option<u8>,
     copies_max: Option<u8>,
     in_flight_delay_ms: Option<u64>,
+    settle_ms: Option<u64>,
     faults: Option<Vec<FaultName>>,
 }
 
@@ -534,6 +538,7 @@ fn schedule(
         operations_max: None,
         copies_max: None,
         in_flight_delay_ms: None,
+        settle_ms: None,
         faults: None,
     });
     let operations_max = raw.operations_max.unwrap_or(3);
@@ -550,6 +555,10 @@ fn schedule(
             "schedule.in_flight_delay_ms",
             format!("from 0 to {IN_FLIGHT_DELAY_MS_MAX}"),
         ));
+    }
+    let settle_ms = raw.settle_ms.unwrap_or(100);
+    if !(1..=SETTLE_MS_MAX).contains(&settle_ms) {
+        return Err(invalid("schedule.settle_ms", format!("from 1 to {SETTLE_MS_MAX}")));
     }
     let applicable = FaultName::applicable(keying, target.body.varies());
     let faults = match raw.faults {
@@ -570,7 +579,7 @@ fn schedule(
             faults
         }
     };
-    Ok(ScheduleConfig { operations_max, copies_max, in_flight_delay_ms, faults })
+    Ok(ScheduleConfig { operations_max, copies_max, in_flight_delay_ms, settle_ms, faults })
 }
 
 /// The webhook's body must be JSON with an object where the event id goes.

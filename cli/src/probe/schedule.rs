@@ -81,6 +81,10 @@ pub struct ScheduleConfig {
     pub copies_max: u8,
     /// How long after the first the in-flight retry is sent, in milliseconds.
     pub in_flight_delay_ms: u64,
+    /// After a schedule in which the prober hung up, the oracles are read every `settle_ms`
+    /// until two readings in a row agree: the hung-up request may still be in progress, and
+    /// its effect must land in its own schedule, not in the next one's.
+    pub settle_ms: u64,
     /// The faults drawn from, simplest first.
     pub faults: Vec<FaultName>,
 }

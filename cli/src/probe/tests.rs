@@ -55,6 +55,16 @@ fn probe_file_errors_name_the_field() {
             "oracle.http.pointer: invalid type: integer `7`, expected a string (line 25, column 11)"
         ],
     );
+    check_file(
+        "in_flight_delay_ms = 10",
+        "in_flight_delay_ms = 10\nsettle_ms = 0",
+        expect!["schedule.settle_ms: from 1 to 10000"],
+    );
+    check_file(
+        "in_flight_delay_ms = 10",
+        "in_flight_delay_ms = 10\nsettle_ms = 250",
+        expect!["ok"],
+    );
     check_file("kind = \"api\"", "kind = \"webhook\"", expect!["api: only for kind = \"api\""]);
     check_file(
         "{{n}} {{uuid}}",
