@@ -239,7 +239,7 @@ const LANE_NAME_WIDTH_MAX: i32 = LANE_WIDTH - 12;
 
 /// A lane's name over its line. A name too wide for its lane (by an estimate of its bold
 /// glyphs: the drawing cannot measure text) goes on two lines at its last space
-/// (`Консьюмер` over `A`), and a line still too wide is squeezed to the lane's width, so
+/// (the consumer's name over its letter), and a line still too wide is squeezed to the lane's width, so
 /// that neighbouring names never run together.
 fn lane_name(x: i32, name: &str) -> Html {
     let estimate = |text: &str| i32::try_from(text.chars().count()).unwrap_or(i32::MAX) * 12;

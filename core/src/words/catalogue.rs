@@ -691,6 +691,8 @@ words! {
     ui_sequence_diagram: Text,
     /// The diagram before the first step.
     ui_diagram_empty: Text,
+    /// A dead letter, beside the invariants (`{step}`, `{message}`, `{entry}`).
+    dead_lettered: Text,
     /// The diagram's button that draws earlier steps (`{hidden}` not drawn, `{more}` to draw).
     ui_earlier_not_drawn: Text,
     /// The store's tables' accessible name.

@@ -365,6 +365,7 @@ pub const WORDS: Words = Words {
     ui_check_group: "Check and fuzz",
     ui_sequence_diagram: "Sequence diagram",
     ui_diagram_empty: "Press Step (→) or Play (space) to start the run.",
+    dead_lettered: "Dead-lettered at step {step}: message {message} (entry {entry}) ran out of deliveries; it waits in the dead-letter queue for an operator, neither lost nor processed twice (I6 does not count it).",
     ui_earlier_not_drawn: "▲ {hidden} earlier steps not drawn: show {more} more",
     ui_store_tables: "Store tables",
     ui_no_rows: "no rows",

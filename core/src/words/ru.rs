@@ -371,6 +371,7 @@ pub const WORDS: Words = Words {
     ui_check_group: "Проверка и фаззинг",
     ui_sequence_diagram: "Диаграмма последовательности",
     ui_diagram_empty: "Нажмите «Шаг» (→) или «Пуск» (пробел), чтобы начать прогон.",
+    dead_lettered: "Шаг {step}: сообщение {message} (копия {entry}) исчерпало попытки доставки и ушло в очередь недоставленных (dead-letter queue). Оно ждёт оператора: не потеряно и не обработано дважды (I6 его не учитывает).",
     ui_earlier_not_drawn: "▲ Более ранних шагов не нарисовано: {hidden}. Показать ещё {more}",
     ui_store_tables: "Таблицы БД",
     ui_no_rows: "нет строк",
