@@ -408,10 +408,21 @@ impl<'a> Fields<'a, '_> {
 
     /// A number in `min..=max`.
     fn number(&mut self, field: &'static str, min: u64, max: u64) -> Result<u64, InjectError> {
+        self.number_as(field, min, max, "a number")
+    }
+
+    /// A number in `min..=max`, which the message calls `what`.
+    fn number_as(
+        &mut self,
+        field: &'static str,
+        min: u64,
+        max: u64,
+        what: &str,
+    ) -> Result<u64, InjectError> {
         let value = self.take(field)?;
         match value.parse::<u64>() {
             Ok(number) if (min..=max).contains(&number) => Ok(number),
-            _ => Err(self.bad(field, value, format!("a number from {min} to {max}"))),
+            _ => Err(self.bad(field, value, format!("{what} from {min} to {max}"))),
         }
     }
 
@@ -422,7 +433,7 @@ impl<'a> Fields<'a, '_> {
             return Err(self.bad(field, value, "a request: the scenario sends none".to_owned()));
         }
         let last = u64::try_from(requests - 1).unwrap_or(u64::MAX);
-        let number = self.number(field, 0, last)?;
+        let number = self.number_as(field, 0, last, "a request of the scenario")?;
         Ok(RequestIndex(usize::try_from(number).unwrap_or(usize::MAX)))
     }
 
@@ -462,7 +473,7 @@ impl<'a> Fields<'a, '_> {
     fn instance(&mut self) -> Result<InstanceId, InjectError> {
         let instances = self.reader.scenario.consumers.instances;
         let last = u64::try_from(instances.saturating_sub(1)).unwrap_or(u64::MAX);
-        let number = self.number("instance", 0, last)?;
+        let number = self.number_as("instance", 0, last, "a consumer instance of the scenario")?;
         Ok(InstanceId(usize::try_from(number).unwrap_or(usize::MAX)))
     }
 
