@@ -8,7 +8,8 @@
 //! the file, the field, the line and the column. `check` explores every interleaving of a
 //! scenario within bounds and `fuzz` runs the shrinking fuzzer over its faults and seeds
 //! (`verify`). `course` lists the workshop course's lessons and `lesson` tells one or, with
-//! `--check`, grades the learner's traces against its tasks (`course`).
+//! `--check`, grades the learner's traces against its tasks (`course`), each only once it
+//! reproduces; `run --inject` places the learner's own choices as the page does (`inject`).
 //!
 //! Exit codes: 0 when the run kept every invariant (for `replay`: the trace reproduced; for
 //! `check`: proved), 1 when an invariant was violated (for `replay`: it did not reproduce), 2
