@@ -31,7 +31,8 @@ pub enum FocusTarget {
     LessonCard,
     /// The lesson panel's Next, if enabled; else its card (a point reached, an answer right).
     LessonNext,
-    /// The step's caption: what the step shown did (the run moved under the learner).
+    /// The step's caption: what the step shown did (the run moved under the learner, or the
+    /// free lab opened).
     Caption,
     /// The course's list of lessons (back from a lesson).
     CourseList,
@@ -172,7 +173,9 @@ impl PageState {
     /// hands (to its end, a fault taken, the last step) shows in the caption.
     fn drive_lab(&mut self, action: Action) {
         let focus = match &action {
-            Action::RunToEnd | Action::Inject(_) => Some(FocusTarget::Caption),
+            Action::RunToEnd | Action::Inject(_) | Action::OpenRunAt(..) => {
+                Some(FocusTarget::Caption)
+            }
             Action::StepForward => None,
             Action::StepBack if self.lab.cursor <= 1 => Some(FocusTarget::Caption),
             _ => None,
@@ -246,11 +249,14 @@ impl PageState {
         }
     }
 
-    /// The view changes: back to the course's list moves the focus there.
+    /// The view changes: back to the course's list moves the focus there, on to the free lab
+    /// to its caption (the button pressed is gone).
     fn show(&mut self, action: CourseAction) {
         self.course_does(action);
-        if action == CourseAction::ShowCourse {
-            self.focus_on(FocusTarget::CourseList);
+        match action {
+            CourseAction::ShowCourse => self.focus_on(FocusTarget::CourseList),
+            CourseAction::ShowLab => self.focus_on(FocusTarget::Caption),
+            _ => {}
         }
     }
 }

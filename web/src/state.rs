@@ -1,20 +1,23 @@
-//! The page's state and its reducer: which scenario, which seed, which twin of each pattern,
-//! the learner's choices, the run they make (a core [`Run`], played into a [`Simulation`])
-//! and the step the learner is looking at. Every button of the page is an [`Action`];
-//! [`LabState::reduce`] is the only place the state changes, and it only calls the core: the
-//! page holds no simulation logic of its own.
+//! The lab's state and its transition, the lab's part of the page's one reducer
+//! (`crate::page`): which scenario, which seed, which twin of each pattern, the learner's
+//! choices, the run they make (a core [`Run`], played into a [`Simulation`]) and the step the
+//! learner is looking at. Every button of the run is an [`Action`]; [`LabState::reduce`] is
+//! the only place this state changes, and it only calls the core: the page holds no
+//! simulation logic of its own.
 //!
 //! The learner's choices belong to the run, not to a step of one twin: a pattern switch
 //! plays the same choices in the other twin and keeps the step shown; rewinding only moves
 //! the cursor, so the run's future (and a link taken there) keeps every choice; a choice made
-//! at an earlier step starts a new branch, which the page says.
+//! at an earlier step starts a new branch, which the page says. Reset starts the same run
+//! again with every choice; a seed change carries each choice whose target is in the new run
+//! ([`Run::carry`]) and names the others.
 
 use std::rc::Rc;
 
 use idempotency_lab::course::Point;
 use idempotency_lab::sim::{
-    self, CATALOGUE, ChoiceOutcome, Pattern, PatternMode, Patterns, ReplayError, Run, RunOpener,
-    Scenario, Simulation, Trace, TraceStep, UserChoice, World,
+    self, CATALOGUE, ChoiceOutcome, Pattern, PatternMode, Patterns, Played, ReplayError, Run,
+    RunOpener, Scenario, Simulation, Trace, TraceStep, UserChoice, World,
 };
 use idempotency_lab::view::{ShareError, ShareLink, SharedScenario};
 
@@ -67,6 +70,9 @@ pub struct LabState {
     /// The run being opened in slices (a long link or trace file), if one is: the page shows
     /// its progress and a Cancel button, and the run above until it is open.
     pub opening: Option<Opening>,
+    /// The steps of the learner's choices that the last seed change could not carry into
+    /// the new run (the core's [`Run::carry`]): the page names them, in its language.
+    pub dropped: Vec<usize>,
 }
 
 /// What is being opened in slices.
@@ -345,6 +351,7 @@ impl LabState {
             compare_open: false,
             presenter: false,
             opening: None,
+            dropped: Vec::new(),
         }
     }
 
@@ -365,12 +372,17 @@ impl LabState {
     ) -> Result<LabState, String> {
         let run = Run { scenario: Scenario { patterns, ..base.clone() }, seed, choices };
         let played = run.play().map_err(|error| error.to_string())?;
+        LabState::of_played(id, base, run, played)
+    }
+
+    /// The state of `run` of `base`, `played`, at step 0.
+    fn of_played(id: &str, base: Scenario, run: Run, played: Played) -> Result<LabState, String> {
         let world = played.simulation.world_after(0).map_err(|error| error.to_string())?;
         Ok(LabState {
             scenario_id: id.to_owned(),
             base,
-            patterns,
-            seed,
+            patterns: run.scenario.patterns,
+            seed: run.seed,
             choices: run.choices,
             outcomes: played.outcomes,
             world,
@@ -384,6 +396,7 @@ impl LabState {
             compare_open: false,
             presenter: false,
             opening: None,
+            dropped: Vec::new(),
         })
     }
 
@@ -542,6 +555,40 @@ impl LabState {
         }
     }
 
+    /// The same run with another seed: every choice whose target is there is carried into it
+    /// (the core's [`Run::carry`]), the others are dropped and the page names them; at step 0.
+    fn carry_to_seed(&mut self, seed: u64) {
+        let scenario = Scenario { patterns: self.patterns, ..self.base.clone() };
+        let carried = Run::carry(scenario, seed, self.choices.clone())
+            .map_err(|error| error.to_string())
+            .and_then(|carried| {
+                let dropped = carried.dropped.iter().map(|choice| choice.step).collect();
+                let state = LabState::of_played(
+                    &self.scenario_id,
+                    self.base.clone(),
+                    carried.run,
+                    carried.played,
+                )?;
+                Ok(LabState { dropped, ..state })
+            });
+        match carried {
+            Ok(state) => *self = self.keeping_the_view(state),
+            Err(error) => self.error = Some(error),
+        }
+    }
+
+    /// The run again from step 0, with every choice the learner made in it.
+    fn restart(&mut self) {
+        let (id, base, seed) = (self.scenario_id.clone(), self.base.clone(), self.seed);
+        match LabState::with_run(&id, base, self.patterns, seed, self.choices.clone()) {
+            Ok(state) => {
+                *self = self.keeping_the_view(state);
+                self.notice = self.missing_notice();
+            }
+            Err(error) => self.error = Some(error),
+        }
+    }
+
     /// `state`, shown as this state shows its runs: its play speed, whether the comparison is
     /// open, and the presenter view.
     fn keeping_the_view(&self, state: LabState) -> LabState {
@@ -691,11 +738,7 @@ impl LabState {
     /// The learner drives the run shown: its seed, twins, steps, play, faults and panels.
     fn drive(&mut self, action: Action) {
         match action {
-            Action::SetSeed(seed) => {
-                let (id, base, patterns) =
-                    (self.scenario_id.clone(), self.base.clone(), self.patterns);
-                self.rebuild(&id, base, patterns, seed);
-            }
+            Action::SetSeed(seed) => self.carry_to_seed(seed),
             Action::SetPattern(pattern, mode) => {
                 let patterns = self.patterns.with(pattern, mode);
                 self.switch_patterns(patterns);
@@ -704,11 +747,7 @@ impl LabState {
                 let base = Scenario { patterns: self.patterns, ..self.base.clone() };
                 self.switch_patterns(base.with_mode(mode).patterns);
             }
-            Action::Reset => {
-                let (id, base, patterns, seed) =
-                    (self.scenario_id.clone(), self.base.clone(), self.patterns, self.seed);
-                self.rebuild(&id, base, patterns, seed);
-            }
+            Action::Reset => self.restart(),
             Action::StepForward => {
                 self.step_forward();
             }
@@ -740,6 +779,7 @@ impl LabState {
             Action::DismissError => {
                 self.error = None;
                 self.notice = None;
+                self.dropped.clear();
             }
             // Opening a run and the news of an opening are `open_run`'s and `opening_news`'.
             _ => {}

@@ -159,11 +159,25 @@ fn banners(state: &PageState, edges: &Edges) -> Html {
             if let Some(notice) = &lab.notice {
                 <div class="notice-banner" role="status" data-testid="notice">
                     <span>{ notice.clone() }</span>
+                    <button class="dismiss" onclick={dismiss.clone()}>{ "dismiss" }</button>
+                </div>
+            }
+            if !lab.dropped.is_empty() {
+                <div class="notice-banner" role="status" data-testid="choices-dropped">
+                    <span>{ dropped_text(&lab.dropped, language) }</span>
                     <button class="dismiss" onclick={dismiss}>{ "dismiss" }</button>
                 </div>
             }
         </>
     }
+}
+
+/// The learner's choices a seed change dropped, in words.
+fn dropped_text(steps: &[usize], language: Language) -> String {
+    let words = language.words();
+    let choices = language.count(&words.choices, steps.len());
+    let steps = steps.iter().map(usize::to_string).collect::<Vec<_>>().join(", ");
+    fill(words.choices_dropped, &[("choices", &choices), ("steps", &steps)])
 }
 
 /// Cancel of an opening: its task stops, and the page says how far it got.

@@ -4,7 +4,9 @@
 use std::rc::Rc;
 
 use idempotency_lab::course::CourseStep;
-use idempotency_lab::sim::PatternMode;
+use idempotency_lab::sim::{
+    Action as SimAction, AnchoredAction, PatternMode, RequestIndex, UserChoice,
+};
 use idempotency_lab::view::Language;
 use yew::Reducible;
 
@@ -109,6 +111,7 @@ fn back_to_the_list_shows_the_course_and_focuses_it() {
     let lab = state.reduce(PageAction::Course(CourseAction::ShowLab));
     assert_eq!(lab.course.view, PageView::Lab);
     assert!(lab.course.progress.free_lab);
+    assert_eq!(focus(&lab), Some(FocusTarget::Caption), "the free lab's button is gone");
 }
 
 #[test]
@@ -184,4 +187,49 @@ fn a_trainers_link_opens_the_lesson_at_its_step_visited_not_passed() {
     let progress = state.course.progress.of(lesson);
     assert_eq!(progress.visited.len(), 3);
     assert!(progress.passed.is_empty());
+}
+
+/// The free lab's first scenario, stepped until the message can be duplicated, duplicated.
+fn with_a_duplicate() -> Rc<PageState> {
+    let mut state = Rc::new(PageState::default());
+    loop {
+        let enabled = state.lab.world.enabled_actions();
+        let duplicate =
+            enabled.into_iter().find(|action| matches!(action, SimAction::DuplicateMessage { .. }));
+        if let Some(action) = duplicate {
+            return state.reduce(PageAction::Lab(Action::Inject(action)));
+        }
+        assert!(state.lab.cursor < 60, "no duplicate within 60 steps");
+        state = state.reduce(PageAction::Lab(Action::StepForward));
+    }
+}
+
+#[test]
+fn a_seed_change_and_reset_keep_the_learners_fault() {
+    let state = with_a_duplicate();
+    assert_eq!(state.lab.choices.len(), 1);
+    let seeded = state.reduce(PageAction::Lab(Action::SetSeed(5)));
+    assert_eq!(seeded.lab.seed, 5);
+    assert_eq!(seeded.lab.cursor, 0);
+    assert_eq!(seeded.lab.choices.len(), 1, "the fault is carried to seed 5");
+    assert!(seeded.lab.dropped.is_empty());
+    let reset = seeded.clone().reduce(PageAction::Lab(Action::Reset));
+    assert_eq!(reset.lab.cursor, 0);
+    assert_eq!(reset.lab.choices.len(), 1, "Reset keeps the fault");
+    assert!(reset.lab.choices == seeded.lab.choices);
+}
+
+#[test]
+fn a_choice_that_hits_nothing_after_a_seed_change_is_dropped_and_named() {
+    let state = PageState::default();
+    let mut lab = (*state.lab).clone();
+    // The first scenario has one request: request 5 never sends.
+    let missing = AnchoredAction::DoubleSubmit { request: RequestIndex(5) };
+    lab.choices = vec![UserChoice { step: 2, action: missing }];
+    let state = Rc::new(PageState { lab: Rc::new(lab), ..state });
+    let seeded = state.reduce(PageAction::Lab(Action::SetSeed(1)));
+    assert_eq!(seeded.lab.dropped, vec![2]);
+    assert!(seeded.lab.choices.is_empty());
+    let dismissed = seeded.reduce(PageAction::Lab(Action::DismissError));
+    assert!(dismissed.lab.dropped.is_empty());
 }
