@@ -159,7 +159,7 @@ fn reveal_holds_only_at_its_cursor() {
 }
 
 #[test]
-fn settings_and_what_the_browser_says_are_kept() {
+fn settings_and_what_the_page_is_told_are_kept() {
     let state = after([
         PageAction::SetLanguage(Language::Ru),
         PageAction::Scale(TypeScaleAction::Larger),
