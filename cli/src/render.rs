@@ -249,7 +249,7 @@ pub fn invariant_report(trace: &Trace, language: Language) -> String {
             trace.summary.faults.iter().map(|(class, count)| format!("{class} x{count}")).collect();
         let _ = writeln!(text, "{}", fill(words.report_faults, &[("faults", &faults.join(", "))]));
     }
-    for line in idempotency_lab::sim::dead_letter_sentences(&trace.steps) {
+    for line in idempotency_lab::view::dead_letter_sentences(&trace.steps, language) {
         let _ = writeln!(text, "{line}");
     }
     let violated = trace.invariants_ever_violated();

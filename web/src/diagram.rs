@@ -21,7 +21,8 @@
 
 use idempotency_lab::sim::{Action, TraceStep};
 use idempotency_lab::view::{
-    ArrowKind, DiagramItem, Lane, Language, MarkKind, Moment, MomentKind, PendingItem, step_items,
+    ArrowKind, DiagramItem, Lane, Language, MarkKind, Moment, MomentKind, PendingItem,
+    step_items_in,
 };
 use idempotency_lab::words::fill;
 use wasm_bindgen::JsCast;
@@ -140,90 +141,20 @@ pub struct SequenceDiagramProps {
     pub presenter: bool,
 }
 
+/// One drawn step: its number, its items and its moments.
+type Band = (usize, Vec<DiagramItem>, Vec<Moment>);
+
 /// The diagram, in a scrolling box that follows the current (last shown) step.
 #[function_component(SequenceDiagram)]
 pub fn sequence_diagram(props: &SequenceDiagramProps) -> Html {
     let scroller = use_node_ref();
     // Where the view was, from the bottom, when earlier steps were revealed above it.
     let anchor = use_mut_ref(|| None::<i32>);
-    let mut lanes = props.lanes.clone();
-    let mut moments = props.moments.iter().copied().peekable();
-    let bands: Vec<(usize, Vec<DiagramItem>, Vec<Moment>)> = props
-        .steps
-        .iter()
-        .map(|step| {
-            while moments.next_if(|moment| moment.step < step.step).is_some() {}
-            let of_step: Vec<Moment> =
-                std::iter::from_fn(|| moments.next_if(|moment| moment.step == step.step)).collect();
-            (step.step, step_items(step), of_step)
-        })
-        .collect();
-    for (_, items, _) in &bands {
-        for item in items {
-            let used = match item {
-                DiagramItem::Arrow { from, to, .. } => vec![*from, *to],
-                DiagramItem::Mark { lane, .. } => vec![*lane],
-            };
-            for lane in used {
-                if !lanes.contains(&lane) {
-                    lanes.push(lane);
-                    lanes.sort();
-                }
-            }
-        }
-    }
-    let last_x = LEFT + LANE_WIDTH * i32::try_from(lanes.len().saturating_sub(1)).unwrap_or(0);
-    let width = last_x + RIGHT;
-    let height: i32 =
-        (bands.iter().map(|(_, items, moments)| band_height(items, moments)).sum::<i32>() + 20)
-            .max(80);
+    let bands = bands(props);
+    let lanes = lanes_drawn(&props.lanes, &bands);
     let current = props.steps.last().map(|step| step.step);
-    {
-        let scroller = scroller.clone();
-        use_effect_with(
-            (current, props.pending.clone(), props.presenter),
-            move |(_, _, presenter)| {
-                if let Some(element) = scroller.cast::<web_sys::Element>() {
-                    follow_current_step(&element, *presenter);
-                }
-            },
-        );
-    }
-    // The box changes size when the panels beside it do (they may render after it), when the
-    // window does, in fullscreen and with the type scale: it follows the current step again.
-    let presenter_now = use_mut_ref(|| props.presenter);
-    *presenter_now.borrow_mut() = props.presenter;
-    {
-        let scroller = scroller.clone();
-        use_effect_with((), move |_| {
-            let observer = scroller.cast::<web_sys::Element>().and_then(|element| {
-                let target = element.clone();
-                let on_resize = Closure::<dyn FnMut()>::new(move || {
-                    follow_current_step(&element, *presenter_now.borrow());
-                });
-                let observer =
-                    web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()).ok()?;
-                observer.observe(&target);
-                Some((observer, on_resize))
-            });
-            move || {
-                if let Some((observer, _on_resize)) = observer {
-                    observer.disconnect();
-                }
-            }
-        });
-    }
-    {
-        let scroller = scroller.clone();
-        let anchor = anchor.clone();
-        use_effect(move || {
-            if let (Some(from_bottom), Some(element)) =
-                (anchor.borrow_mut().take(), scroller.cast::<web_sys::Element>())
-            {
-                element.set_scroll_top(element.scroll_height() - from_bottom);
-            }
-        });
-    }
+    use_follow_current_step(scroller.clone(), current, props.pending.clone(), props.presenter);
+    use_keep_view_on_reveal(scroller.clone(), anchor.clone());
     let reveal = {
         let scroller = scroller.clone();
         let on_reveal = props.on_reveal.clone();
@@ -247,69 +178,221 @@ pub fn sequence_diagram(props: &SequenceDiagramProps) -> Html {
         })
     };
     let on_earlier = Callback::from(move |_: MouseEvent| reveal());
-    let mut y = 10;
-    let drawn_bands: Vec<Html> = bands
-        .iter()
-        .map(|(number, items, moments)| {
-            let top = y;
-            let band = band_height(items, moments);
-            y += band;
-            let number = *number;
-            let on_select = props.on_select.clone();
-            let onclick = Callback::from(move |_| on_select.emit(number));
-            let class = classes!("step", (Some(number) == current).then_some("current"));
-            html! {
-                <g {class} {onclick} data-step={number.to_string()}>
-                    <rect class="row-bg" x="0" y={top.to_string()} width={width.to_string()} height={band.to_string()} />
-                    <text x="10" y={(top + 22.min(band - 4)).to_string()} class="step-number">{ number }</text>
-                    { for items.iter().enumerate().map(|(index, item)| {
-                        let row_y = top + 20 + ITEM_ROW * i32::try_from(index).unwrap_or(0);
-                        draw(&lanes, item, row_y)
-                    }) }
-                    { for moments.iter().enumerate().map(|(index, moment)| {
-                        let row_top = top + 6
-                            + ITEM_ROW * i32::try_from(items.len()).unwrap_or(0)
-                            + MOMENT_ROW * i32::try_from(index).unwrap_or(0);
-                        draw_moment(&lanes, moment, row_top, props.language)
-                    }) }
-                </g>
-            }
-        })
-        .collect();
+    let last_x = LEFT + LANE_WIDTH * i32::try_from(lanes.len().saturating_sub(1)).unwrap_or(0);
+    let width = last_x + RIGHT;
+    let words = props.language.words();
     html! {
-        <section class="diagram-box" aria-label={props.language.words().ui_sequence_diagram}>
+        <section class="diagram-box" aria-label={words.ui_sequence_diagram}>
             <div class="diagram-scroll" ref={scroller} data-testid="diagram" {onscroll}>
               <div class="diagram-canvas" style={format!("--diagram-units: {width}")}>
                 <svg class="diagram lanes-head" viewBox={format!("0 0 {width} 40")} preserveAspectRatio="xMinYMin meet" aria-hidden="true">
-                    { for lanes.iter().map(|lane| html! {
-                        <text x={lane_x(&lanes, *lane).to_string()} y="28" text-anchor="middle" class="lane-name">{ lane.name_in(props.language) }</text>
-                    }) }
+                    { for lanes.iter().map(|lane| lane_name(lane_x(&lanes, *lane), &lane.name_in(props.language))) }
                 </svg>
                 if hidden > 0 {
                     <button type="button" class="earlier" data-testid="diagram-earlier" onclick={on_earlier}>
-                        { fill(props.language.words().ui_earlier_not_drawn, &[("hidden", &hidden), ("more", &hidden.min(WINDOW_STEPS))]) }
+                        { fill(words.ui_earlier_not_drawn, &[("hidden", &hidden), ("more", &hidden.min(WINDOW_STEPS))]) }
                     </button>
                 }
-                <svg class="diagram" viewBox={format!("0 0 {width} {height}")} preserveAspectRatio="xMinYMin meet" aria-hidden="true">
-                    <defs>
-                        <marker id="arrowhead" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
-                            <path d="M 0 0 L 10 5 L 0 10 z" fill="context-stroke" />
-                        </marker>
-                    </defs>
-                    { for lanes.iter().map(|lane| {
-                        let x = lane_x(&lanes, *lane).to_string();
-                        html! { <line class="lane-line" x1={x.clone()} y1="0" x2={x} y2={height.to_string()} /> }
-                    }) }
-                    { for drawn_bands }
-                    if bands.is_empty() {
-                        <text x={(width / 2).to_string()} y="48" text-anchor="middle" class="hint">{ "Press Step (→) or Play (space) to start the run." }</text>
-                    }
-                </svg>
+                { drawing(props, &lanes, &bands, width, current) }
                 { pending_part(&lanes, width, &props.pending, &props.on_inject, props.language) }
               </div>
             </div>
         </section>
     }
+}
+
+/// The steps drawn, each with its items (labelled in the page's language) and its moments.
+fn bands(props: &SequenceDiagramProps) -> Vec<Band> {
+    let mut moments = props.moments.iter().copied().peekable();
+    props
+        .steps
+        .iter()
+        .map(|step| {
+            while moments.next_if(|moment| moment.step < step.step).is_some() {}
+            let of_step: Vec<Moment> =
+                std::iter::from_fn(|| moments.next_if(|moment| moment.step == step.step)).collect();
+            (step.step, step_items_in(step, props.language), of_step)
+        })
+        .collect()
+}
+
+/// The scenario's lanes, plus any lane a drawn item uses that they do not announce (sorted).
+fn lanes_drawn(announced: &[Lane], bands: &[Band]) -> Vec<Lane> {
+    let mut lanes = announced.to_vec();
+    for item in bands.iter().flat_map(|(_, items, _)| items) {
+        let used = match item {
+            DiagramItem::Arrow { from, to, .. } => vec![*from, *to],
+            DiagramItem::Mark { lane, .. } => vec![*lane],
+        };
+        for lane in used {
+            if !lanes.contains(&lane) {
+                lanes.push(lane);
+                lanes.sort();
+            }
+        }
+    }
+    lanes
+}
+
+/// The widest a lane's name may be, in the drawing's units: the lanes' spacing less a gap.
+const LANE_NAME_WIDTH_MAX: i32 = LANE_WIDTH - 12;
+
+/// A lane's name over its line. A name too wide for its lane (by an estimate of its bold
+/// glyphs: the drawing cannot measure text) goes on two lines at its last space
+/// (the consumer's name over its letter), and a line still too wide is squeezed to the lane's width, so
+/// that neighbouring names never run together.
+fn lane_name(x: i32, name: &str) -> Html {
+    // Widths in the drawing's units at the names' bold 19 px, measured on the page: a Cyrillic
+    // letter is wider than a Latin one.
+    let estimate = |text: &str| {
+        text.chars()
+            .map(|c| match c {
+                ' ' => 6,
+                c if c.is_ascii() => 11,
+                _ => 14,
+            })
+            .sum::<i32>()
+    };
+    let line = |text: &str, y: i32| {
+        let squeeze =
+            (estimate(text) > LANE_NAME_WIDTH_MAX).then(|| LANE_NAME_WIDTH_MAX.to_string());
+        let adjust = squeeze.as_ref().map(|_| "spacingAndGlyphs");
+        html! {
+            <text x={x.to_string()} y={y.to_string()} text-anchor="middle" class="lane-name"
+                textLength={squeeze} lengthAdjust={adjust}>{ text.to_owned() }</text>
+        }
+    };
+    match name.rsplit_once(' ') {
+        Some((first, second)) if estimate(name) > LANE_NAME_WIDTH_MAX => html! {
+            <>{ line(first, 17) }{ line(second, 36) }</>
+        },
+        _ => line(name, 28),
+    }
+}
+
+/// The SVG of the drawn steps, under the lane names.
+fn drawing(
+    props: &SequenceDiagramProps,
+    lanes: &[Lane],
+    bands: &[Band],
+    width: i32,
+    current: Option<usize>,
+) -> Html {
+    let height: i32 =
+        (bands.iter().map(|(_, items, moments)| band_height(items, moments)).sum::<i32>() + 20)
+            .max(80);
+    let mut y = 10;
+    let drawn_bands: Vec<Html> = bands
+        .iter()
+        .map(|band| {
+            let top = y;
+            y += band_height(&band.1, &band.2);
+            draw_band(props, lanes, band, top, width, current)
+        })
+        .collect();
+    html! {
+        <svg class="diagram" viewBox={format!("0 0 {width} {height}")} preserveAspectRatio="xMinYMin meet" aria-hidden="true">
+            <defs>
+                <marker id="arrowhead" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+                    <path d="M 0 0 L 10 5 L 0 10 z" fill="context-stroke" />
+                </marker>
+            </defs>
+            { for lanes.iter().map(|lane| {
+                let x = lane_x(lanes, *lane).to_string();
+                html! { <line class="lane-line" x1={x.clone()} y1="0" x2={x} y2={height.to_string()} /> }
+            }) }
+            { for drawn_bands }
+            if bands.is_empty() {
+                <text x={(width / 2).to_string()} y="48" text-anchor="middle" class="hint">{ props.language.words().ui_diagram_empty }</text>
+            }
+        </svg>
+    }
+}
+
+/// One step's band from `top`: its number, its items, its moments; a click goes there.
+fn draw_band(
+    props: &SequenceDiagramProps,
+    lanes: &[Lane],
+    (number, items, moments): &Band,
+    top: i32,
+    width: i32,
+    current: Option<usize>,
+) -> Html {
+    let band = band_height(items, moments);
+    let number = *number;
+    let on_select = props.on_select.clone();
+    let onclick = Callback::from(move |_| on_select.emit(number));
+    let class = classes!("step", (Some(number) == current).then_some("current"));
+    html! {
+        <g {class} {onclick} data-step={number.to_string()}>
+            <rect class="row-bg" x="0" y={top.to_string()} width={width.to_string()} height={band.to_string()} />
+            <text x="10" y={(top + 22.min(band - 4)).to_string()} class="step-number">{ number }</text>
+            { for items.iter().enumerate().map(|(index, item)| {
+                let row_y = top + 20 + ITEM_ROW * i32::try_from(index).unwrap_or(0);
+                draw(lanes, item, row_y)
+            }) }
+            { for moments.iter().enumerate().map(|(index, moment)| {
+                let row_top = top + 6
+                    + ITEM_ROW * i32::try_from(items.len()).unwrap_or(0)
+                    + MOMENT_ROW * i32::try_from(index).unwrap_or(0);
+                draw_moment(lanes, moment, row_top, props.language)
+            }) }
+        </g>
+    }
+}
+
+/// Keeps the current step in view: when it or what waits changes, in the presenter view, and
+/// whenever the box changes size (the panels beside it may render after it, the window
+/// resizes, fullscreen, the type scale).
+#[hook]
+fn use_follow_current_step(
+    scroller: NodeRef,
+    current: Option<usize>,
+    pending: Vec<PendingItem>,
+    presenter: bool,
+) {
+    {
+        let scroller = scroller.clone();
+        use_effect_with((current, pending, presenter), move |(_, _, presenter)| {
+            if let Some(element) = scroller.cast::<web_sys::Element>() {
+                follow_current_step(&element, *presenter);
+            }
+        });
+    }
+    let presenter_now = use_mut_ref(|| presenter);
+    *presenter_now.borrow_mut() = presenter;
+    use_effect_with((), move |_| {
+        let observer = scroller.cast::<web_sys::Element>().and_then(|element| {
+            let target = element.clone();
+            let on_resize = Closure::<dyn FnMut()>::new(move || {
+                follow_current_step(&element, *presenter_now.borrow());
+            });
+            let observer = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()).ok()?;
+            observer.observe(&target);
+            Some((observer, on_resize))
+        });
+        move || {
+            if let Some((observer, _on_resize)) = observer {
+                observer.disconnect();
+            }
+        }
+    });
+}
+
+/// After earlier steps were revealed above the view, puts the view back where it was (the
+/// same distance from the bottom), so the learner keeps their place.
+#[hook]
+fn use_keep_view_on_reveal(
+    scroller: NodeRef,
+    anchor: std::rc::Rc<std::cell::RefCell<Option<i32>>>,
+) {
+    use_effect(move || {
+        if let (Some(from_bottom), Some(element)) =
+            (anchor.borrow_mut().take(), scroller.cast::<web_sys::Element>())
+        {
+            element.set_scroll_top(element.scroll_height() - from_bottom);
+        }
+    });
 }
 
 /// Scrolls the diagram to its bottom (the pending part), then back up as far as

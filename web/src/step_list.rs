@@ -2,7 +2,7 @@
 //! on a narrow screen (below [`NARROW_QUERY`]'s width), where lanes side by side cannot be
 //! read.
 //!
-//! Each step lists what the diagram draws in its band (`view::step_items`), in words: an
+//! Each step lists what the diagram draws in its band (`view::step_items_in`), in words: an
 //! arrow as `Client → API: POST /orders`, a mark as `Consumer A: ✗ crash before commit`, and
 //! after them the step's decisive moments (`view::moments`), each a line with its headline and
 //! why in the page's language.
@@ -12,7 +12,7 @@
 //! has them), and the drawing is hidden from them.
 
 use idempotency_lab::sim::{Action, TraceStep};
-use idempotency_lab::view::{DiagramItem, Language, MarkKind, Moment, PendingItem, step_items};
+use idempotency_lab::view::{DiagramItem, Language, MarkKind, Moment, PendingItem, step_items_in};
 use yew::prelude::*;
 
 use crate::diagram::moment_name;
@@ -101,7 +101,7 @@ fn step_entry(
     ui: &UiText,
     language: Language,
 ) -> Html {
-    let items = step_items(step);
+    let items = step_items_in(step, language);
     html! {
         <li class={classes!("step-entry", current.then_some("current"))} data-step={step.step.to_string()}
             aria-current={current.then_some("step")}>

@@ -36,7 +36,7 @@ use crate::ids::Tick;
 use crate::inbox::{ConsumeOutcome, ConsumerCrashed};
 use crate::sim::{Action, Actor, InstanceId, Scenario, SimEvent, Trace, TraceStep};
 use crate::view::moments::{MomentKind, moments};
-use crate::words::{Language, Words, fill};
+use crate::words::{Language, fill};
 
 /// One vertical lane of the diagram.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -272,8 +272,7 @@ pub fn step_items(step: &TraceStep) -> Vec<DiagramItem> {
     step_items_in(step, Language::En)
 }
 
-/// [`step_items`] with the arrows' and marks' labels in `language` (their tooltips stay
-/// English).
+/// [`step_items`] with the arrows' and marks' labels and tooltips in `language`.
 pub fn step_items_in(step: &TraceStep, language: Language) -> Vec<DiagramItem> {
     let w = language.words();
     let lane = Lane::of_actor(step.actor);
@@ -298,30 +297,33 @@ pub fn step_items_in(step: &TraceStep, language: Language) -> Vec<DiagramItem> {
             Lane::Broker,
             MarkKind::Duplicate,
             w.dg_concurrent.to_owned(),
-            format!("F4: {entry} delivered to {instance} while still in flight elsewhere"),
+            fill(
+                w.dgt_concurrent,
+                &[("entry", &entry.0), ("instance", &instance_name(*instance, language))],
+            ),
         )),
         Action::DoubleSubmit { request } => items.push(mark(
             Lane::Client,
             MarkKind::Duplicate,
             w.dg_double_submit.to_owned(),
-            format!("F6: {request} sent twice at once, with the same key"),
+            fill(w.dgt_double_submit, &[("request", &request.0)]),
         )),
         Action::SendWithKeyOf { request, key_of } => items.push(mark(
             Lane::Client,
             MarkKind::Duplicate,
             fill(w.dg_key_of, &[("request", &key_of.0)]),
-            format!("F7: {request} sent with the key of {key_of}"),
+            fill(w.dgt_key_of, &[("request", &request.0), ("key_of", &key_of.0)]),
         )),
         Action::RetryWithNewKey { request } => items.push(mark(
             Lane::Client,
             MarkKind::Duplicate,
             w.dg_retry_new_key.to_owned(),
-            format!("F11: {request} retried with a new idempotency key"),
+            fill(w.dgt_retry_new_key, &[("request", &request.0)]),
         )),
         _ => {}
     }
     for event in &step.events {
-        event_items(lane, event, &mut items, w);
+        event_items(lane, event, &mut items, language);
     }
     for violation in &step.new_violations {
         items.push(mark(
@@ -375,7 +377,8 @@ fn statement_arrow(statement: &str) -> Option<(ArrowKind, String)> {
     }
 }
 
-fn event_items(lane: Lane, event: &SimEvent, items: &mut Vec<DiagramItem>, w: &Words) {
+fn event_items(lane: Lane, event: &SimEvent, items: &mut Vec<DiagramItem>, language: Language) {
+    let w = language.words();
     use crate::history::RequestAttempt;
     match event {
         SimEvent::RequestSent { request, attempt, kind, key, method_and_path } => {
@@ -388,7 +391,10 @@ fn event_items(lane: Lane, event: &SimEvent, items: &mut Vec<DiagramItem>, w: &W
                 Lane::Api,
                 ArrowKind::Request,
                 label,
-                format!("{request}, {attempt}, Idempotency-Key {key}"),
+                fill(
+                    w.dgt_request_sent,
+                    &[("request", &request.0), ("attempt", &attempt.0), ("key", key)],
+                ),
             ));
         }
         SimEvent::Idempotency { event } => match event {
@@ -396,19 +402,19 @@ fn event_items(lane: Lane, event: &SimEvent, items: &mut Vec<DiagramItem>, w: &W
                 Lane::Api,
                 MarkKind::Duplicate,
                 fill(w.dg_replayed, &[("status", status)]),
-                format!("key {key} seen before: its stored answer {status} is replayed"),
+                fill(w.dgt_replayed, &[("key", key), ("status", status)]),
             )),
             IdempotencyEvent::KeyInProgress { key, lease_expires_at } => items.push(mark(
                 Lane::Api,
                 MarkKind::Duplicate,
                 w.dg_key_in_progress.to_owned(),
-                format!("key {key} is being handled (lease until {lease_expires_at}): 409"),
+                fill(w.dgt_key_in_progress, &[("key", key), ("until", lease_expires_at)]),
             )),
             IdempotencyEvent::FingerprintMismatch { key, .. } => items.push(mark(
                 Lane::Api,
                 MarkKind::Duplicate,
                 w.dg_key_reused.to_owned(),
-                format!("key {key} was used for another payload: 422"),
+                fill(w.dgt_key_reused, &[("key", key)]),
             )),
             _ => {}
         },
@@ -416,27 +422,31 @@ fn event_items(lane: Lane, event: &SimEvent, items: &mut Vec<DiagramItem>, w: &W
             Lane::Api,
             MarkKind::Failed,
             w.dg_failed_no_answer.to_owned(),
-            format!("{attempt}: {error}"),
+            fill(w.dgt_api_failed, &[("attempt", &attempt.0), ("error", error)]),
         )),
         SimEvent::ApiCrashed { attempt, rolled_back } => items.push(mark(
             Lane::Api,
             MarkKind::Crash,
             w.dg_api_crash.to_owned(),
             match rolled_back {
-                Some(tx) => format!("F8: the API crashed running {attempt}; {tx} rolled back"),
-                None => format!("F8: the API crashed running {attempt}"),
+                Some(tx) => {
+                    fill(w.dgt_api_crash_rolled_back, &[("attempt", &attempt.0), ("tx", tx)])
+                }
+                None => fill(w.dgt_api_crash, &[("attempt", &attempt.0)]),
             },
         )),
         SimEvent::Blocked { wait } => items.push(mark(
             lane,
             MarkKind::Blocked,
             fill(w.dg_waits_for, &[("holder", &wait.holder)]),
-            format!(
-                "{} waits for {}'s lock on {} {}",
-                wait.tx,
-                wait.holder,
-                wait.table.as_str(),
-                wait.key
+            fill(
+                w.dgt_waits_for,
+                &[
+                    ("tx", &wait.tx),
+                    ("holder", &wait.holder),
+                    ("table", &wait.table.as_str()),
+                    ("key", &wait.key),
+                ],
             ),
         )),
         SimEvent::ResponseDelivered { attempt, status } => items.push(arrow(
@@ -444,38 +454,38 @@ fn event_items(lane: Lane, event: &SimEvent, items: &mut Vec<DiagramItem>, w: &W
             Lane::Client,
             ArrowKind::Response,
             status.to_string(),
-            format!("the answer to {attempt}: {status}"),
+            fill(w.dgt_answer, &[("attempt", &attempt.0), ("status", status)]),
         )),
         SimEvent::LateResponseIgnored { attempt } => items.push(mark(
             Lane::Client,
             MarkKind::Timeout,
             w.dg_late_ignored.to_owned(),
-            format!("the client no longer waited for the answer to {attempt}"),
+            fill(w.dgt_late_ignored, &[("attempt", &attempt.0)]),
         )),
         SimEvent::ResponseLost { attempt } => items.push(mark(
             Lane::Api,
             MarkKind::LostResponse,
             w.dg_response_lost.to_owned(),
-            format!("F5: the network lost the answer to {attempt}"),
+            fill(w.dgt_response_lost, &[("attempt", &attempt.0)]),
         )),
         SimEvent::ClientTimedOut { request } => items.push(mark(
             Lane::Client,
             MarkKind::Timeout,
             w.dg_timeout.to_owned(),
-            format!("the client's timeout for {request} fired"),
+            fill(w.dgt_timeout, &[("request", &request.0)]),
         )),
         SimEvent::ClientGaveUp { request } => items.push(mark(
             Lane::Client,
             MarkKind::Timeout,
             w.dg_gave_up.to_owned(),
-            format!("the client ran out of attempts for {request}"),
+            fill(w.dgt_gave_up, &[("request", &request.0)]),
         )),
         SimEvent::Published { message_id, entry } => items.push(arrow(
             Lane::Relay,
             Lane::Broker,
             ArrowKind::Publish,
             fill(w.dg_publish, &[("id", &short(message_id))]),
-            format!("OrderPlaced {message_id} queued as {entry}"),
+            fill(w.dgt_published, &[("id", message_id), ("entry", &entry.0)]),
         )),
         SimEvent::RelayFailed { error } => {
             items.push(mark(
@@ -489,14 +499,17 @@ fn event_items(lane: Lane, event: &SimEvent, items: &mut Vec<DiagramItem>, w: &W
             Lane::Relay,
             MarkKind::Crash,
             w.dg_relay_crash.to_owned(),
-            format!(
-                "F12: the relay crashed; published, not marked: {}",
-                crashed
-                    .published_not_marked
-                    .iter()
-                    .map(ToString::to_string)
-                    .collect::<Vec<_>>()
-                    .join(", ")
+            fill(
+                w.dgt_relay_crash,
+                &[(
+                    "published",
+                    &crashed
+                        .published_not_marked
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                )],
             ),
         )),
         SimEvent::Delivered { entry, message_id, instance, delivery_number } => {
@@ -505,14 +518,17 @@ fn event_items(lane: Lane, event: &SimEvent, items: &mut Vec<DiagramItem>, w: &W
                 Lane::Consumer { instance: *instance },
                 ArrowKind::Deliver,
                 fill(w.dg_deliver, &[("number", delivery_number), ("id", &short(message_id))]),
-                format!("{entry} of message {message_id}, delivery {delivery_number}"),
+                fill(
+                    w.dgt_delivered,
+                    &[("entry", &entry.0), ("id", message_id), ("number", delivery_number)],
+                ),
             ));
             if *delivery_number > 1 {
                 items.push(mark(
                     Lane::Consumer { instance: *instance },
                     MarkKind::Duplicate,
                     fill(w.dg_delivery_again, &[("number", delivery_number)]),
-                    format!("message {message_id} is delivered again: delivery {delivery_number}"),
+                    fill(w.dgt_delivered_again, &[("id", message_id), ("number", delivery_number)]),
                 ));
             }
         }
@@ -520,36 +536,37 @@ fn event_items(lane: Lane, event: &SimEvent, items: &mut Vec<DiagramItem>, w: &W
             Lane::Broker,
             MarkKind::Duplicate,
             fill(w.dg_duplicate, &[("id", &short(message_id))]),
-            format!("a second copy of message {message_id}: {copy} (of {entry})"),
+            fill(w.dgt_duplicate, &[("id", message_id), ("copy", &copy.0), ("entry", &entry.0)]),
         )),
         SimEvent::MessageHeld { entry } => items.push(mark(
             Lane::Broker,
             MarkKind::Held,
             fill(w.dg_hold, &[("entry", &entry.0)]),
-            format!("F9: {entry} is held back"),
+            fill(w.dgt_held, &[("entry", &entry.0)]),
         )),
         SimEvent::MessageReleased { entry } => items.push(mark(
             Lane::Broker,
             MarkKind::Held,
             fill(w.dg_release, &[("entry", &entry.0)]),
-            format!("{entry} is deliverable again"),
+            fill(w.dgt_released, &[("entry", &entry.0)]),
         )),
         SimEvent::DeadLettered { entry, message_id } => items.push(mark(
             Lane::Broker,
             MarkKind::Failed,
             w.dg_dead_lettered.to_owned(),
-            format!("{entry} of message {message_id} ran out of deliveries"),
+            fill(w.dgt_dead_lettered, &[("entry", &entry.0), ("id", message_id)]),
         )),
         SimEvent::MessageConsumed { instance, outcome } => {
             let consumer = Lane::Consumer { instance: *instance };
             let message = outcome.message_id();
             let message_short = message.map(|id| short(&id)).unwrap_or_default();
+            let consumer_name = instance_name(*instance, language);
             if let ConsumeOutcome::DuplicateIgnored { message_id, .. } = outcome {
                 items.push(mark(
                     consumer,
                     MarkKind::Duplicate,
                     w.dg_duplicate_ignored.to_owned(),
-                    format!("the inbox already holds message {message_id}: no effect"),
+                    fill(w.dgt_duplicate_ignored, &[("id", message_id)]),
                 ));
             }
             items.push(arrow(
@@ -558,8 +575,8 @@ fn event_items(lane: Lane, event: &SimEvent, items: &mut Vec<DiagramItem>, w: &W
                 ArrowKind::Ack,
                 fill(w.dg_ack, &[("id", &message_short)]).trim_end().to_owned(),
                 match message {
-                    Some(id) => format!("{instance} acknowledges message {id}"),
-                    None => format!("{instance} acknowledges its delivery"),
+                    Some(id) => fill(w.dgt_ack, &[("instance", &consumer_name), ("id", &id)]),
+                    None => fill(w.dgt_ack_delivery, &[("instance", &consumer_name)]),
                 },
             ));
         }
@@ -579,7 +596,13 @@ fn event_items(lane: Lane, event: &SimEvent, items: &mut Vec<DiagramItem>, w: &W
                 ConsumerCrashed::AfterEnd => w.dg_crash_after_ack,
             }
             .to_owned(),
-            format!("{instance} crashed: {crashed:?}"),
+            fill(
+                w.dgt_consumer_crashed,
+                &[
+                    ("instance", &instance_name(*instance, language)),
+                    ("crashed", &format!("{crashed:?}")),
+                ],
+            ),
         )),
         SimEvent::RetentionFailed { error } => items.push(mark(
             Lane::Retention,
@@ -591,9 +614,15 @@ fn event_items(lane: Lane, event: &SimEvent, items: &mut Vec<DiagramItem>, w: &W
             Lane::Store,
             MarkKind::Failed,
             fill(w.dg_deadlock, &[("victim", victim)]),
-            format!(
-                "deadlock: {} wait in a cycle; {victim} is rolled back",
-                cycle.iter().map(ToString::to_string).collect::<Vec<_>>().join(" -> ")
+            fill(
+                w.dgt_deadlock,
+                &[
+                    (
+                        "cycle",
+                        &cycle.iter().map(ToString::to_string).collect::<Vec<_>>().join(" -> "),
+                    ),
+                    ("victim", victim),
+                ],
             ),
         )),
         // A replayed answer is marked by the P3 layer's event; every answer travels with the

@@ -5,13 +5,14 @@
 //! reads it and never changes it: the sequence diagram's model (`diagram`), the run's decisive
 //! moments it narrates (`moments`) and its Mermaid text (`mermaid`), what waits at the cursor
 //! for display (`pending`), one schedule run in both modes side by side (`compare`), where each
-//! invariant broke (`breaks`), the link that carries a run (`share`), and the words (`lang`:
+//! invariant broke (`breaks`), the dead letters in words (`dead_letters`), the link that carries a run (`share`), and the words (`lang`:
 //! the languages and the invariants' and faults' titles; `lesson`: the lessons' texts).
 //! Nothing in `sim` uses this module.
 
 mod action_words;
 mod breaks;
 mod compare;
+mod dead_letters;
 mod diagram;
 mod lesson;
 mod mermaid;
@@ -26,6 +27,7 @@ pub use breaks::{breaking_steps, first_break};
 pub use compare::{
     ChoiceComparison, CompareInput, ComparedRun, Comparison, RowDifference, StepComparison, compare,
 };
+pub use dead_letters::dead_letter_sentences;
 pub use diagram::{
     ArrowKind, Diagram, DiagramItem, DiagramStep, Lane, MarkKind, diagram, instance_name, lanes,
     step_items, step_items_in,

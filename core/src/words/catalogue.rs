@@ -694,6 +694,10 @@ words! {
     ui_check_group: Text,
     /// The diagram's accessible name.
     ui_sequence_diagram: Text,
+    /// The diagram before the first step.
+    ui_diagram_empty: Text,
+    /// A dead letter, beside the invariants (`{step}`, `{message}`, `{entry}`).
+    dead_lettered: Text,
     /// The diagram's button that draws earlier steps (`{hidden}` not drawn, `{more}` to draw).
     ui_earlier_not_drawn: Text,
     /// The store's tables' accessible name.
@@ -938,4 +942,65 @@ words! {
     dg_retention_failed: Text,
     /// A deadlock's victim.
     dg_deadlock: Text,
+    // The diagram's tooltips: what each arrow and mark says in full.
+    /// F4's mark: a copy delivered while in flight elsewhere: its tooltip.
+    dgt_concurrent: Text,
+    /// F6's mark: its tooltip.
+    dgt_double_submit: Text,
+    /// F7's mark: its tooltip.
+    dgt_key_of: Text,
+    /// F11's mark: its tooltip.
+    dgt_retry_new_key: Text,
+    /// A request's arrow: its tooltip.
+    dgt_request_sent: Text,
+    /// A replayed answer: its tooltip.
+    dgt_replayed: Text,
+    /// A key in progress: its tooltip.
+    dgt_key_in_progress: Text,
+    /// A key reused with another payload: its tooltip.
+    dgt_key_reused: Text,
+    /// The API failed (`{error}` is the store's): its tooltip.
+    dgt_api_failed: Text,
+    /// F8, nothing open: its tooltip.
+    dgt_api_crash: Text,
+    /// F8 with an open transaction: its tooltip.
+    dgt_api_crash_rolled_back: Text,
+    /// A lock wait: its tooltip.
+    dgt_waits_for: Text,
+    /// A response's arrow: its tooltip.
+    dgt_answer: Text,
+    /// A late answer: its tooltip.
+    dgt_late_ignored: Text,
+    /// F5's mark: its tooltip.
+    dgt_response_lost: Text,
+    /// A client's timeout: its tooltip.
+    dgt_timeout: Text,
+    /// A client gave up: its tooltip.
+    dgt_gave_up: Text,
+    /// A publish arrow: its tooltip.
+    dgt_published: Text,
+    /// F12's mark: its tooltip.
+    dgt_relay_crash: Text,
+    /// A delivery's arrow: its tooltip.
+    dgt_delivered: Text,
+    /// A delivery after the first: its tooltip.
+    dgt_delivered_again: Text,
+    /// A duplicated message: its tooltip.
+    dgt_duplicate: Text,
+    /// F9's mark: its tooltip.
+    dgt_held: Text,
+    /// A held copy released: its tooltip.
+    dgt_released: Text,
+    /// A dead letter: its tooltip.
+    dgt_dead_lettered: Text,
+    /// A duplicate the inbox ignored: its tooltip.
+    dgt_duplicate_ignored: Text,
+    /// An ack's arrow: its tooltip.
+    dgt_ack: Text,
+    /// An ack's arrow without a message id: its tooltip.
+    dgt_ack_delivery: Text,
+    /// A consumer crash (`{crashed}` is where, as data): its tooltip.
+    dgt_consumer_crashed: Text,
+    /// A deadlock: its tooltip.
+    dgt_deadlock: Text,
 }

@@ -14,10 +14,15 @@ use idempotency_lab::view::{Language, ShareLink};
 use idempotency_lab_tests::browser::LabPage;
 use idempotency_lab_tests::long_run::{LONG_RUN_STEPS, long_scenario};
 
-/// The longest task of the main thread allowed while the run opens, in milliseconds. A slice
-/// takes about 12 ms and a render of the long run some tens; the margin is for a shared
-/// 2-core machine. Opening the run in one go takes far longer.
+/// The longest task of the main thread always allowed while the run opens, in milliseconds. A
+/// slice takes about 12 ms and a render of the long run some tens on a quiet machine.
 const LONGEST_TASK_MS: f64 = 150.0;
+
+/// On a loaded machine every task takes longer, the slices too: the longest task is then
+/// judged against the whole opening, which it may take at most this share of. Opening the run
+/// in one go is one task as long as the opening, and fails either way; a wall-clock bound
+/// alone failed on a shared 2-core machine (313 ms) with the slices intact.
+const LONGEST_TASK_SHARE_OF_OPENING: f64 = 0.2;
 
 /// How long the long run may take to open in slices, on a busy machine.
 const OPENING_TIMEOUT: Duration = Duration::from_secs(180);
@@ -142,9 +147,13 @@ fn a_long_link_opens_in_slices_with_progress_and_cancel() {
         findings["texts"]
     );
     assert_eq!(findings["supported"], true, "this Chromium reports long tasks");
+    let opening_ms = findings["closed"].as_f64().unwrap_or(0.0);
+    let allowed = LONGEST_TASK_MS.max(opening_ms * LONGEST_TASK_SHARE_OF_OPENING);
     assert!(
-        longest < LONGEST_TASK_MS,
-        "opening the link blocked the main thread for {longest:.0} ms (at most {LONGEST_TASK_MS} ms allowed)"
+        longest < allowed,
+        "opening the link blocked the main thread for {longest:.0} ms (at most {allowed:.0} ms \
+         allowed: {LONGEST_TASK_MS} ms, or {LONGEST_TASK_SHARE_OF_OPENING} of the {opening_ms:.0} ms \
+         opening)"
     );
 
     // (a) A progress line with Cancel showed while the run opened, and it moved on.

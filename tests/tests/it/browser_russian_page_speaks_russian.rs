@@ -15,10 +15,10 @@ use idempotency_lab::view::Language;
 use idempotency_lab_tests::browser::LabPage;
 
 /// The most English a Russian page may show, in hundredths of a percent of its words. Issue
-/// #32 asks for 1% (100); this is a ratchet at what the page reaches today (free lab 6.1%,
-/// course 3.7%: the diagram's arrow and mark labels, the check panel's texts and the start
-/// caption are still English), to be lowered to 100 as they move into the catalogue.
-const ENGLISH_BASIS_POINTS_MAX: usize = 650;
+/// #32 asks for 1% (100); this is a ratchet at what the page reaches today (free lab 4.1%,
+/// course 1.0%: the check panel's texts and the lab's notices are still English), to be
+/// lowered to 100 as they move into the catalogue.
+const ENGLISH_BASIS_POINTS_MAX: usize = 450;
 
 /// English words that are names, not text: SQL, HTTP, the article's and the lab's names, and
 /// the values the tables hold (skus, statuses). Table and column names are added from the core.
@@ -91,6 +91,19 @@ const ALLOWED: &[&str] = &[
     "C",
     "D",
     "x",
+    // The language switch's own buttons.
+    "EN",
+    "RU",
+    // The keys of a stored HTTP answer (`idempotency_keys.response`), as JSON.
+    "type",
+    "application",
+    "body",
+    "content-type",
+    "headers",
+    "json",
+    "location",
+    "response",
+    "status",
     // Values of the tables' rows.
     "apple",
     "apples",
