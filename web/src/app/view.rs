@@ -302,7 +302,7 @@ fn workspace(state: &UseReducerHandle<PageState>, edges: &Edges) -> Html {
             <StepList ui={ui(language)} steps={drawn} moments={drawn_moments} {language} hidden={first} {on_reveal} pending={waiting} {on_inject} visible={state.narrow} />
             <aside class="side">
                 <InvariantsPanel violations={lab.world.violations()} breaks={breaking_steps(shown)} {on_jump} {language}
-                    dead_letters={idempotency_lab::sim::dead_letter_sentences(shown)} />
+                    dead_letters={idempotency_lab::view::dead_letter_sentences(shown, language)} />
                 if lab.presenter {
                     <PresenterTables tables={lab.world.store().committed().clone()} changes={changes(state)} {language} />
                 }
