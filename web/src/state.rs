@@ -759,11 +759,8 @@ impl LabState {
                 self.playing = false;
             }
             Action::TogglePlay => self.playing = !self.playing && self.can_step_forward(),
-            Action::PlayTick => {
-                if !self.step_forward() {
-                    self.playing = false;
-                }
-            }
+            // Playing (`reduce` ignores a tick otherwise) until a step forward is not possible.
+            Action::PlayTick => self.playing = self.step_forward(),
             Action::SetSpeed(speed_ms) => self.speed_ms = speed_ms.max(10),
             Action::Inject(action) => {
                 self.playing = false;
