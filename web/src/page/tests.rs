@@ -233,3 +233,20 @@ fn a_choice_that_hits_nothing_after_a_seed_change_is_dropped_and_named() {
     let dismissed = seeded.reduce(PageAction::Lab(Action::DismissError));
     assert!(dismissed.lab.dropped.is_empty());
 }
+
+#[test]
+fn play_steps_on_each_tick_and_stops_at_the_end() {
+    let mut state = after([PageAction::Lab(Action::TogglePlay)]);
+    assert!(state.lab.playing);
+    for tick in 1..=500 {
+        state = state.reduce(PageAction::Lab(Action::PlayTick));
+        if !state.lab.playing {
+            assert!(!state.lab.can_step_forward(), "play stopped at tick {tick} before the end");
+            let idle = state.clone().reduce(PageAction::Lab(Action::PlayTick));
+            assert_eq!(idle.lab.cursor, state.lab.cursor, "a tick while paused does nothing");
+            return;
+        }
+        assert_eq!(state.lab.cursor, tick);
+    }
+    panic!("play never reached the end");
+}
