@@ -8,7 +8,7 @@
 //! [`FuzzRun::run_for`] one slice at a time (a `spawn_local` task that yields to the browser
 //! after each slice) and renders what they report.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::time::Duration;
 
@@ -172,6 +172,10 @@ pub struct CheckPanelProps {
     pub scenario: Scenario,
     /// The page's seed.
     pub seed: u64,
+    /// The panel's state, part of the page's one state (`crate::page::PageState::check`).
+    pub state: CheckState,
+    /// What the learner picks and what the work reports, for the page's reducer.
+    pub on_message: Callback<CheckMsg>,
     /// Opens a run in the page at a step: the counterexample, at its violating step.
     pub on_open: Callback<(Rc<Trace>, usize)>,
     /// The page's language, of the findings the core words (a check stopped by a bound).
@@ -180,15 +184,23 @@ pub struct CheckPanelProps {
 
 /// What runs now.
 #[derive(Clone, Debug, PartialEq)]
-enum Job {
+pub enum Job {
+    /// Nothing.
     Idle,
-    Checking { progress: CheckProgress, states_max: usize },
+    /// The checker, with its progress and its limit of unique states.
+    Checking {
+        /// How far it got.
+        progress: CheckProgress,
+        /// The limit.
+        states_max: usize,
+    },
+    /// The fuzzer, with its progress.
     Fuzzing(FuzzProgress),
 }
 
 /// How a run ended, in words, with the run to open if there is one.
 #[derive(Clone, Debug, PartialEq)]
-struct Finding {
+pub struct Finding {
     /// `proved`, `violated`, `bounded`, `passed`, `cancelled` or `error`.
     kind: &'static str,
     summary: String,
@@ -196,37 +208,103 @@ struct Finding {
     open: Option<(Rc<Trace>, usize)>,
 }
 
+/// The panel's state while it is open: what the learner picked, what runs and what the last
+/// run found. The page holds it (`None` when the panel is closed); [`CheckState::reduce`] is
+/// its part of the page's reducer.
 #[derive(Clone, Debug, PartialEq)]
-struct PanelState {
-    generation: u64,
-    job: Job,
-    what: String,
-    finding: Option<Finding>,
+pub struct CheckState {
+    /// Which run is the current one: the news of an older run changes nothing.
+    pub generation: u64,
+    /// What runs.
+    pub job: Job,
+    /// What runs, or ran last, in words.
+    pub what: String,
+    /// What the last run found.
+    pub finding: Option<Finding>,
+    /// What is checked.
+    pub target: CheckTarget,
+    /// The fault budget.
+    pub preset: BudgetPreset,
+    /// The limit of unique states.
+    pub states_max: usize,
 }
 
-enum Msg {
-    Start { what: String, job: Job },
-    Progress { generation: u64, job: Job },
-    Finish { generation: u64, finding: Finding },
+impl Default for CheckState {
+    fn default() -> CheckState {
+        CheckState {
+            generation: 0,
+            job: Job::Idle,
+            what: String::new(),
+            finding: None,
+            target: CheckTarget::ThisRun,
+            preset: BudgetPreset::Lesson,
+            states_max: STATE_LIMITS[1],
+        }
+    }
 }
 
-impl Reducible for PanelState {
-    type Action = Msg;
+/// What the learner picks in the panel, and what its work reports.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CheckMsg {
+    /// Check this target.
+    Target(CheckTarget),
+    /// With this fault budget.
+    Preset(BudgetPreset),
+    /// Within this many unique states.
+    Limit(usize),
+    /// A check or a fuzz run starts: a new generation.
+    Start {
+        /// What runs, in words.
+        what: String,
+        /// Its first progress.
+        job: Job,
+    },
+    /// The progress of the run of `generation`.
+    Progress {
+        /// The run's generation.
+        generation: u64,
+        /// Its progress.
+        job: Job,
+    },
+    /// The run of `generation` ended.
+    Finish {
+        /// The run's generation.
+        generation: u64,
+        /// What it found.
+        finding: Finding,
+    },
+}
 
-    fn reduce(self: Rc<Self>, msg: Msg) -> Rc<Self> {
+impl CheckState {
+    /// The state after `msg`.
+    pub fn reduce(&self, msg: CheckMsg) -> CheckState {
+        let mut next = self.clone();
         match msg {
-            Msg::Start { what, job } => {
-                Rc::new(PanelState { generation: self.generation + 1, job, what, finding: None })
+            CheckMsg::Target(target) => next.target = target,
+            CheckMsg::Preset(preset) => next.preset = preset,
+            CheckMsg::Limit(states_max) => next.states_max = states_max,
+            CheckMsg::Start { what, job } => {
+                next.generation += 1;
+                next.job = job;
+                next.what = what;
+                next.finding = None;
             }
-            Msg::Progress { generation, job } if generation == self.generation => {
-                Rc::new(PanelState { job, ..(*self).clone() })
+            CheckMsg::Progress { generation, job } if generation == self.generation => {
+                next.job = job;
             }
-            Msg::Finish { generation, finding } if generation == self.generation => {
-                Rc::new(PanelState { job: Job::Idle, finding: Some(finding), ..(*self).clone() })
+            CheckMsg::Finish { generation, finding } if generation == self.generation => {
+                next.job = Job::Idle;
+                next.finding = Some(finding);
             }
             // A message of a run that was cancelled or replaced.
-            Msg::Progress { .. } | Msg::Finish { .. } => self,
+            CheckMsg::Progress { .. } | CheckMsg::Finish { .. } => {}
         }
+        next
+    }
+
+    /// Whether a check or a fuzz run is going.
+    pub fn running(&self) -> bool {
+        self.job != Job::Idle
     }
 }
 
@@ -303,12 +381,12 @@ async fn drive_check(
     language: Language,
     generation: u64,
     cancel: Rc<Cell<bool>>,
-    dispatch: UseReducerDispatcher<PanelState>,
+    dispatch: Callback<CheckMsg>,
 ) {
     loop {
         if cancel.get() {
             let stats = checker.progress();
-            dispatch.dispatch(Msg::Finish {
+            dispatch.emit(CheckMsg::Finish {
                 generation,
                 finding: Finding {
                     kind: "cancelled",
@@ -327,17 +405,17 @@ async fn drive_check(
             }
         };
         match status {
-            Ok(CheckStatus::Running(progress)) => dispatch.dispatch(Msg::Progress {
+            Ok(CheckStatus::Running(progress)) => dispatch.emit(CheckMsg::Progress {
                 generation,
                 job: Job::Checking { progress, states_max },
             }),
             Ok(CheckStatus::Done(report)) => {
                 let finding = check_finding(report.outcome, &report.stats, language);
-                dispatch.dispatch(Msg::Finish { generation, finding });
+                dispatch.emit(CheckMsg::Finish { generation, finding });
                 return;
             }
             Err(error) => {
-                dispatch.dispatch(Msg::Finish {
+                dispatch.emit(CheckMsg::Finish {
                     generation,
                     finding: error_finding(error.to_string()),
                 });
@@ -355,14 +433,14 @@ async fn drive_fuzz(
     fuzz_seed: u64,
     generation: u64,
     cancel: Rc<Cell<bool>>,
-    dispatch: UseReducerDispatcher<PanelState>,
+    dispatch: Callback<CheckMsg>,
 ) {
     let config = FuzzConfig { cases: FUZZ_CASES, fuzz_seed, ..FuzzConfig::default() };
     let mut run = FuzzRun::new(lesson_cases(scenario), config);
     loop {
         if cancel.get() {
             let report = run.report();
-            dispatch.dispatch(Msg::Finish {
+            dispatch.emit(CheckMsg::Finish {
                 generation,
                 finding: Finding {
                     kind: "cancelled",
@@ -385,11 +463,11 @@ async fn drive_fuzz(
             }
         };
         if report.finished {
-            dispatch.dispatch(Msg::Finish { generation, finding: fuzz_finding(report) });
+            dispatch.emit(CheckMsg::Finish { generation, finding: fuzz_finding(report) });
             return;
         }
         if let Some(progress) = last {
-            dispatch.dispatch(Msg::Progress { generation, job: Job::Fuzzing(progress) });
+            dispatch.emit(CheckMsg::Progress { generation, job: Job::Fuzzing(progress) });
         }
         sleep(Duration::ZERO).await;
     }
@@ -440,133 +518,135 @@ fn fuzz_finding(report: idempotency_lab::testing::FuzzReport) -> Finding {
     }
 }
 
-/// The panel.
-#[function_component(CheckPanel)]
-pub fn check_panel(props: &CheckPanelProps) -> Html {
-    let panel = use_reducer(|| PanelState {
-        generation: 0,
-        job: Job::Idle,
-        what: String::new(),
-        finding: None,
-    });
-    let target = use_state(|| CheckTarget::ThisRun);
-    let preset = use_state(|| BudgetPreset::Lesson);
-    let states_max = use_state(|| STATE_LIMITS[1]);
-    // The running task's cancel flag; a new run or leaving the page sets the old one.
+/// The running task's cancel flag, set when the panel closes (the page leaves it) or a new
+/// run replaces the task.
+#[hook]
+fn use_cancel_flag() -> Rc<RefCell<Rc<Cell<bool>>>> {
     let cancel = use_mut_ref(|| Rc::new(Cell::new(false)));
     {
         let cancel = cancel.clone();
         use_effect_with((), move |_| move || cancel.borrow().set(true));
     }
-    let fresh_flag = {
-        let cancel = cancel.clone();
-        move || {
-            cancel.borrow().set(true);
-            let flag = Rc::new(Cell::new(false));
-            *cancel.borrow_mut() = flag.clone();
-            flag
-        }
-    };
+    cancel
+}
 
-    let running = panel.job != Job::Idle;
-    let (scenario, config) = check_input(*target, &props.scenario, *preset, *states_max);
-    let what = format!(
-        "{} ({}), seed {}, faults {}, limit {} unique states",
-        scenario.id,
-        patterns_text(&scenario.patterns),
-        props.seed,
-        budget_text(&config.faults),
-        config.states_max
-    );
+/// Sets the running task's flag, and gives the next task a fresh one.
+fn fresh_flag(cancel: &RefCell<Rc<Cell<bool>>>) -> Rc<Cell<bool>> {
+    cancel.borrow().set(true);
+    let flag = Rc::new(Cell::new(false));
+    *cancel.borrow_mut() = flag.clone();
+    flag
+}
 
-    let on_check = {
-        let panel = panel.clone();
-        let fresh_flag = fresh_flag.clone();
-        let (seed, language) = (props.seed, props.language);
-        let (scenario, config, what) = (scenario.clone(), config.clone(), what.clone());
-        Callback::from(move |_: MouseEvent| {
-            let generation = panel.generation + 1;
-            let states_max = config.states_max;
-            panel.dispatch(Msg::Start {
-                what: format!("Checking every interleaving of {what}"),
-                job: Job::Checking { progress: CheckProgress::default(), states_max },
-            });
-            match Checker::new(scenario.clone(), seed, config.clone()) {
-                Ok(checker) => {
-                    let flag = fresh_flag();
-                    spawn_local(drive_check(
-                        checker,
-                        states_max,
-                        language,
-                        generation,
-                        flag,
-                        panel.dispatcher(),
-                    ));
-                }
-                Err(error) => panel.dispatch(Msg::Finish {
+/// Check: the checker over `scenario` with `config`, in a task of slices.
+fn on_check(
+    props: &CheckPanelProps,
+    cancel: &Rc<RefCell<Rc<Cell<bool>>>>,
+    (scenario, config): (Scenario, CheckConfig),
+    what: String,
+) -> Callback<MouseEvent> {
+    let generation = props.state.generation + 1;
+    let (seed, language, send) = (props.seed, props.language, props.on_message.clone());
+    let cancel = cancel.clone();
+    Callback::from(move |_: MouseEvent| {
+        let states_max = config.states_max;
+        send.emit(CheckMsg::Start {
+            what: format!("Checking every interleaving of {what}"),
+            job: Job::Checking { progress: CheckProgress::default(), states_max },
+        });
+        match Checker::new(scenario.clone(), seed, config.clone()) {
+            Ok(checker) => {
+                let flag = fresh_flag(&cancel);
+                spawn_local(drive_check(
+                    checker,
+                    states_max,
+                    language,
                     generation,
-                    finding: error_finding(error.to_string()),
-                }),
+                    flag,
+                    send.clone(),
+                ));
             }
-        })
-    };
-    let on_fuzz = {
-        let panel = panel.clone();
-        let fresh_flag = fresh_flag.clone();
-        let seed = props.seed;
-        let run = props.scenario.clone();
-        Callback::from(move |_: MouseEvent| {
-            let generation = panel.generation + 1;
-            panel.dispatch(Msg::Start {
-                what: format!(
-                    "Fuzzing {} ({}): {FUZZ_CASES} cases of its faults, random fault rates and seeds, fuzz seed {seed}",
-                    run.id,
-                    patterns_text(&run.patterns)
-                ),
-                job: Job::Fuzzing(FuzzProgress { cases_run: 0, cases: FUZZ_CASES, failed: false }),
-            });
-            spawn_local(drive_fuzz(
-                run.clone(),
-                seed,
-                generation,
-                fresh_flag(),
-                panel.dispatcher(),
-            ));
-        })
-    };
-    let on_cancel = {
-        let cancel = cancel.clone();
-        Callback::from(move |_: MouseEvent| cancel.borrow().set(true))
-    };
-    let on_target = {
-        let target = target.clone();
-        Callback::from(move |event: Event| {
-            let select: web_sys::HtmlSelectElement = event.target_unchecked_into();
-            target.set(match select.value().as_str() {
-                "reference" => CheckTarget::Reference,
-                "reference-two-orders" => CheckTarget::ReferenceTwoOrders,
-                _ => CheckTarget::ThisRun,
-            });
-        })
-    };
-    let on_preset = {
-        let preset = preset.clone();
-        Callback::from(move |event: Event| {
-            let select: web_sys::HtmlSelectElement = event.target_unchecked_into();
-            preset.set(BudgetPreset::from_key(&select.value()));
-        })
-    };
-    let on_limit = {
-        let states_max = states_max.clone();
-        Callback::from(move |event: Event| {
-            let select: web_sys::HtmlSelectElement = event.target_unchecked_into();
-            if let Ok(limit) = select.value().parse() {
-                states_max.set(limit);
-            }
-        })
-    };
+            Err(error) => send
+                .emit(CheckMsg::Finish { generation, finding: error_finding(error.to_string()) }),
+        }
+    })
+}
 
-    let progress = match &panel.job {
+/// Fuzz: the fuzzer over the page's run, in a task of slices.
+fn on_fuzz(props: &CheckPanelProps, cancel: &Rc<RefCell<Rc<Cell<bool>>>>) -> Callback<MouseEvent> {
+    let generation = props.state.generation + 1;
+    let (seed, run, send) = (props.seed, props.scenario.clone(), props.on_message.clone());
+    let cancel = cancel.clone();
+    Callback::from(move |_: MouseEvent| {
+        send.emit(CheckMsg::Start {
+            what: format!(
+                "Fuzzing {} ({}): {FUZZ_CASES} cases of its faults, random fault rates and seeds, fuzz seed {seed}",
+                run.id,
+                patterns_text(&run.patterns)
+            ),
+            job: Job::Fuzzing(FuzzProgress { cases_run: 0, cases: FUZZ_CASES, failed: false }),
+        });
+        spawn_local(drive_fuzz(run.clone(), seed, generation, fresh_flag(&cancel), send.clone()));
+    })
+}
+
+/// A `<select>`'s change, as the message `read` makes of its value.
+fn on_select(
+    send: &Callback<CheckMsg>,
+    read: impl Fn(&str) -> Option<CheckMsg> + 'static,
+) -> Callback<Event> {
+    let send = send.clone();
+    Callback::from(move |event: Event| {
+        let select: web_sys::HtmlSelectElement = event.target_unchecked_into();
+        if let Some(msg) = read(&select.value()) {
+            send.emit(msg);
+        }
+    })
+}
+
+/// What to check, the fault budget and the limit.
+fn check_options(state: &CheckState, send: &Callback<CheckMsg>) -> Html {
+    let running = state.running();
+    let on_target = on_select(send, |value| {
+        Some(CheckMsg::Target(match value {
+            "reference" => CheckTarget::Reference,
+            "reference-two-orders" => CheckTarget::ReferenceTwoOrders,
+            _ => CheckTarget::ThisRun,
+        }))
+    });
+    let on_preset = on_select(send, |value| Some(CheckMsg::Preset(BudgetPreset::from_key(value))));
+    let on_limit = on_select(send, |value| value.parse().ok().map(CheckMsg::Limit));
+    let target = state.target;
+    html! {
+        <div class="check-options">
+            <label>{ "What " }
+                <select data-testid="check-target" onchange={on_target} disabled={running}>
+                    <option value="this-run" selected={target == CheckTarget::ThisRun}>{ "this run (scenario, switches, seed)" }</option>
+                    <option value="reference" selected={target == CheckTarget::Reference}>{ "reference: two consumers, a duplicate and a crash" }</option>
+                    <option value="reference-two-orders" selected={target == CheckTarget::ReferenceTwoOrders}>{ "reference, two orders: two messages, two consumers, a duplicate and a crash" }</option>
+                </select>
+            </label>
+            <label>{ "Faults " }
+                <select data-testid="check-budget" onchange={on_preset} disabled={running}>
+                    { for BudgetPreset::ALL.iter().map(|option| html! {
+                        <option value={option.key()} selected={*option == state.preset}>{ option.label() }</option>
+                    }) }
+                </select>
+            </label>
+            <label>{ "Limit " }
+                <select data-testid="check-limit" onchange={on_limit} disabled={running}>
+                    { for STATE_LIMITS.iter().map(|limit| html! {
+                        <option value={limit.to_string()} selected={*limit == state.states_max}>{ format!("{limit} unique states") }</option>
+                    }) }
+                </select>
+            </label>
+        </div>
+    }
+}
+
+/// The progress bar of what runs.
+fn progress_bar(job: &Job) -> Html {
+    match job {
         Job::Idle => html! {},
         Job::Checking { progress, states_max } => html! {
             <div class="check-progress" data-testid="check-progress">
@@ -581,62 +661,65 @@ pub fn check_panel(props: &CheckPanelProps) -> Html {
                 <span>{ format!("cases run: {} of {}", progress.cases_run, progress.cases) }</span>
             </div>
         },
-    };
-    let status = if running {
-        "running"
-    } else if panel.finding.is_some() {
-        "done"
-    } else {
-        "idle"
-    };
+    }
+}
 
+/// What the last run found, with the button that opens its counterexample.
+fn finding_view(finding: &Finding, on_open: &Callback<(Rc<Trace>, usize)>) -> Html {
+    html! {
+        <div class={classes!("check-result", finding.kind)} data-testid="check-result" data-kind={finding.kind}>
+            <p class="summary" data-testid="check-summary">{ finding.summary.clone() }</p>
+            { for finding.details.iter().map(|detail| html! { <p class="sentence">{ detail.clone() }</p> }) }
+            if let Some((trace, step)) = finding.open.clone() {
+                <button data-testid="open-counterexample" onclick={
+                    let on_open = on_open.clone();
+                    move |_| on_open.emit((trace.clone(), step))
+                }>{ format!("Open in the diagram (at step {step})") }</button>
+            }
+        </div>
+    }
+}
+
+/// The panel.
+#[function_component(CheckPanel)]
+pub fn check_panel(props: &CheckPanelProps) -> Html {
+    let cancel = use_cancel_flag();
+    let state = &props.state;
+    let running = state.running();
+    let input = check_input(state.target, &props.scenario, state.preset, state.states_max);
+    let what = format!(
+        "{} ({}), seed {}, faults {}, limit {} unique states",
+        input.0.id,
+        patterns_text(&input.0.patterns),
+        props.seed,
+        budget_text(&input.1.faults),
+        input.1.states_max
+    );
+    let will_check = format!("Will check {what}.");
+    let on_check = on_check(props, &cancel, input, what);
+    let on_fuzz = on_fuzz(props, &cancel);
+    let on_cancel = Callback::from(move |_: MouseEvent| cancel.borrow().set(true));
+    let status = match (running, state.finding.is_some()) {
+        (true, _) => "running",
+        (false, true) => "done",
+        (false, false) => "idle",
+    };
     html! {
         <section class="check-panel" aria-label={props.language.words().ui_check_group} data-testid="check-panel" data-status={status}>
             <h2>{ "Check every interleaving, or fuzz many seeds" }</h2>
-            <div class="check-options">
-                <label>{ "What " }
-                    <select data-testid="check-target" onchange={on_target} disabled={running}>
-                        <option value="this-run" selected={*target == CheckTarget::ThisRun}>{ "this run (scenario, switches, seed)" }</option>
-                        <option value="reference" selected={*target == CheckTarget::Reference}>{ "reference: two consumers, a duplicate and a crash" }</option>
-                        <option value="reference-two-orders" selected={*target == CheckTarget::ReferenceTwoOrders}>{ "reference, two orders: two messages, two consumers, a duplicate and a crash" }</option>
-                    </select>
-                </label>
-                <label>{ "Faults " }
-                    <select data-testid="check-budget" onchange={on_preset} disabled={running}>
-                        { for BudgetPreset::ALL.iter().map(|option| html! {
-                            <option value={option.key()} selected={*option == *preset}>{ option.label() }</option>
-                        }) }
-                    </select>
-                </label>
-                <label>{ "Limit " }
-                    <select data-testid="check-limit" onchange={on_limit} disabled={running}>
-                        { for STATE_LIMITS.iter().map(|limit| html! {
-                            <option value={limit.to_string()} selected={*limit == *states_max}>{ format!("{limit} unique states") }</option>
-                        }) }
-                    </select>
-                </label>
-            </div>
-            <p class="check-what" data-testid="check-what">{ format!("Will check {what}.") }</p>
+            { check_options(state, &props.on_message) }
+            <p class="check-what" data-testid="check-what">{ will_check }</p>
             <div class="check-buttons">
                 <button data-testid="check-run" onclick={on_check} disabled={running}>{ "Check every interleaving" }</button>
                 <button data-testid="fuzz-run" onclick={on_fuzz} disabled={running}>{ format!("Fuzz {FUZZ_CASES} cases") }</button>
                 <button data-testid="check-cancel" onclick={on_cancel} disabled={!running}>{ "Cancel" }</button>
             </div>
-            if running || panel.finding.is_some() {
-                <p class="check-running" data-testid="check-running-what">{ panel.what.clone() }</p>
+            if running || state.finding.is_some() {
+                <p class="check-running" data-testid="check-running-what">{ state.what.clone() }</p>
             }
-            { progress }
-            if let Some(finding) = &panel.finding {
-                <div class={classes!("check-result", finding.kind)} data-testid="check-result" data-kind={finding.kind}>
-                    <p class="summary" data-testid="check-summary">{ finding.summary.clone() }</p>
-                    { for finding.details.iter().map(|detail| html! { <p class="sentence">{ detail.clone() }</p> }) }
-                    if let Some((trace, step)) = finding.open.clone() {
-                        <button data-testid="open-counterexample" onclick={
-                            let on_open = props.on_open.clone();
-                            move |_| on_open.emit((trace.clone(), step))
-                        }>{ format!("Open in the diagram (at step {step})") }</button>
-                    }
-                </div>
+            { progress_bar(&state.job) }
+            if let Some(finding) = &state.finding {
+                { finding_view(finding, &props.on_open) }
             }
         </section>
     }

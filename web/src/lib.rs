@@ -16,6 +16,7 @@ mod files;
 mod invariants;
 mod labels;
 mod opening;
+mod page;
 mod panic_banner;
 mod presenter;
 mod state;

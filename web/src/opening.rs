@@ -14,7 +14,7 @@ use yew::platform::time::sleep;
 use yew::prelude::*;
 
 use crate::check_panel::SLICE_MS;
-use crate::state::{Action, LabState, OpenedRun, OpeningKind, Pending};
+use crate::state::{Action, OpenedRun, OpeningKind, Pending};
 
 /// Moves of the run between two readings of the clock: a few, so that a slice ends soon
 /// after its [`SLICE_MS`].
@@ -90,12 +90,12 @@ pub fn start(
     openings: &RefCell<Openings>,
     kind: OpeningKind,
     pending: Result<Pending, String>,
-    dispatcher: UseReducerDispatcher<LabState>,
+    dispatcher: Callback<Action>,
 ) {
     match first_slice(openings, kind, pending) {
-        FirstSlice::Done(action) => dispatcher.dispatch(action),
+        FirstSlice::Done(action) => dispatcher.emit(action),
         FirstSlice::Going(pending, generation, cancel) => {
-            dispatcher.dispatch(Action::OpeningStarted(pending.opening(generation)));
+            dispatcher.emit(Action::OpeningStarted(pending.opening(generation)));
             go_on(*pending, generation, cancel, dispatcher);
         }
     }
@@ -107,7 +107,7 @@ pub fn go_on(
     mut pending: Pending,
     generation: u64,
     cancel: Rc<Cell<bool>>,
-    dispatcher: UseReducerDispatcher<LabState>,
+    dispatcher: Callback<Action>,
 ) {
     spawn_local(async move {
         loop {
@@ -118,16 +118,16 @@ pub fn go_on(
             }
             match slice(&mut pending) {
                 Ok(false) => {
-                    dispatcher.dispatch(Action::OpeningProgress(pending.opening(generation)));
+                    dispatcher.emit(Action::OpeningProgress(pending.opening(generation)));
                 }
                 Ok(true) => {
-                    dispatcher.dispatch(finished(pending, Some(generation)));
+                    dispatcher.emit(finished(pending, Some(generation)));
                     return;
                 }
                 Err(error) => {
                     let kind = pending.kind();
                     let generation = Some(generation);
-                    dispatcher.dispatch(Action::OpeningFailed { generation, kind, error });
+                    dispatcher.emit(Action::OpeningFailed { generation, kind, error });
                     return;
                 }
             }

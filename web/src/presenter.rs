@@ -9,8 +9,6 @@
 //! at 20 px or more instead of shrinking to the column's width. Whether it is on is the
 //! page's state ([`crate::state::LabState::presenter`]), which the share link carries.
 
-use std::rc::Rc;
-
 use idempotency_lab::view::Language;
 use yew::prelude::*;
 
@@ -43,6 +41,12 @@ pub enum TypeScaleAction {
     Larger,
     /// One step smaller (`-`), down to the smallest scale.
     Smaller,
+}
+
+impl Default for TypeScale {
+    fn default() -> TypeScale {
+        TypeScale { index: TypeScale::DEFAULT_INDEX }
+    }
 }
 
 impl TypeScale {
@@ -82,18 +86,20 @@ impl TypeScale {
     }
 }
 
-impl Reducible for TypeScale {
-    type Action = TypeScaleAction;
+impl TypeScale {
+    /// The scale after `action` (the same at either end): part of the page's one reducer;
+    /// the page stores it (`store`).
+    pub fn next(self, action: TypeScaleAction) -> TypeScale {
+        match action {
+            TypeScaleAction::Larger if self.can_grow() => TypeScale { index: self.index + 1 },
+            TypeScaleAction::Smaller if self.can_shrink() => TypeScale { index: self.index - 1 },
+            TypeScaleAction::Larger | TypeScaleAction::Smaller => self,
+        }
+    }
 
-    fn reduce(self: Rc<Self>, action: TypeScaleAction) -> Rc<Self> {
-        let index = match action {
-            TypeScaleAction::Larger if self.can_grow() => self.index + 1,
-            TypeScaleAction::Smaller if self.can_shrink() => self.index - 1,
-            _ => return self,
-        };
-        let next = TypeScale { index };
-        storage::set(TYPE_SCALE_SETTING, &next.percent());
-        Rc::new(next)
+    /// Keeps the scale in the settings store.
+    pub fn store(self) {
+        storage::set(TYPE_SCALE_SETTING, &self.percent());
     }
 }
 

@@ -1,23 +1,25 @@
-//! The page's state and its reducer: which scenario, which seed, which twin of each pattern,
-//! the learner's choices, the run they make (a core [`Run`], played into a [`Simulation`])
-//! and the step the learner is looking at. Every button of the page is an [`Action`];
-//! [`LabState::reduce`] is the only place the state changes, and it only calls the core: the
-//! page holds no simulation logic of its own.
+//! The lab's state and its transition, the lab's part of the page's one reducer
+//! (`crate::page`): which scenario, which seed, which twin of each pattern, the learner's
+//! choices, the run they make (a core [`Run`], played into a [`Simulation`]) and the step the
+//! learner is looking at. Every button of the run is an [`Action`]; [`LabState::reduce`] is
+//! the only place this state changes, and it only calls the core: the page holds no
+//! simulation logic of its own.
 //!
 //! The learner's choices belong to the run, not to a step of one twin: a pattern switch
 //! plays the same choices in the other twin and keeps the step shown; rewinding only moves
 //! the cursor, so the run's future (and a link taken there) keeps every choice; a choice made
-//! at an earlier step starts a new branch, which the page says.
+//! at an earlier step starts a new branch, which the page says. Reset starts the same run
+//! again with every choice; a seed change carries each choice whose target is in the new run
+//! ([`Run::carry`]) and names the others.
 
 use std::rc::Rc;
 
 use idempotency_lab::course::Point;
 use idempotency_lab::sim::{
-    self, CATALOGUE, ChoiceOutcome, Pattern, PatternMode, Patterns, ReplayError, Run, RunOpener,
-    Scenario, Simulation, Trace, TraceStep, UserChoice, World,
+    self, CATALOGUE, ChoiceOutcome, Pattern, PatternMode, Patterns, Played, ReplayError, Run,
+    RunOpener, Scenario, Simulation, Trace, TraceStep, UserChoice, World,
 };
 use idempotency_lab::view::{ShareError, ShareLink, SharedScenario};
-use yew::prelude::*;
 
 /// The catalogue entry the page opens with.
 pub const FIRST_SCENARIO: &str = "f01-duplicate-delivery";
@@ -68,6 +70,9 @@ pub struct LabState {
     /// The run being opened in slices (a long link or trace file), if one is: the page shows
     /// its progress and a Cancel button, and the run above until it is open.
     pub opening: Option<Opening>,
+    /// The steps of the learner's choices that the last seed change could not carry into
+    /// the new run (the core's [`Run::carry`]): the page names them, in its language.
+    pub dropped: Vec<usize>,
 }
 
 /// What is being opened in slices.
@@ -346,6 +351,7 @@ impl LabState {
             compare_open: false,
             presenter: false,
             opening: None,
+            dropped: Vec::new(),
         }
     }
 
@@ -366,12 +372,17 @@ impl LabState {
     ) -> Result<LabState, String> {
         let run = Run { scenario: Scenario { patterns, ..base.clone() }, seed, choices };
         let played = run.play().map_err(|error| error.to_string())?;
+        LabState::of_played(id, base, run, played)
+    }
+
+    /// The state of `run` of `base`, `played`, at step 0.
+    fn of_played(id: &str, base: Scenario, run: Run, played: Played) -> Result<LabState, String> {
         let world = played.simulation.world_after(0).map_err(|error| error.to_string())?;
         Ok(LabState {
             scenario_id: id.to_owned(),
             base,
-            patterns,
-            seed,
+            patterns: run.scenario.patterns,
+            seed: run.seed,
             choices: run.choices,
             outcomes: played.outcomes,
             world,
@@ -385,6 +396,7 @@ impl LabState {
             compare_open: false,
             presenter: false,
             opening: None,
+            dropped: Vec::new(),
         })
     }
 
@@ -543,6 +555,40 @@ impl LabState {
         }
     }
 
+    /// The same run with another seed: every choice whose target is there is carried into it
+    /// (the core's [`Run::carry`]), the others are dropped and the page names them; at step 0.
+    fn carry_to_seed(&mut self, seed: u64) {
+        let scenario = Scenario { patterns: self.patterns, ..self.base.clone() };
+        let carried = Run::carry(scenario, seed, self.choices.clone())
+            .map_err(|error| error.to_string())
+            .and_then(|carried| {
+                let dropped = carried.dropped.iter().map(|choice| choice.step).collect();
+                let state = LabState::of_played(
+                    &self.scenario_id,
+                    self.base.clone(),
+                    carried.run,
+                    carried.played,
+                )?;
+                Ok(LabState { dropped, ..state })
+            });
+        match carried {
+            Ok(state) => *self = self.keeping_the_view(state),
+            Err(error) => self.error = Some(error),
+        }
+    }
+
+    /// The run again from step 0, with every choice the learner made in it.
+    fn restart(&mut self) {
+        let (id, base, seed) = (self.scenario_id.clone(), self.base.clone(), self.seed);
+        match LabState::with_run(&id, base, self.patterns, seed, self.choices.clone()) {
+            Ok(state) => {
+                *self = self.keeping_the_view(state);
+                self.notice = self.missing_notice();
+            }
+            Err(error) => self.error = Some(error),
+        }
+    }
+
     /// `state`, shown as this state shows its runs: its play speed, whether the comparison is
     /// open, and the presenter view.
     fn keeping_the_view(&self, state: LabState) -> LabState {
@@ -623,26 +669,13 @@ fn first_catalogue_scenario() -> Scenario {
         .expect("the catalogue has valid scenarios")
 }
 
-impl Reducible for LabState {
-    type Action = Action;
-
-    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
-        // The news of an opening that was cancelled or replaced changes nothing.
-        let current = |generation: Option<u64>| match generation {
-            None => true,
-            Some(generation) => {
-                self.opening.is_some_and(|opening| opening.generation == generation)
-            }
-        };
-        match &action {
-            Action::OpeningProgress(opening) if !current(Some(opening.generation)) => return self,
-            Action::Opened { generation, .. } | Action::OpeningFailed { generation, .. }
-                if !current(*generation) =>
-            {
-                return self;
-            }
-            Action::CancelOpening { .. } if self.opening.is_none() => return self,
-            _ => {}
+impl LabState {
+    /// The state after `action`: the lab's part of the page's one reducer
+    /// (`crate::page::PageState`), and the JavaScript API's (`crate::api`). Pure: it only calls
+    /// the core.
+    pub fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        if self.is_stale(&action) {
+            return self;
         }
         let mut next = (*self).clone();
         if action != Action::DismissError {
@@ -657,76 +690,115 @@ impl Reducible for LabState {
                 | Action::OpeningFailed { .. }
                 | Action::CancelOpening { .. }
         );
+        if let Action::PlayTick = action
+            && !next.playing
+        {
+            return self;
+        }
         match action {
-            Action::SelectScenario(id) => match sim::catalogue_scenario(&id) {
-                Ok(base) => match LabState::fresh(&id, base, next.seed) {
-                    Ok(state) => {
-                        next =
-                            LabState { speed_ms: next.speed_ms, presenter: next.presenter, ..state }
-                    }
-                    Err(error) => next.error = Some(error),
-                },
-                Err(error) => next.error = Some(error.to_string()),
-            },
-            Action::SetSeed(seed) => {
-                let (id, base, patterns) =
-                    (next.scenario_id.clone(), next.base.clone(), next.patterns);
-                next.rebuild(&id, base, patterns, seed);
+            Action::OpeningStarted(_)
+            | Action::OpeningProgress(_)
+            | Action::Opened { .. }
+            | Action::OpeningFailed { .. }
+            | Action::CancelOpening { .. } => next.opening_news(action, self.opening),
+            Action::SelectScenario(_)
+            | Action::LoadTrace(_)
+            | Action::OpenRunAt(..)
+            | Action::LoadScenario(_)
+            | Action::OpenLesson { .. }
+            | Action::RefuseLink(_)
+            | Action::OpenLink(_) => next.open_run(action),
+            action => next.drive(action),
+        }
+        if !about_opening {
+            next.opening = self.opening;
+        }
+        Rc::new(next)
+    }
+
+    /// Whether `action` is the news of an opening that was cancelled or replaced (or a Cancel
+    /// with nothing opening): it changes nothing.
+    fn is_stale(&self, action: &Action) -> bool {
+        let current = |generation: Option<u64>| match generation {
+            None => true,
+            Some(generation) => {
+                self.opening.is_some_and(|opening| opening.generation == generation)
             }
+        };
+        match action {
+            Action::OpeningProgress(opening) => !current(Some(opening.generation)),
+            Action::Opened { generation, .. } | Action::OpeningFailed { generation, .. } => {
+                !current(*generation)
+            }
+            Action::CancelOpening { .. } => self.opening.is_none(),
+            _ => false,
+        }
+    }
+
+    /// The learner drives the run shown: its seed, twins, steps, play, faults and panels.
+    fn drive(&mut self, action: Action) {
+        match action {
+            Action::SetSeed(seed) => self.carry_to_seed(seed),
             Action::SetPattern(pattern, mode) => {
-                let patterns = next.patterns.with(pattern, mode);
-                next.switch_patterns(patterns);
+                let patterns = self.patterns.with(pattern, mode);
+                self.switch_patterns(patterns);
             }
             Action::SetAllPatterns(mode) => {
-                let base = Scenario { patterns: next.patterns, ..next.base.clone() };
-                next.switch_patterns(base.with_mode(mode).patterns);
+                let base = Scenario { patterns: self.patterns, ..self.base.clone() };
+                self.switch_patterns(base.with_mode(mode).patterns);
             }
-            Action::Reset => {
-                let (id, base, patterns, seed) =
-                    (next.scenario_id.clone(), next.base.clone(), next.patterns, next.seed);
-                next.rebuild(&id, base, patterns, seed);
-            }
+            Action::Reset => self.restart(),
             Action::StepForward => {
-                next.step_forward();
+                self.step_forward();
             }
-            Action::StepBack => {
-                let step = next.cursor.saturating_sub(1);
-                next.seek(step);
-            }
-            Action::SeekTo(step) => next.seek(step),
+            Action::StepBack => self.seek(self.cursor.saturating_sub(1)),
+            Action::SeekTo(step) => self.seek(step),
             Action::RunToEnd => {
-                Rc::make_mut(&mut next.sim).run_to_end();
-                let end = next.sim.steps().len();
-                next.seek(end);
-                next.playing = false;
+                Rc::make_mut(&mut self.sim).run_to_end();
+                self.seek(self.sim.steps().len());
+                self.playing = false;
             }
-            Action::TogglePlay => next.playing = !next.playing && next.can_step_forward(),
-            Action::PlayTick => {
-                if !next.playing {
-                    return self;
-                }
-                if !next.step_forward() {
-                    next.playing = false;
-                }
-            }
-            Action::SetSpeed(speed_ms) => next.speed_ms = speed_ms.max(10),
+            Action::TogglePlay => self.playing = !self.playing && self.can_step_forward(),
+            // Playing (`reduce` ignores a tick otherwise) until a step forward is not possible.
+            Action::PlayTick => self.playing = self.step_forward(),
+            Action::SetSpeed(speed_ms) => self.speed_ms = speed_ms.max(10),
             Action::Inject(action) => {
-                next.playing = false;
-                next.inject(action);
+                self.playing = false;
+                self.inject(action);
             }
-            Action::LoadTrace(trace) => match LabState::from_trace(&trace) {
-                Ok(state) => {
-                    next = LabState { speed_ms: next.speed_ms, presenter: next.presenter, ..state }
-                }
-                Err(error) => next.error = Some(format!("this run cannot be opened: {error}")),
+            Action::GoTo { point, unreachable } => {
+                self.playing = false;
+                self.go_to(point, unreachable);
+            }
+            Action::ToggleCompare => self.compare_open = !self.compare_open,
+            Action::TogglePresenter => self.presenter = !self.presenter,
+            Action::ShowError(error) => self.error = Some(error),
+            Action::DismissError => {
+                self.error = None;
+                self.notice = None;
+                self.dropped.clear();
+            }
+            // Opening a run and the news of an opening are `open_run`'s and `opening_news`'.
+            _ => {}
+        }
+    }
+
+    /// The page opens another run: a scenario of the catalogue, a lesson's, a file's, a
+    /// link's, or the checker's counterexample.
+    fn open_run(&mut self, action: Action) {
+        match action {
+            Action::SelectScenario(id) => match sim::catalogue_scenario(&id) {
+                Ok(base) => match LabState::fresh(&id, base, self.seed) {
+                    Ok(state) => {
+                        *self =
+                            LabState { speed_ms: self.speed_ms, presenter: self.presenter, ..state }
+                    }
+                    Err(error) => self.error = Some(error),
+                },
+                Err(error) => self.error = Some(error.to_string()),
             },
-            Action::OpenRunAt(trace, step) => match LabState::from_trace(&trace) {
-                Ok(state) => {
-                    next = LabState { speed_ms: next.speed_ms, presenter: next.presenter, ..state };
-                    next.seek(step);
-                }
-                Err(error) => next.error = Some(format!("this run cannot be opened: {error}")),
-            },
+            Action::LoadTrace(trace) => self.open_trace(&trace, None),
+            Action::OpenRunAt(trace, step) => self.open_trace(&trace, Some(step)),
             Action::LoadScenario(scenario) => {
                 let id = if sim::catalogue_scenario(&scenario.id).is_ok() {
                     scenario.id.clone()
@@ -734,82 +806,88 @@ impl Reducible for LabState {
                     IMPORTED_SCENARIO.to_owned()
                 };
                 let patterns = scenario.patterns;
-                next.rebuild(&id, *scenario, patterns, 0);
+                self.rebuild(&id, *scenario, patterns, 0);
             }
             Action::OpenLesson { scenario, mode } => {
                 let id = scenario.id.clone();
                 let patterns = scenario.with_mode(mode).patterns;
-                next.playing = false;
-                next.rebuild(&id, *scenario, patterns, 0);
-            }
-            Action::GoTo { point, unreachable } => {
-                next.playing = false;
-                next.go_to(point, unreachable);
+                self.playing = false;
+                self.rebuild(&id, *scenario, patterns, 0);
             }
             Action::RefuseLink(error) => {
-                next.error = Some(error);
-                next.keep_fragment = true;
+                self.error = Some(error);
+                self.keep_fragment = true;
             }
             Action::OpenLink(fragment) => match LabState::from_link(&fragment) {
                 Ok(state) => {
-                    next = LabState {
-                        speed_ms: next.speed_ms,
-                        compare_open: next.compare_open,
+                    *self = LabState {
+                        speed_ms: self.speed_ms,
+                        compare_open: self.compare_open,
                         ..state
                     }
                 }
                 Err(error) => {
-                    next.error = Some(error);
-                    next.keep_fragment = true;
+                    self.error = Some(error);
+                    self.keep_fragment = true;
                 }
             },
+            _ => {}
+        }
+    }
+
+    /// Opens `trace`'s run, at its last step or at `step`.
+    fn open_trace(&mut self, trace: &Trace, step: Option<usize>) {
+        match LabState::from_trace(trace) {
+            Ok(state) => {
+                *self = LabState { speed_ms: self.speed_ms, presenter: self.presenter, ..state };
+                if let Some(step) = step {
+                    self.seek(step);
+                }
+            }
+            Err(error) => self.error = Some(format!("this run cannot be opened: {error}")),
+        }
+    }
+
+    /// The news of a run opening in slices (`previous` is the opening before the news).
+    fn opening_news(&mut self, action: Action, previous: Option<Opening>) {
+        match action {
             Action::OpeningStarted(opening) | Action::OpeningProgress(opening) => {
-                next.opening = Some(opening);
+                self.opening = Some(opening);
             }
             Action::Opened { kind, run, .. } => {
                 let state = (*run.0).clone();
-                next = match kind {
+                *self = match kind {
                     OpeningKind::Link => LabState {
-                        speed_ms: next.speed_ms,
-                        compare_open: next.compare_open,
+                        speed_ms: self.speed_ms,
+                        compare_open: self.compare_open,
                         ..state
                     },
                     OpeningKind::Trace => {
-                        LabState { speed_ms: next.speed_ms, presenter: next.presenter, ..state }
+                        LabState { speed_ms: self.speed_ms, presenter: self.presenter, ..state }
                     }
                 };
-                next.opening = None;
+                self.opening = None;
             }
             Action::OpeningFailed { kind, error, .. } => {
-                next.opening = None;
+                self.opening = None;
                 match kind {
                     OpeningKind::Link => {
-                        next.error = Some(error);
-                        next.keep_fragment = true;
+                        self.error = Some(error);
+                        self.keep_fragment = true;
                     }
                     OpeningKind::Trace => {
-                        next.error = Some(format!("this run cannot be opened: {error}"))
+                        self.error = Some(format!("this run cannot be opened: {error}"))
                     }
                 }
             }
             Action::CancelOpening { notice } => {
                 // A link that was not opened stays in the address, for the learner to open
                 // again; the next action brings the address back to the run shown.
-                next.keep_fragment = self.opening.is_some_and(|o| o.kind == OpeningKind::Link);
-                next.opening = None;
-                next.notice = Some(notice);
+                self.keep_fragment = previous.is_some_and(|o| o.kind == OpeningKind::Link);
+                self.opening = None;
+                self.notice = Some(notice);
             }
-            Action::ToggleCompare => next.compare_open = !next.compare_open,
-            Action::TogglePresenter => next.presenter = !next.presenter,
-            Action::ShowError(error) => next.error = Some(error),
-            Action::DismissError => {
-                next.error = None;
-                next.notice = None;
-            }
+            _ => {}
         }
-        if !about_opening {
-            next.opening = self.opening;
-        }
-        Rc::new(next)
     }
 }

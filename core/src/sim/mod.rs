@@ -77,7 +77,7 @@ pub use pending::PendingWork;
 pub use relay::RelayRun;
 pub use reproduce::{NotReproduced, TraceDifference, first_difference, reproduce};
 pub use retention::{RetentionRun, RetentionStage};
-pub use run::{ChoiceOutcome, Played, Run, RunAnchorer, RunError, RunOpener, RunPlayer};
+pub use run::{Carried, ChoiceOutcome, Played, Run, RunAnchorer, RunError, RunOpener, RunPlayer};
 pub use scenario::{
     ClientConfig, ConsumerSetup, INSTANCES_MAX, INSTANCES_MIN, KeyOnRetry, Limits, Operation,
     Pattern, PatternMode, Patterns, RequestSpec, RetentionJobConfig, SCENARIO_FORMAT_VERSION,

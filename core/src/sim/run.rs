@@ -17,7 +17,9 @@
 //! switch, the same choice hits the same request, message copy, delivery or instance wherever
 //! that exists, and [`Played::outcomes`] says for each where it was taken or that it was not.
 //! [`Run::anchor`] turns choices recorded as plain actions at step numbers (a trace, a
-//! version-1 share link) into a run.
+//! version-1 share link) into a run. [`Run::carry`] is what a seed change keeps: the same
+//! choices placed in the other run by what they hit, and those whose target is not there
+//! dropped and named.
 
 use thiserror::Error;
 
@@ -58,6 +60,17 @@ pub struct Played {
     pub simulation: Simulation,
     /// Where each choice was taken, in the order of [`Run::choices`].
     pub outcomes: Vec<ChoiceOutcome>,
+}
+
+/// The learner's choices carried into another run ([`Run::carry`]).
+#[derive(Clone, Debug)]
+pub struct Carried {
+    /// The run with the choices that hit something in it, each at the step it was taken.
+    pub run: Run,
+    /// That run, played to where its last choice is taken.
+    pub played: Played,
+    /// The choices whose target never exists in it, in their order.
+    pub dropped: Vec<UserChoice>,
 }
 
 /// Why a run cannot be played or its choices anchored.
@@ -145,6 +158,32 @@ impl Run {
             })
             .collect();
         Run { scenario: self.scenario.clone(), seed: self.seed, choices }
+    }
+
+    /// The learner's `choices` carried into another run: the same scenario with another seed,
+    /// or another scenario. Each is placed as [`Run::play`] places it, by what it hits; those
+    /// whose target never exists there are dropped and returned, in their order, so that the
+    /// page can say which. The carried run holds the others at the steps they were taken, so
+    /// it replays to the same steps, and its outcomes are theirs.
+    pub fn carry(
+        scenario: Scenario,
+        seed: u64,
+        choices: Vec<UserChoice>,
+    ) -> Result<Carried, RunError> {
+        let run = Run { scenario, seed, choices };
+        let played = run.play()?;
+        let dropped = run
+            .choices
+            .iter()
+            .zip(&played.outcomes)
+            .filter(|(_, outcome)| **outcome == ChoiceOutcome::TargetMissing)
+            .map(|(choice, _)| choice.clone())
+            .collect();
+        let kept = run.until(&played.outcomes, usize::MAX);
+        let outcomes =
+            kept.choices.iter().map(|choice| ChoiceOutcome::Taken { step: choice.step }).collect();
+        let played = Played { simulation: played.simulation, outcomes };
+        Ok(Carried { run: kept, played, dropped })
     }
 
     /// Runs a trace again: the result equals the trace. A trace of a run that was still going

@@ -56,6 +56,8 @@ words! {
     times: Plural,
     /// A number of steps.
     steps: Plural,
+    /// A number of the learner's choices (the faults and actions they took in a run).
+    choices: Plural,
     /// A number of units of a sku (a reservation's quantity).
     units: Plural,
     /// A number of ticks of the virtual clock.
@@ -269,6 +271,9 @@ words! {
     /// After Cancel: how far it got (a number of [`Words::steps`] of the steps it opened to),
     /// and what the page shows.
     opening_cancelled: Text,
+    /// After a seed change: the learner's choices not carried into the new run, since what
+    /// they hit is not in it (a number of [`Words::choices`]), and the steps they were made at.
+    choices_dropped: Text,
 
     // The learner's and the scheduler's actions in words (`view::action_text`), and the
     // fault buttons' labels (`view::fault_button_text`).

@@ -10,6 +10,7 @@ pub const WORDS: Words = Words {
     times_twice: "twice",
     times: Plural::en("{n} time", "{n} times"),
     steps: Plural::en("{n} step", "{n} steps"),
+    choices: Plural::en("{n} choice of yours", "{n} choices of yours"),
     units: Plural::en("{n} unit", "{n} units"),
     ticks: Plural::en("{n} tick", "{n} ticks"),
     cases: Plural::en("{n} case", "{n} cases"),
@@ -143,6 +144,8 @@ pub const WORDS: Words = Words {
     opening_cancel: "Cancel",
     opening_cancelled: "Opening cancelled ({steps} of {total} replayed): the page still shows \
                         the run it showed before.",
+    choices_dropped: "Not carried into this run, which has nothing for them to hit: {choices} \
+                      (step {steps}).",
     act_client_send: "client sends request {request}",
     act_client_timeout: "client times out on request {request}",
     act_client_retry: "client retries request {request}",

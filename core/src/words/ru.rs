@@ -11,6 +11,7 @@ pub const WORDS: Words = Words {
     times_twice: "дважды",
     times: Plural::ru("{n} раз", "{n} раза", "{n} раз"),
     steps: Plural::ru("{n} шаг", "{n} шага", "{n} шагов"),
+    choices: Plural::ru("{n} ваше действие", "{n} ваших действия", "{n} ваших действий"),
     units: Plural::ru("{n} единица", "{n} единицы", "{n} единиц"),
     ticks: Plural::ru("{n} тик", "{n} тика", "{n} тиков"),
     cases: Plural::ru("{n} случай", "{n} случая", "{n} случаев"),
@@ -146,6 +147,8 @@ pub const WORDS: Words = Words {
     opening_cancel: "Отмена",
     opening_cancelled: "Открытие отменено (воспроизведено: {steps} из {total}): на странице \
                         по-прежнему тот прогон, что был до этого.",
+    choices_dropped: "Не перенесено в этот прогон, потому что в нём не на что подействовать: \
+                      {choices} (шаг {steps}).",
     act_client_send: "клиент отправляет запрос {request}",
     act_client_timeout: "клиент перестаёт ждать ответа на запрос {request}",
     act_client_retry: "клиент повторяет запрос {request}",

@@ -20,7 +20,6 @@ use idempotency_lab::view::{
 };
 use serde_json::json;
 use wasm_bindgen::prelude::*;
-use yew::Reducible;
 
 pub use convert::{ErrorKind, LabError};
 

@@ -170,7 +170,7 @@ fn narration_card(
 ) -> Html {
     let point = narration.at;
     html! {
-        <div class="course-step narration" data-testid="course-step" data-kind="narration"
+        <div class="course-step narration" data-testid="course-step" tabindex="-1" data-kind="narration"
             data-state={if reached { "reached" } else { "waiting" }} aria-live="polite">
             { kind_line(labels.kinds.0, position.step, position.total, labels) }
             if reached {
@@ -221,7 +221,7 @@ fn task_card(
         }
     });
     html! {
-        <div class="course-step task" data-testid="course-step" data-kind="task" data-state={state}
+        <div class="course-step task" data-testid="course-step" tabindex="-1" data-kind="task" data-state={state}
             data-reason={reason.as_ref().map(reason_hook)} aria-live="polite">
             { kind_line(labels.kinds.2, step, lesson.steps.len(), labels) }
             <p class="course-text" data-testid="task-text">{ task.text.get(language) }</p>
@@ -249,7 +249,7 @@ fn finished_card(
 ) -> Html {
     let next = index + 1;
     html! {
-        <div class="course-step finished" data-testid="course-step" data-kind="finished" data-state="done" aria-live="polite">
+        <div class="course-step finished" data-testid="course-step" tabindex="-1" data-kind="finished" data-state="done" aria-live="polite">
             <p class="lesson-finished" data-testid="lesson-finished">{ labels.finished }</p>
             if let Some(lesson) = course.lessons.get(next) {
                 <button class="primary" data-testid="course-next-lesson"
@@ -319,7 +319,7 @@ fn prediction_card(props: &PredictionCardProps) -> Html {
         answer_controls(prediction, labels, language, &input, &feedback, judge)
     };
     html! {
-        <div class="course-step prediction" data-testid="course-step" data-kind="prediction" data-state={state}>
+        <div class="course-step prediction" data-testid="course-step" tabindex="-1" data-kind="prediction" data-state={state}>
             { kind_line(labels.kinds.1, props.step, lesson.steps.len(), labels) }
             <p class="course-text" data-testid="prediction-question">{ prediction.question.get(language) }</p>
             { answers }

@@ -1,12 +1,11 @@
 //! Which view the page shows (the course's list of lessons, a lesson over the simulator, the
-//! free lab) and the learner's progress, in one reducer beside the lab's ([`crate::state`]):
-//! [`CourseState::reduce`] is the only place they change. It judges nothing: whether a step's
+//! free lab) and the learner's progress, the course's part of the page's one reducer
+//! (`crate::page`): [`CourseState::reduce`] is the only place they change. It judges nothing: whether a step's
 //! condition is met is the core's, asked by the lesson panel, which enables Next only then.
 
 use std::rc::Rc;
 
 use idempotency_lab::course::Lesson;
-use yew::prelude::*;
 
 use crate::course::course;
 use crate::course::progress::CourseProgress;
@@ -81,10 +80,10 @@ impl CourseState {
     }
 }
 
-impl Reducible for CourseState {
-    type Action = CourseAction;
-
-    fn reduce(self: Rc<Self>, action: CourseAction) -> Rc<Self> {
+impl CourseState {
+    /// The state after `action`: the course's part of the page's one reducer
+    /// (`crate::page::PageState`).
+    pub fn reduce(self: Rc<Self>, action: CourseAction) -> Rc<Self> {
         let mut next = (*self).clone();
         match action {
             CourseAction::ShowCourse => {

@@ -351,3 +351,43 @@ fn an_anchorer_in_slices_refuses_what_the_one_shot_anchor_refuses() {
     assert_eq!(sliced, one_shot);
     assert!(matches!(sliced, RunError::ChoiceNotReached { step: 10_000, .. }), "{sliced:?}");
 }
+
+#[test]
+fn a_seed_change_carries_every_choice_whose_target_exists_and_names_the_rest() {
+    let duplicate = |action: &Action| matches!(action, Action::DuplicateMessage { .. });
+    let (naive, _) = learner_run("f03-crash-before-commit", PatternMode::Naive, 9, duplicate);
+    for seed in [1, 7, 42] {
+        let carried = Run::carry(naive.scenario.clone(), seed, naive.choices.clone()).unwrap();
+        assert!(carried.dropped.is_empty(), "seed {seed}: {:?}", carried.dropped);
+        assert_eq!(carried.run.seed, seed);
+        assert_eq!(carried.run.choices.len(), 1);
+        assert_eq!(carried.run.choices[0].action, naive.choices[0].action, "seed {seed}");
+        let [ChoiceOutcome::Taken { step }] = carried.played.outcomes[..] else {
+            panic!("seed {seed}: {:?}", carried.played.outcomes);
+        };
+        assert_eq!(carried.run.choices[0].step, step);
+        // The carried run replays to the same steps: each choice at the step it was taken.
+        let again = carried.run.play().unwrap();
+        assert_eq!(again.outcomes, carried.played.outcomes);
+        let shown = again.simulation.steps().len();
+        assert_eq!(again.simulation.steps(), &carried.played.simulation.steps()[..shown]);
+    }
+}
+
+#[test]
+fn a_carried_choice_whose_target_never_exists_is_dropped_and_the_others_kept() {
+    let scenario = catalogue_scenario("p4-inbox-consumer").unwrap();
+    let missing =
+        UserChoice { step: 2, action: AnchoredAction::DoubleSubmit { request: RequestIndex(5) } };
+    let double_submit =
+        UserChoice { step: 3, action: AnchoredAction::DoubleSubmit { request: RequestIndex(0) } };
+    let carried = Run::carry(scenario, 3, vec![missing.clone(), double_submit.clone()]).unwrap();
+    assert_eq!(carried.dropped, vec![missing]);
+    assert_eq!(carried.run.choices.len(), 1);
+    assert_eq!(carried.run.choices[0].action, double_submit.action);
+    assert_eq!(
+        carried.played.outcomes,
+        vec![ChoiceOutcome::Taken { step: carried.run.choices[0].step }]
+    );
+    assert_eq!(user_steps(&carried.played.simulation).len(), 1);
+}

@@ -1,0 +1,346 @@
+//! The page's effects, each a hook that reads the one state and dispatches to its reducer:
+//! the rest of a long first link, storage and `<html lang>`, the address, the address's
+//! listener, the keys, the play timer, what the browser says (a narrow screen, fullscreen),
+//! the focus after an action, the "go to step" scroll, and files in and out.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use gloo::events::{EventListener, EventListenerOptions};
+use gloo::timers::callback::Interval;
+use idempotency_lab::view::Language;
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+use crate::app::Edges;
+use crate::app::start::{LANGUAGE_SETTING, SPEED_SETTING, current_fragment, narrow_screen};
+use crate::course::state::PageView;
+use crate::course::{self as course, PageStart};
+use crate::files::{Download, read_file, start_download};
+use crate::opening::{self, FirstSlice};
+use crate::page::{Focus, PageAction, PageState};
+use crate::presenter::{TypeScaleAction, bring_into_view, in_fullscreen, toggle_fullscreen};
+use crate::state::{Action, OpeningKind, Pending};
+use crate::storage;
+
+/// The view shown and the language, for the document's listeners (read when they fire).
+pub type ViewNow = Rc<RefCell<(PageView, Language)>>;
+
+/// The lab's dispatcher, for the openings and file reads that speak the lab's actions.
+fn lab_callback(edges: &Edges) -> Callback<Action> {
+    let dispatcher = edges.dispatcher.clone();
+    Callback::from(move |action| dispatcher.dispatch(PageAction::Lab(action)))
+}
+
+/// Goes on with the address's link if its first slice did not open it; leaving the page
+/// stops what it opens.
+#[hook]
+pub fn use_first_opening(edges: &Edges, first: Rc<RefCell<Option<FirstSlice>>>) {
+    let lab = lab_callback(edges);
+    let openings = edges.openings.clone();
+    use_effect_with((), move |_| {
+        if let Some(FirstSlice::Going(pending, generation, cancel)) = first.borrow_mut().take() {
+            opening::go_on(*pending, generation, cancel, lab);
+        }
+        move || openings.borrow().cancel()
+    });
+}
+
+/// The settings survive a reload (the play speed, the language, the type scale, the
+/// progress), and the document is told the language (`<html lang>`).
+#[hook]
+pub fn use_settings(state: &PageState, page: bool) {
+    use_effect_with(state.lab.speed_ms, move |speed_ms| {
+        if page {
+            storage::set(SPEED_SETTING, speed_ms);
+        }
+    });
+    use_effect_with(state.language, move |language| {
+        if !page {
+            return;
+        }
+        storage::set(LANGUAGE_SETTING, language.code());
+        if let Some(root) = gloo::utils::document().document_element() {
+            root.set_attribute("lang", language.code()).ok();
+        }
+    });
+    let scale = state.type_scale;
+    let first = use_mut_ref(|| scale);
+    use_effect_with(scale, move |scale| {
+        // Stored when the learner changes it, as before: not on load.
+        if *first.borrow() != *scale {
+            scale.store();
+            *first.borrow_mut() = *scale;
+        }
+    });
+    use_effect_with(state.course.progress.clone(), move |progress| {
+        if page {
+            progress.store();
+        }
+    });
+}
+
+/// The address follows the view: in the lab its fragment is the share link of the run shown,
+/// in a lesson the lesson's course link, on the course none (replaced, not pushed, so the
+/// back button leaves the page as usual); while a link opens, the address keeps it.
+#[hook]
+pub fn use_address(state: &PageState, page: bool) {
+    let lab = &state.lab;
+    let opening_link = lab.opening.is_some_and(|opening| opening.kind == OpeningKind::Link);
+    let address = match state.course.lesson() {
+        Some((_, lesson, step)) => course::lesson_fragment(lesson, step),
+        None if state.course.view == PageView::Course => page_path(),
+        None => lab.share_fragment(),
+    };
+    use_effect_with((address, lab.keep_fragment || opening_link), move |(address, keep)| {
+        if page
+            && !*keep
+            && let Ok(history) = gloo::utils::window().history()
+        {
+            history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(address)).ok();
+        }
+    });
+}
+
+/// The view shown and the language, as of the last render.
+#[hook]
+pub fn use_view_now(state: &PageState) -> ViewNow {
+    let now = use_mut_ref(|| (PageView::Lab, Language::default()));
+    *now.borrow_mut() = (state.course.view, state.language);
+    now
+}
+
+/// A link pasted into the address bar of the open page opens too (a run's in slices, if
+/// long; a lesson's in the course).
+#[hook]
+pub fn use_address_listener(edges: &Edges, now: &ViewNow) {
+    let edges = edges.clone();
+    let now = now.clone();
+    use_effect_with((), move |_| {
+        let listener = edges.page.then(|| {
+            EventListener::new(&gloo::utils::window(), "hashchange", move |_| {
+                address_changed(&edges, now.borrow().1);
+            })
+        });
+        move || drop(listener)
+    });
+}
+
+fn address_changed(edges: &Edges, language: Language) {
+    let fragment = current_fragment();
+    let dispatcher = &edges.dispatcher;
+    match PageStart::of(&fragment, language) {
+        PageStart::Lesson { lesson, step } => {
+            dispatcher.dispatch(PageAction::OpenLessonByLink { lesson, step });
+        }
+        PageStart::BadCourseLink(error) => {
+            dispatcher.dispatch(PageAction::RefuseCourseLink(error));
+        }
+        PageStart::Nothing | PageStart::Run => {
+            let pending = Pending::of_link(&fragment);
+            opening::start(&edges.openings, OpeningKind::Link, pending, lab_callback(edges));
+            let show = crate::course::state::CourseAction::ShowRun;
+            dispatcher.dispatch(PageAction::Course(show));
+        }
+    }
+}
+
+/// Keyboard: space plays or pauses when no control has focus, the arrows step, `p` turns the
+/// presenter view on or off, `f` fullscreen, `+` and `-` scale the type; except while typing
+/// in a field. An embed takes no keys from the document: they would drive every embed at once.
+#[hook]
+pub fn use_keyboard(edges: &Edges, now: &ViewNow) {
+    let edges = edges.clone();
+    let now = now.clone();
+    use_effect_with((), move |_| {
+        let options = EventListenerOptions::enable_prevent_default();
+        let listener = edges.page.then(|| {
+            EventListener::new_with_options(
+                &gloo::utils::document(),
+                "keydown",
+                options,
+                move |event| {
+                    let Some(event) = event.dyn_ref::<web_sys::KeyboardEvent>() else { return };
+                    // The course's list of lessons has no run to drive.
+                    if now.borrow().0 != PageView::Course && key_pressed(&edges, event) {
+                        event.prevent_default();
+                    }
+                },
+            )
+        });
+        move || drop(listener)
+    });
+}
+
+/// Does what `event`'s key asks; returns whether it took the key.
+fn key_pressed(edges: &Edges, event: &web_sys::KeyboardEvent) -> bool {
+    if event.ctrl_key() || event.alt_key() || event.meta_key() {
+        return false;
+    }
+    let tag = event
+        .target()
+        .and_then(|target| target.dyn_into::<web_sys::Element>().ok())
+        .map(|element| element.tag_name())
+        .unwrap_or_default();
+    // Typing in a field keeps every key; a focused button, link or summary keeps Space,
+    // which presses it.
+    let typing = matches!(tag.as_str(), "INPUT" | "SELECT" | "TEXTAREA");
+    let pressing = matches!(tag.as_str(), "BUTTON" | "A" | "SUMMARY");
+    if typing || (pressing && event.key() == " ") {
+        return false;
+    }
+    let action = match event.key().as_str() {
+        " " => PageAction::Lab(Action::TogglePlay),
+        "ArrowRight" => PageAction::Lab(Action::StepForward),
+        "ArrowLeft" => PageAction::Lab(Action::StepBack),
+        "p" | "P" => PageAction::Lab(Action::TogglePresenter),
+        "+" | "=" => PageAction::Scale(TypeScaleAction::Larger),
+        "-" | "_" => PageAction::Scale(TypeScaleAction::Smaller),
+        "f" | "F" => {
+            toggle_fullscreen(&edges.root);
+            return true;
+        }
+        _ => return false,
+    };
+    edges.dispatcher.dispatch(action);
+    true
+}
+
+/// Play: a timer while playing, dropped (cancelled) when play stops or the speed changes.
+#[hook]
+pub fn use_play_timer(state: &PageState, edges: &Edges) {
+    let dispatcher = edges.dispatcher.clone();
+    use_effect_with((state.lab.playing, state.lab.speed_ms), move |(playing, speed_ms)| {
+        let interval = playing.then(|| {
+            Interval::new(*speed_ms, move || dispatcher.dispatch(PageAction::Lab(Action::PlayTick)))
+        });
+        move || drop(interval)
+    });
+}
+
+/// What the browser says: a narrow screen (the step list replaces the diagram, as the window
+/// or the phone turns) and fullscreen, which the browser may end by itself (Escape).
+#[hook]
+pub fn use_browser_watch(edges: &Edges) {
+    let dispatcher = edges.dispatcher.clone();
+    use_effect_with((), move |_| {
+        let narrow = narrow_screen().map(|query| {
+            let target = query.clone();
+            let dispatcher = dispatcher.clone();
+            EventListener::new(&target, "change", move |_| {
+                dispatcher.dispatch(PageAction::SetNarrow(query.matches()));
+            })
+        });
+        let fullscreen =
+            EventListener::new(&gloo::utils::document(), "fullscreenchange", move |_| {
+                dispatcher.dispatch(PageAction::SetFullscreen(in_fullscreen()));
+            });
+        move || drop((narrow, fullscreen))
+    });
+}
+
+/// The focus follows the action: after the render, what the reducer named gets it (the
+/// first of its elements that exists and is enabled), so it never falls to `<body>`.
+#[hook]
+pub fn use_focus(state: &PageState, root: &NodeRef) {
+    let root = root.clone();
+    use_effect_with(state.focus, move |focus| {
+        if let Some(Focus { target, .. }) = focus {
+            let Some(root) = root.cast::<web_sys::Element>() else { return };
+            let found = target.selectors().iter().find_map(|selector| {
+                let element = root.query_selector(selector).ok().flatten()?;
+                let disabled = element.has_attribute("disabled");
+                (!disabled).then(|| element.dyn_into::<web_sys::HtmlElement>().ok()).flatten()
+            });
+            if let Some(element) = found {
+                element.focus().ok();
+            }
+        }
+    });
+}
+
+/// "Go to step N, where it broke": after the page shows step N, what the button names (the
+/// step in the diagram, the invariant, the rows the step changed) is scrolled into view, the
+/// step last, so that it wins where not all fit.
+#[hook]
+pub fn use_jumps(state: &PageState, root: &NodeRef) {
+    let root = root.clone();
+    use_effect_with(state.jumps, move |jumps| {
+        if *jumps > 0 {
+            let selectors = ["tr.changed", ".invariant:focus-within", ".diagram .step.current"];
+            bring_into_view(&root, &selectors.map(str::to_owned));
+        }
+    });
+}
+
+/// Files in and out: the export buttons and the import field.
+#[derive(Clone)]
+pub struct Files {
+    /// Download the run up to the step shown as trace JSON.
+    pub on_export_json: Callback<MouseEvent>,
+    /// Download it as a Mermaid diagram.
+    pub on_export_mermaid: Callback<MouseEvent>,
+    /// A trace or scenario file picked.
+    pub on_import: Callback<Event>,
+}
+
+/// Downloads and uploads: the buttons set these, the effects do the work (a download's URL
+/// lives until the next; a trace file opens in slices, as a link does).
+#[hook]
+pub fn use_files(state: &PageState, edges: &Edges) -> Files {
+    let download = use_state(|| None::<Download>);
+    use_effect_with((*download).clone(), move |download| {
+        let url = download.as_ref().and_then(start_download);
+        move || drop(url)
+    });
+    let picked_file = use_state(|| None::<gloo::file::File>);
+    {
+        let lab = lab_callback(edges);
+        let openings = edges.openings.clone();
+        use_effect_with((*picked_file).clone(), move |file| {
+            let reader = file.as_ref().map(|file| {
+                read_file(file, move |action| match action {
+                    Action::LoadTrace(trace) => {
+                        let pending = Pending::of_trace(&trace);
+                        opening::start(&openings, OpeningKind::Trace, pending, lab);
+                    }
+                    action => lab.emit(action),
+                })
+            });
+            move || drop(reader)
+        });
+    }
+    let export = |mermaid: bool| {
+        let (download, lab) = (download.clone(), state.lab.clone());
+        Callback::from(move |_: MouseEvent| {
+            let trace = lab.trace_at_cursor();
+            let stem = format!("{}-seed{}-step{}", trace.scenario.id, trace.seed, lab.cursor);
+            download.set(Some(match mermaid {
+                false => Download {
+                    name: format!("{stem}.trace.json"),
+                    mime: "application/json",
+                    content: trace.to_json(),
+                },
+                true => Download {
+                    name: format!("{stem}.mmd"),
+                    mime: "text/plain",
+                    content: idempotency_lab::view::trace_to_mermaid(&trace),
+                },
+            }));
+        })
+    };
+    let on_import = Callback::from(move |event: Event| {
+        let input: web_sys::HtmlInputElement = event.target_unchecked_into();
+        if let Some(file) = input.files().and_then(|files| files.get(0)) {
+            picked_file.set(Some(gloo::file::File::from(file)));
+        }
+        input.set_value("");
+    });
+    Files { on_export_json: export(false), on_export_mermaid: export(true), on_import }
+}
+
+/// The page's path and query, without a fragment: the address of the course view.
+fn page_path() -> String {
+    let location = gloo::utils::window().location();
+    format!("{}{}", location.pathname().unwrap_or_default(), location.search().unwrap_or_default())
+}

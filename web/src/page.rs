@@ -1,0 +1,313 @@
+//! The page's one state and its one reducer: the lab (the run shown, its seed, twins, choices
+//! and the step, the opening of a long run: [`LabState`]), the course (which view shows and
+//! the learner's progress: [`CourseState`]), the settings (the language, the type scale),
+//! the open panels (the check panel and what it runs), what the browser tells the page (a
+//! narrow screen, fullscreen), and where the focus goes after an action.
+//!
+//! [`PageState::reduce`] is the only place any of it changes, and it is pure: it calls the core
+//! and the parts' own transitions, never the browser. The effects (the play timer, storage,
+//! the address, file reads, moving the focus) live at the edges, in `crate::app`'s hooks,
+//! which read the state and dispatch [`PageAction`]s. An action that moves what the learner
+//! looks at names where the focus goes next ([`Focus`]), so that it never falls to `<body>`.
+
+use std::rc::Rc;
+
+use idempotency_lab::view::Language;
+use yew::prelude::*;
+
+use crate::check_panel::{CheckMsg, CheckState};
+use crate::course::state::{CourseAction, CourseState, PageView};
+use crate::course::{self as course, PanelEvent};
+use crate::presenter::{TypeScale, TypeScaleAction};
+use crate::state::{Action, LabState};
+
+#[cfg(test)]
+mod tests;
+
+/// Where the focus goes after an action: the next control, or the new content.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FocusTarget {
+    /// The lesson panel's current card (a lesson opened, a step moved to).
+    LessonCard,
+    /// The lesson panel's Next, if enabled; else its card (a point reached, an answer right).
+    LessonNext,
+    /// The step's caption: what the step shown did (the run moved under the learner, or the
+    /// free lab opened).
+    Caption,
+    /// The course's list of lessons (back from a lesson).
+    CourseList,
+}
+
+impl FocusTarget {
+    /// The elements to focus, the first that exists and is enabled.
+    pub fn selectors(self) -> &'static [&'static str] {
+        match self {
+            FocusTarget::LessonCard => &["[data-testid=course-step]"],
+            FocusTarget::LessonNext => &["[data-testid=course-next]", "[data-testid=course-step]"],
+            FocusTarget::Caption => &["[data-testid=current-step]"],
+            FocusTarget::CourseList => &[
+                "[data-testid=course-resume]",
+                "[data-testid=course] button",
+                "[data-testid=course]",
+            ],
+        }
+    }
+}
+
+/// A request to move the focus, numbered so that the same target asked twice moves it twice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Focus {
+    /// The request's number.
+    pub generation: u64,
+    /// Where.
+    pub target: FocusTarget,
+}
+
+/// Everything the page shows and remembers while it is open.
+#[derive(Clone, Debug)]
+pub struct PageState {
+    /// The run shown and how (a share link's worth, plus the opening of a long run).
+    pub lab: Rc<LabState>,
+    /// Which view shows and the learner's progress.
+    pub course: Rc<CourseState>,
+    /// The language of every word the page shows.
+    pub language: Language,
+    /// The type scale (`+` and `-`).
+    pub type_scale: TypeScale,
+    /// The check panel, while it is open (closing it drops it, and cancels what it runs).
+    pub check: Option<CheckState>,
+    /// Whether the screen is narrow (the step list replaces the diagram).
+    pub narrow: bool,
+    /// Whether the page is in fullscreen.
+    pub fullscreen: bool,
+    /// The diagram's steps revealed above its window: (at which cursor, how many more).
+    pub revealed: (usize, usize),
+    /// How many times "go to step N, where it broke" was pressed: each brings what it names
+    /// into view.
+    pub jumps: u32,
+    /// Where the focus goes after the last action, if it moves.
+    pub focus: Option<Focus>,
+}
+
+/// What the learner (or the browser, or a task of the page) does.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PageAction {
+    /// Something done to the run shown.
+    Lab(Action),
+    /// The view changes: the course, the free lab, a run's link.
+    Course(CourseAction),
+    /// Open lesson `lesson` at `step` from the course (Start, Resume, the next lesson).
+    OpenLesson {
+        /// The lesson's position in the course.
+        lesson: usize,
+        /// The step.
+        step: usize,
+        /// Resume the learner's run if it is the lesson's.
+        resume: bool,
+    },
+    /// A trainer's link in the address names lesson `lesson` at `step`.
+    OpenLessonByLink {
+        /// The lesson's position in the course.
+        lesson: usize,
+        /// The step.
+        step: usize,
+    },
+    /// A course link in the address that cannot be opened: why, in the page's language.
+    RefuseCourseLink(String),
+    /// What the learner does in the lesson panel.
+    Panel(PanelEvent),
+    /// Words in this language.
+    SetLanguage(Language),
+    /// Larger or smaller type.
+    Scale(TypeScaleAction),
+    /// Open or close the check panel.
+    ToggleCheck,
+    /// What the check panel's learner picks or its work reports.
+    Check(CheckMsg),
+    /// The screen became narrow or wide.
+    SetNarrow(bool),
+    /// The page entered or left fullscreen.
+    SetFullscreen(bool),
+    /// Reveal more of the run above the diagram's window.
+    Reveal,
+    /// Go to the step where an invariant broke, and bring it into view.
+    JumpTo(usize),
+}
+
+impl PageState {
+    /// The page's state over `lab` and `course`, with the other settings at their defaults.
+    pub fn new(lab: LabState, course: CourseState, language: Language) -> PageState {
+        PageState {
+            lab: Rc::new(lab),
+            course: Rc::new(course),
+            language,
+            type_scale: TypeScale::default(),
+            check: None,
+            narrow: false,
+            fullscreen: false,
+            revealed: (0, 0),
+            jumps: 0,
+            focus: None,
+        }
+    }
+
+    /// The diagram's steps revealed above its window at the cursor shown.
+    pub fn extra_revealed(&self) -> usize {
+        if self.revealed.0 == self.lab.cursor { self.revealed.1 } else { 0 }
+    }
+
+    fn lab_does(&mut self, action: Action) {
+        self.lab = self.lab.clone().reduce(action);
+    }
+
+    fn course_does(&mut self, action: CourseAction) {
+        self.course = self.course.clone().reduce(action);
+    }
+
+    fn focus_on(&mut self, target: FocusTarget) {
+        let generation = self.focus.map_or(1, |focus| focus.generation + 1);
+        self.focus = Some(Focus { generation, target });
+    }
+
+    /// The lab's action, and where it leaves the focus: the run moved under the learner's
+    /// hands (to its end, a fault taken, the last step) shows in the caption.
+    fn drive_lab(&mut self, action: Action) {
+        let focus = match &action {
+            Action::RunToEnd | Action::Inject(_) | Action::OpenRunAt(..) => {
+                Some(FocusTarget::Caption)
+            }
+            Action::StepForward => None,
+            Action::StepBack if self.lab.cursor <= 1 => Some(FocusTarget::Caption),
+            _ => None,
+        };
+        let stepping = action == Action::StepForward;
+        self.lab_does(action);
+        if let Some(target) = focus {
+            self.focus_on(target);
+        } else if stepping && !self.lab.can_step_forward() {
+            // Step is disabled at the end: its focus goes to what the step did.
+            self.focus_on(FocusTarget::Caption);
+        }
+    }
+
+    /// Opens lesson `index` at `step` from the course: the course shows it, the lab runs it.
+    fn open_lesson(&mut self, index: usize, step: usize, resume: bool) {
+        let Some(lesson) = course::course().and_then(|course| course.lessons.get(index)) else {
+            return;
+        };
+        if let Some(action) = course::opening(lesson, step, &self.lab, resume) {
+            self.lab_does(action);
+        }
+        self.course_does(CourseAction::Open { lesson: index, step });
+        self.focus_on(FocusTarget::LessonCard);
+    }
+
+    /// What the lesson panel's buttons do: the course moves, and the lab follows (a step that
+    /// names a twin switches the patterns to it; "Go there" shows its point of the run).
+    fn panel(&mut self, event: PanelEvent) {
+        let Some((_, lesson, step)) = self.course.lesson() else { return };
+        let arrive = |page: &mut PageState, step: usize| {
+            if let Some(action) = course::arrival(lesson, step, &page.lab) {
+                page.lab_does(action);
+            }
+            page.focus_on(FocusTarget::LessonCard);
+        };
+        match event {
+            PanelEvent::Next => {
+                self.course_does(CourseAction::Next);
+                arrive(self, step + 1);
+            }
+            PanelEvent::Back => {
+                self.course_does(CourseAction::Back);
+                if let Some(step) = step.checked_sub(1) {
+                    arrive(self, step);
+                }
+            }
+            PanelEvent::ToList => {
+                self.course_does(CourseAction::ShowCourse);
+                self.focus_on(FocusTarget::CourseList);
+            }
+            PanelEvent::GoThere(point) => {
+                let unreachable = crate::labels::ui(self.language).course.unreachable.to_owned();
+                self.lab_does(Action::GoTo { point, unreachable });
+                self.focus_on(FocusTarget::LessonNext);
+            }
+            PanelEvent::Answered => {
+                self.course_does(CourseAction::PassStep);
+                self.focus_on(FocusTarget::LessonNext);
+            }
+            PanelEvent::OpenLesson(index) => self.open_lesson(index, 0, false),
+        }
+    }
+
+    /// A trainer's link names a lesson at a step: a fresh run of it, the course at that step.
+    fn open_lesson_by_link(&mut self, index: usize, step: usize) {
+        let found = course::course().and_then(|course| course.lessons.get(index));
+        if let Some(action) = found.and_then(|lesson| course::fresh_opening(lesson, step)) {
+            self.lab_does(action);
+            self.course_does(CourseAction::OpenByLink { lesson: index, step });
+        }
+    }
+
+    /// The view changes: back to the course's list moves the focus there, on to the free lab
+    /// to its caption (the button pressed is gone).
+    fn show(&mut self, action: CourseAction) {
+        self.course_does(action);
+        match action {
+            CourseAction::ShowCourse => self.focus_on(FocusTarget::CourseList),
+            CourseAction::ShowLab => self.focus_on(FocusTarget::Caption),
+            _ => {}
+        }
+    }
+}
+
+impl Default for PageState {
+    fn default() -> PageState {
+        let course = CourseState { view: PageView::Lab, progress: Default::default() };
+        PageState::new(LabState::initial(), course, Language::default())
+    }
+}
+
+impl Reducible for PageState {
+    type Action = PageAction;
+
+    fn reduce(self: Rc<Self>, action: PageAction) -> Rc<Self> {
+        let mut next = (*self).clone();
+        match action {
+            PageAction::Lab(action) => next.drive_lab(action),
+            PageAction::Course(action) => next.show(action),
+            PageAction::OpenLesson { lesson, step, resume } => {
+                next.open_lesson(lesson, step, resume);
+            }
+            PageAction::OpenLessonByLink { lesson, step } => next.open_lesson_by_link(lesson, step),
+            PageAction::RefuseCourseLink(error) => {
+                next.lab_does(Action::RefuseLink(error));
+                next.course_does(CourseAction::ShowCourse);
+            }
+            PageAction::Panel(event) => next.panel(event),
+            PageAction::SetLanguage(language) => next.language = language,
+            PageAction::Scale(action) => next.type_scale = next.type_scale.next(action),
+            PageAction::ToggleCheck => {
+                next.check = match next.check {
+                    Some(_) => None,
+                    None => Some(CheckState::default()),
+                };
+            }
+            PageAction::Check(msg) => {
+                next.check = next.check.as_ref().map(|check| check.reduce(msg));
+            }
+            PageAction::SetNarrow(narrow) => next.narrow = narrow,
+            PageAction::SetFullscreen(fullscreen) => next.fullscreen = fullscreen,
+            PageAction::Reveal => {
+                let extra = next.extra_revealed();
+                next.revealed =
+                    (next.lab.cursor, extra.saturating_add(crate::diagram::WINDOW_STEPS));
+            }
+            PageAction::JumpTo(step) => {
+                next.lab_does(Action::SeekTo(step));
+                next.jumps = next.jumps.wrapping_add(1).max(1);
+            }
+        }
+        Rc::new(next)
+    }
+}

@@ -1,0 +1,252 @@
+//! The page's reducer on data: each test dispatches what a learner does and reads the state
+//! (the view, the run shown, the panels, where the focus goes), natively, with no browser.
+
+use std::rc::Rc;
+
+use idempotency_lab::course::CourseStep;
+use idempotency_lab::sim::{
+    Action as SimAction, AnchoredAction, PatternMode, RequestIndex, UserChoice,
+};
+use idempotency_lab::view::Language;
+use yew::Reducible;
+
+use super::{FocusTarget, PageAction, PageState};
+use crate::check_panel::{CheckMsg, CheckTarget};
+use crate::course::state::{CourseAction, PageView};
+use crate::course::{self as course, PanelEvent};
+use crate::presenter::TypeScaleAction;
+use crate::state::Action;
+
+/// The page after `actions`, from its default state (the free lab's first scenario).
+fn after(actions: impl IntoIterator<Item = PageAction>) -> Rc<PageState> {
+    actions.into_iter().fold(Rc::new(PageState::default()), |state, action| state.reduce(action))
+}
+
+/// Where the last action sent the focus.
+fn focus(state: &PageState) -> Option<FocusTarget> {
+    state.focus.map(|focus| focus.target)
+}
+
+fn open_first_lesson() -> PageAction {
+    PageAction::OpenLesson { lesson: 0, step: 0, resume: false }
+}
+
+#[test]
+fn start_opens_the_lesson_runs_its_scenario_and_focuses_its_card() {
+    let state = after([open_first_lesson()]);
+    let lesson = &course::course().unwrap().lessons[0];
+    assert_eq!(state.course.view, PageView::Lesson { lesson: 0, step: 0 });
+    assert_eq!(state.lab.base, lesson.scenario().unwrap());
+    assert_eq!(state.lab.cursor, 0);
+    assert_eq!(focus(&state), Some(FocusTarget::LessonCard));
+    assert!(state.course.progress.of(lesson).visited.contains(&0));
+}
+
+#[test]
+fn next_passes_the_step_moves_on_and_focuses_the_new_card() {
+    let state = after([open_first_lesson(), PageAction::Panel(PanelEvent::Next)]);
+    let lesson = &course::course().unwrap().lessons[0];
+    assert_eq!(state.course.view, PageView::Lesson { lesson: 0, step: 1 });
+    assert!(state.course.progress.of(lesson).passed.contains(&0));
+    assert_eq!(focus(&state), Some(FocusTarget::LessonCard));
+    let generation = state.focus.unwrap().generation;
+    let back = state.reduce(PageAction::Panel(PanelEvent::Back));
+    assert_eq!(back.course.view, PageView::Lesson { lesson: 0, step: 0 });
+    assert_eq!(back.focus.unwrap().generation, generation + 1, "the same target, asked again");
+}
+
+#[test]
+fn go_there_shows_the_point_and_focuses_next() {
+    let lesson = &course::course().unwrap().lessons[0];
+    let step = lesson.steps.iter().skip(1).position(|step| {
+        matches!(step, CourseStep::Narration(narration) if narration.at != idempotency_lab::course::Point::Start)
+    });
+    let step = step.expect("lesson 1 has a narration at a point") + 1;
+    let open = PageAction::OpenLesson { lesson: 0, step, resume: false };
+    let CourseStep::Narration(narration) = &lesson.steps[step] else { unreachable!() };
+    let state = after([open, PageAction::Panel(PanelEvent::GoThere(narration.at))]);
+    let at = narration.at.resolve(&state.lab.sim).expect("the run reaches the point");
+    assert_eq!(state.lab.cursor, at);
+    assert_eq!(focus(&state), Some(FocusTarget::LessonNext));
+}
+
+#[test]
+fn a_right_answer_passes_the_step_and_focuses_next() {
+    let state = after([
+        open_first_lesson(),
+        PageAction::Panel(PanelEvent::Next),
+        PageAction::Panel(PanelEvent::Answered),
+    ]);
+    let lesson = &course::course().unwrap().lessons[0];
+    assert!(state.course.progress.of(lesson).passed.contains(&1));
+    assert_eq!(state.course.view, PageView::Lesson { lesson: 0, step: 1 });
+    assert_eq!(focus(&state), Some(FocusTarget::LessonNext));
+}
+
+#[test]
+fn to_the_end_and_the_last_step_focus_the_caption_and_a_step_between_does_not() {
+    let one_step = after([PageAction::Lab(Action::StepForward)]);
+    assert_eq!(one_step.lab.cursor, 1);
+    assert_eq!(focus(&one_step), None, "Step keeps its focus while it can step again");
+
+    let ended = after([PageAction::Lab(Action::RunToEnd)]);
+    assert!(!ended.lab.can_step_forward());
+    assert_eq!(focus(&ended), Some(FocusTarget::Caption));
+
+    let last = ended.lab.cursor;
+    let stepped = after([
+        PageAction::Lab(Action::RunToEnd),
+        PageAction::Lab(Action::SeekTo(last - 1)),
+        PageAction::Lab(Action::StepForward),
+    ]);
+    assert_eq!(stepped.lab.cursor, last);
+    assert_eq!(focus(&stepped), Some(FocusTarget::Caption), "Step is disabled at the end");
+}
+
+#[test]
+fn back_to_the_list_shows_the_course_and_focuses_it() {
+    let state = after([open_first_lesson(), PageAction::Panel(PanelEvent::ToList)]);
+    assert_eq!(state.course.view, PageView::Course);
+    assert_eq!(focus(&state), Some(FocusTarget::CourseList));
+    let lab = state.reduce(PageAction::Course(CourseAction::ShowLab));
+    assert_eq!(lab.course.view, PageView::Lab);
+    assert!(lab.course.progress.free_lab);
+    assert_eq!(focus(&lab), Some(FocusTarget::Caption), "the free lab's button is gone");
+}
+
+#[test]
+fn a_lesson_step_that_names_a_twin_switches_the_patterns() {
+    let lesson = &course::course().unwrap().lessons[0];
+    let idempotent =
+        lesson.steps.iter().position(|step| step.run() == Some(PatternMode::Idempotent));
+    let step = idempotent.expect("lesson 1 has an idempotent step");
+    let actions = std::iter::once(open_first_lesson())
+        .chain((0..step).map(|_| PageAction::Panel(PanelEvent::Next)));
+    let state = after(actions);
+    assert_eq!(state.course.view, PageView::Lesson { lesson: 0, step });
+    assert!(course::in_mode(lesson, &state.lab, PatternMode::Idempotent));
+}
+
+#[test]
+fn the_check_panel_opens_fresh_keeps_its_picks_ignores_stale_news_and_closes() {
+    let open = after([PageAction::ToggleCheck]);
+    assert_eq!(open.check.as_ref().map(|check| check.generation), Some(0));
+    let picked = open.reduce(PageAction::Check(CheckMsg::Target(CheckTarget::Reference)));
+    assert_eq!(picked.check.as_ref().unwrap().target, CheckTarget::Reference);
+    let stale = CheckMsg::Progress { generation: 7, job: crate::check_panel::Job::Idle };
+    let same = picked.clone().reduce(PageAction::Check(stale));
+    assert_eq!(same.check, picked.check);
+    let closed = same.reduce(PageAction::ToggleCheck);
+    assert_eq!(closed.check, None);
+    let news = closed.reduce(PageAction::Check(CheckMsg::Limit(10)));
+    assert_eq!(news.check, None, "the news of a closed panel opens nothing");
+}
+
+#[test]
+fn a_jump_goes_to_the_step_and_counts_so_the_page_brings_it_into_view() {
+    let state = after([PageAction::Lab(Action::RunToEnd), PageAction::JumpTo(2)]);
+    assert_eq!(state.lab.cursor, 2);
+    assert_eq!(state.jumps, 1);
+    assert_eq!(state.reduce(PageAction::JumpTo(2)).jumps, 2);
+}
+
+#[test]
+fn reveal_holds_only_at_its_cursor() {
+    let state = after([PageAction::Lab(Action::RunToEnd), PageAction::Reveal]);
+    assert_eq!(state.extra_revealed(), crate::diagram::WINDOW_STEPS);
+    let moved = state.reduce(PageAction::Lab(Action::StepBack));
+    assert_eq!(moved.extra_revealed(), 0);
+}
+
+#[test]
+fn settings_and_what_the_page_is_told_are_kept() {
+    let state = after([
+        PageAction::SetLanguage(Language::Ru),
+        PageAction::Scale(TypeScaleAction::Larger),
+        PageAction::SetNarrow(true),
+        PageAction::SetFullscreen(true),
+    ]);
+    assert_eq!(state.language, Language::Ru);
+    assert!(state.type_scale.percent() > 100);
+    assert!(state.narrow && state.fullscreen);
+}
+
+#[test]
+fn a_bad_course_link_shows_the_course_with_its_banner() {
+    let state = after([PageAction::RefuseCourseLink("no such lesson".to_owned())]);
+    assert_eq!(state.course.view, PageView::Course);
+    assert_eq!(state.lab.error.as_deref(), Some("no such lesson"));
+    assert!(state.lab.keep_fragment);
+}
+
+#[test]
+fn a_trainers_link_opens_the_lesson_at_its_step_visited_not_passed() {
+    let state = after([PageAction::OpenLessonByLink { lesson: 0, step: 2 }]);
+    let lesson = &course::course().unwrap().lessons[0];
+    assert_eq!(state.course.view, PageView::Lesson { lesson: 0, step: 2 });
+    let progress = state.course.progress.of(lesson);
+    assert_eq!(progress.visited.len(), 3);
+    assert!(progress.passed.is_empty());
+}
+
+/// The free lab's first scenario, stepped until the message can be duplicated, duplicated.
+fn with_a_duplicate() -> Rc<PageState> {
+    let mut state = Rc::new(PageState::default());
+    loop {
+        let enabled = state.lab.world.enabled_actions();
+        let duplicate =
+            enabled.into_iter().find(|action| matches!(action, SimAction::DuplicateMessage { .. }));
+        if let Some(action) = duplicate {
+            return state.reduce(PageAction::Lab(Action::Inject(action)));
+        }
+        assert!(state.lab.cursor < 60, "no duplicate within 60 steps");
+        state = state.reduce(PageAction::Lab(Action::StepForward));
+    }
+}
+
+#[test]
+fn a_seed_change_and_reset_keep_the_learners_fault() {
+    let state = with_a_duplicate();
+    assert_eq!(state.lab.choices.len(), 1);
+    let seeded = state.reduce(PageAction::Lab(Action::SetSeed(5)));
+    assert_eq!(seeded.lab.seed, 5);
+    assert_eq!(seeded.lab.cursor, 0);
+    assert_eq!(seeded.lab.choices.len(), 1, "the fault is carried to seed 5");
+    assert!(seeded.lab.dropped.is_empty());
+    let reset = seeded.clone().reduce(PageAction::Lab(Action::Reset));
+    assert_eq!(reset.lab.cursor, 0);
+    assert_eq!(reset.lab.choices.len(), 1, "Reset keeps the fault");
+    assert!(reset.lab.choices == seeded.lab.choices);
+}
+
+#[test]
+fn a_choice_that_hits_nothing_after_a_seed_change_is_dropped_and_named() {
+    let state = PageState::default();
+    let mut lab = (*state.lab).clone();
+    // The first scenario has one request: request 5 never sends.
+    let missing = AnchoredAction::DoubleSubmit { request: RequestIndex(5) };
+    lab.choices = vec![UserChoice { step: 2, action: missing }];
+    let state = Rc::new(PageState { lab: Rc::new(lab), ..state });
+    let seeded = state.reduce(PageAction::Lab(Action::SetSeed(1)));
+    assert_eq!(seeded.lab.dropped, vec![2]);
+    assert!(seeded.lab.choices.is_empty());
+    let dismissed = seeded.reduce(PageAction::Lab(Action::DismissError));
+    assert!(dismissed.lab.dropped.is_empty());
+}
+
+#[test]
+fn play_steps_on_each_tick_and_stops_at_the_end() {
+    let mut state = after([PageAction::Lab(Action::TogglePlay)]);
+    assert!(state.lab.playing);
+    for tick in 1..=500 {
+        state = state.reduce(PageAction::Lab(Action::PlayTick));
+        if !state.lab.playing {
+            assert!(!state.lab.can_step_forward(), "play stopped at tick {tick} before the end");
+            let idle = state.clone().reduce(PageAction::Lab(Action::PlayTick));
+            assert_eq!(idle.lab.cursor, state.lab.cursor, "a tick while paused does nothing");
+            return;
+        }
+        assert_eq!(state.lab.cursor, tick);
+    }
+    panic!("play never reached the end");
+}
