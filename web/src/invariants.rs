@@ -22,7 +22,7 @@ pub struct InvariantsPanelProps {
     #[prop_or_default]
     pub language: Language,
     /// The dead letters up to the cursor, in the core's words
-    /// (`sim::dead_letter_sentences`): their own outcome, beside the invariants.
+    /// (`view::dead_letter_sentences`): their own outcome, beside the invariants.
     #[prop_or_default]
     pub dead_letters: Vec<String>,
 }

@@ -180,20 +180,6 @@ pub fn dead_letters(steps: &[TraceStep]) -> Vec<(usize, EntryId, MessageId)> {
         .collect()
 }
 
-/// One sentence per dead letter in `steps`, the same for the CLI and the page.
-pub fn dead_letter_sentences(steps: &[TraceStep]) -> Vec<String> {
-    dead_letters(steps)
-        .into_iter()
-        .map(|(step, entry, message_id)| {
-            format!(
-                "Dead-lettered at step {step}: message {message_id} ({entry}) ran out of \
-                 deliveries; it waits in the dead-letter queue for an operator, neither lost nor \
-                 processed twice (I6 does not count it)."
-            )
-        })
-        .collect()
-}
-
 /// The faults that fired in a run, by class and origin ([`Trace::fired_faults`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct FiredFaults {
@@ -322,7 +308,7 @@ impl Trace {
     }
 
     /// The copies the broker dead-lettered: their own outcome, which I6 does not count as a
-    /// message lost or processed twice. In words: [`dead_letter_sentences`].
+    /// message lost or processed twice. In words: `view::dead_letter_sentences`.
     pub fn dead_letters(&self) -> Vec<(usize, EntryId, MessageId)> {
         dead_letters(&self.steps)
     }
