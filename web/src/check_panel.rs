@@ -105,21 +105,22 @@ impl BudgetPreset {
         }
     }
 
-    fn label(self) -> &'static str {
+    fn label(self, language: Language) -> &'static str {
+        let w = language.words();
         match self {
-            BudgetPreset::Lesson => "the lesson's faults, one each",
-            BudgetPreset::OneDuplicate => "one duplicate delivery (F1)",
-            BudgetPreset::DuplicateAndCrash => "one duplicate and one crash after commit (F1 + F2)",
-            BudgetPreset::TwoDuplicates => "two duplicate deliveries (F1 ×2)",
-            BudgetPreset::NoFaults => "no faults: interleavings only",
+            BudgetPreset::Lesson => w.ck_preset_lesson,
+            BudgetPreset::OneDuplicate => w.ck_preset_one_duplicate,
+            BudgetPreset::DuplicateAndCrash => w.ck_preset_duplicate_and_crash,
+            BudgetPreset::TwoDuplicates => w.ck_preset_two_duplicates,
+            BudgetPreset::NoFaults => w.ck_preset_no_faults,
         }
     }
 }
 
 /// A fault budget in words: `F1 ×1 + F2 ×1`, or `no faults`.
-pub fn budget_text(budget: &FaultBudget) -> String {
+pub fn budget_text(budget: &FaultBudget, language: Language) -> String {
     if budget.0.is_empty() {
-        return "no faults".to_owned();
+        return language.words().ck_no_faults.to_owned();
     }
     let parts: Vec<String> =
         budget.0.iter().map(|(class, count)| format!("{class} ×{count}")).collect();
@@ -127,10 +128,11 @@ pub fn budget_text(budget: &FaultBudget) -> String {
 }
 
 /// The pattern switches in words: `P1 naive, P2 naive, P3 idempotent, P4 naive`.
-pub fn patterns_text(patterns: &Patterns) -> String {
+pub fn patterns_text(patterns: &Patterns, language: Language) -> String {
+    let w = language.words();
     let word = |mode: PatternMode| match mode {
-        PatternMode::Naive => "naive",
-        PatternMode::Idempotent => "idempotent",
+        PatternMode::Naive => w.ui_naive,
+        PatternMode::Idempotent => w.ui_idempotent,
     };
     format!(
         "P1 {}, P2 {}, P3 {}, P4 {}",
@@ -308,10 +310,14 @@ impl CheckState {
     }
 }
 
-fn stats_text(stats: &CheckProgress) -> String {
-    format!(
-        "{} states explored, {} unique, depth {}",
-        stats.states_explored, stats.unique_states, stats.depth_reached
+fn stats_text(stats: &CheckProgress, language: Language) -> String {
+    fill(
+        language.words().ck_stats,
+        &[
+            ("explored", &stats.states_explored),
+            ("unique", &stats.unique_states),
+            ("depth", &stats.depth_reached),
+        ],
     )
 }
 
@@ -319,9 +325,13 @@ fn check_finding(outcome: CheckOutcome, stats: &CheckProgress, language: Languag
     match outcome {
         CheckOutcome::Proved => Finding {
             kind: "proved",
-            summary: format!(
-                "Proved: {} states ({} unique), depth {}. Every interleaving keeps every invariant.",
-                stats.states_explored, stats.unique_states, stats.depth_reached
+            summary: fill(
+                language.words().ck_proved,
+                &[
+                    ("explored", &stats.states_explored),
+                    ("unique", &stats.unique_states),
+                    ("depth", &stats.depth_reached),
+                ],
             ),
             details: vec![],
             open: None,
@@ -344,20 +354,26 @@ fn check_finding(outcome: CheckOutcome, stats: &CheckProgress, language: Languag
             let ids: Vec<String> = counterexample
                 .violations
                 .iter()
-                .map(|violation| format!("{} {}", violation.invariant, violation.invariant.title()))
+                .map(|violation| {
+                    format!("{} {}", violation.invariant, violation.invariant.title_in(language))
+                })
                 .collect();
             Finding {
                 kind: "violated",
-                summary: format!(
-                    "Violated: {}; shortest path {} steps ({}).",
-                    ids.join(", "),
-                    counterexample.path.len(),
-                    stats_text(stats)
+                summary: fill(
+                    language.words().ck_violated,
+                    &[
+                        ("ids", &ids.join(", ")),
+                        ("steps", &counterexample.path.len()),
+                        ("stats", &stats_text(stats, language)),
+                    ],
                 ),
                 details: counterexample
                     .violations
                     .iter()
-                    .map(|violation| format!("{}: {}", violation.invariant, violation.sentence))
+                    .map(|violation| {
+                        format!("{}: {}", violation.invariant, violation.sentence_in(language))
+                    })
                     .collect(),
                 open: Some((Rc::new(counterexample.trace), counterexample.path.len())),
             }
@@ -365,10 +381,10 @@ fn check_finding(outcome: CheckOutcome, stats: &CheckProgress, language: Languag
     }
 }
 
-fn error_finding(error: String) -> Finding {
+fn error_finding(error: String, language: Language) -> Finding {
     Finding {
         kind: "error",
-        summary: format!("The check could not run: {error}"),
+        summary: fill(language.words().ck_error, &[("error", &error)]),
         details: vec![],
         open: None,
     }
@@ -390,7 +406,10 @@ async fn drive_check(
                 generation,
                 finding: Finding {
                     kind: "cancelled",
-                    summary: format!("Cancelled after {}: no verdict.", stats_text(&stats)),
+                    summary: fill(
+                        language.words().ck_cancelled,
+                        &[("stats", &stats_text(&stats, language))],
+                    ),
                     details: vec![],
                     open: None,
                 },
@@ -417,7 +436,7 @@ async fn drive_check(
             Err(error) => {
                 dispatch.emit(CheckMsg::Finish {
                     generation,
-                    finding: error_finding(error.to_string()),
+                    finding: error_finding(error.to_string(), language),
                 });
                 return;
             }
@@ -431,6 +450,7 @@ async fn drive_check(
 async fn drive_fuzz(
     scenario: Scenario,
     fuzz_seed: u64,
+    language: Language,
     generation: u64,
     cancel: Rc<Cell<bool>>,
     dispatch: Callback<CheckMsg>,
@@ -444,9 +464,9 @@ async fn drive_fuzz(
                 generation,
                 finding: Finding {
                     kind: "cancelled",
-                    summary: format!(
-                        "Cancelled after {} of {FUZZ_CASES} cases: no verdict.",
-                        report.cases_run
+                    summary: fill(
+                        language.words().ck_fuzz_cancelled,
+                        &[("run", &report.cases_run), ("cases", &FUZZ_CASES)],
                     ),
                     details: vec![],
                     open: None,
@@ -463,7 +483,7 @@ async fn drive_fuzz(
             }
         };
         if report.finished {
-            dispatch.emit(CheckMsg::Finish { generation, finding: fuzz_finding(report) });
+            dispatch.emit(CheckMsg::Finish { generation, finding: fuzz_finding(report, language) });
             return;
         }
         if let Some(progress) = last {
@@ -473,13 +493,14 @@ async fn drive_fuzz(
     }
 }
 
-fn fuzz_finding(report: idempotency_lab::testing::FuzzReport) -> Finding {
+fn fuzz_finding(report: idempotency_lab::testing::FuzzReport, language: Language) -> Finding {
+    let w = language.words();
     let Some(failure) = report.failure else {
         return Finding {
             kind: "passed",
-            summary: format!(
-                "No violation in {} cases ({} distinct seeds).",
-                report.cases_run, report.distinct_seeds
+            summary: fill(
+                w.ck_fuzz_passed,
+                &[("cases", &report.cases_run), ("seeds", &report.distinct_seeds)],
             ),
             details: vec![],
             open: None,
@@ -488,7 +509,7 @@ fn fuzz_finding(report: idempotency_lab::testing::FuzzReport) -> Finding {
     let ids: Vec<String> = failure
         .violated
         .iter()
-        .map(|invariant| format!("{invariant} {}", invariant.title()))
+        .map(|invariant| format!("{invariant} {}", invariant.title_in(language)))
         .collect();
     let trace = failure.trace;
     let fired = trace.fired_faults();
@@ -496,22 +517,28 @@ fn fuzz_finding(report: idempotency_lab::testing::FuzzReport) -> Finding {
     let broke_at = first_break(&trace.steps, &failure.violated).unwrap_or(trace.steps.len());
     Finding {
         kind: "violated",
-        summary: format!(
-            "Violated: {} in case {} of {FUZZ_CASES}; shrunk in {} steps to seed {}; faults fired: injected {}, from random rates {}; broken at step {broke_at} of {}.",
-            ids.join(", "),
-            report.cases_run,
-            failure.shrink_steps,
-            failure.shrunk.seed,
-            FiredFaults::describe(&fired.injected),
-            FiredFaults::describe(&fired.random),
-            trace.steps.len()
+        summary: fill(
+            w.ck_fuzz_violated,
+            &[
+                ("ids", &ids.join(", ")),
+                ("case", &report.cases_run),
+                ("cases", &FUZZ_CASES),
+                ("shrink", &failure.shrink_steps),
+                ("seed", &failure.shrunk.seed),
+                ("injected", &FiredFaults::describe(&fired.injected)),
+                ("random", &FiredFaults::describe(&fired.random)),
+                ("broke_at", &broke_at),
+                ("steps", &trace.steps.len()),
+            ],
         ),
         details: trace
             .steps
             .iter()
             .flat_map(|step| step.new_violations.iter())
             .filter(|violation| failure.violated.contains(&violation.invariant))
-            .map(|violation| format!("{}: {}", violation.invariant, violation.sentence))
+            .map(|violation| {
+                format!("{}: {}", violation.invariant, violation.sentence_in(language))
+            })
             .take(3)
             .collect(),
         open: Some((Rc::new(trace), broke_at)),
@@ -551,7 +578,7 @@ fn on_check(
     Callback::from(move |_: MouseEvent| {
         let states_max = config.states_max;
         send.emit(CheckMsg::Start {
-            what: format!("Checking every interleaving of {what}"),
+            what: fill(language.words().ck_checking, &[("what", &what)]),
             job: Job::Checking { progress: CheckProgress::default(), states_max },
         });
         match Checker::new(scenario.clone(), seed, config.clone()) {
@@ -566,8 +593,10 @@ fn on_check(
                     send.clone(),
                 ));
             }
-            Err(error) => send
-                .emit(CheckMsg::Finish { generation, finding: error_finding(error.to_string()) }),
+            Err(error) => send.emit(CheckMsg::Finish {
+                generation,
+                finding: error_finding(error.to_string(), language),
+            }),
         }
     })
 }
@@ -576,17 +605,23 @@ fn on_check(
 fn on_fuzz(props: &CheckPanelProps, cancel: &Rc<RefCell<Rc<Cell<bool>>>>) -> Callback<MouseEvent> {
     let generation = props.state.generation + 1;
     let (seed, run, send) = (props.seed, props.scenario.clone(), props.on_message.clone());
+    let language = props.language;
     let cancel = cancel.clone();
     Callback::from(move |_: MouseEvent| {
         send.emit(CheckMsg::Start {
-            what: format!(
-                "Fuzzing {} ({}): {FUZZ_CASES} cases of its faults, random fault rates and seeds, fuzz seed {seed}",
-                run.id,
-                patterns_text(&run.patterns)
+            what: fill(
+                language.words().ck_fuzzing,
+                &[
+                    ("scenario", &run.id),
+                    ("patterns", &patterns_text(&run.patterns, language)),
+                    ("cases", &FUZZ_CASES),
+                    ("seed", &seed),
+                ],
             ),
             job: Job::Fuzzing(FuzzProgress { cases_run: 0, cases: FUZZ_CASES, failed: false }),
         });
-        spawn_local(drive_fuzz(run.clone(), seed, generation, fresh_flag(&cancel), send.clone()));
+        let flag = fresh_flag(&cancel);
+        spawn_local(drive_fuzz(run.clone(), seed, language, generation, flag, send.clone()));
     })
 }
 
@@ -605,7 +640,8 @@ fn on_select(
 }
 
 /// What to check, the fault budget and the limit.
-fn check_options(state: &CheckState, send: &Callback<CheckMsg>) -> Html {
+fn check_options(state: &CheckState, send: &Callback<CheckMsg>, language: Language) -> Html {
+    let w = language.words();
     let running = state.running();
     let on_target = on_select(send, |value| {
         Some(CheckMsg::Target(match value {
@@ -619,24 +655,24 @@ fn check_options(state: &CheckState, send: &Callback<CheckMsg>) -> Html {
     let target = state.target;
     html! {
         <div class="check-options">
-            <label>{ "What " }
+            <label>{ w.ck_what }
                 <select data-testid="check-target" onchange={on_target} disabled={running}>
-                    <option value="this-run" selected={target == CheckTarget::ThisRun}>{ "this run (scenario, switches, seed)" }</option>
-                    <option value="reference" selected={target == CheckTarget::Reference}>{ "reference: two consumers, a duplicate and a crash" }</option>
-                    <option value="reference-two-orders" selected={target == CheckTarget::ReferenceTwoOrders}>{ "reference, two orders: two messages, two consumers, a duplicate and a crash" }</option>
+                    <option value="this-run" selected={target == CheckTarget::ThisRun}>{ w.ck_target_this_run }</option>
+                    <option value="reference" selected={target == CheckTarget::Reference}>{ w.ck_target_reference }</option>
+                    <option value="reference-two-orders" selected={target == CheckTarget::ReferenceTwoOrders}>{ w.ck_target_reference_two }</option>
                 </select>
             </label>
-            <label>{ "Faults " }
+            <label>{ w.ck_faults }
                 <select data-testid="check-budget" onchange={on_preset} disabled={running}>
                     { for BudgetPreset::ALL.iter().map(|option| html! {
-                        <option value={option.key()} selected={*option == state.preset}>{ option.label() }</option>
+                        <option value={option.key()} selected={*option == state.preset}>{ option.label(language) }</option>
                     }) }
                 </select>
             </label>
-            <label>{ "Limit " }
+            <label>{ w.ck_limit }
                 <select data-testid="check-limit" onchange={on_limit} disabled={running}>
                     { for STATE_LIMITS.iter().map(|limit| html! {
-                        <option value={limit.to_string()} selected={*limit == state.states_max}>{ format!("{limit} unique states") }</option>
+                        <option value={limit.to_string()} selected={*limit == state.states_max}>{ fill(w.ck_limit_option, &[("limit", limit)]) }</option>
                     }) }
                 </select>
             </label>
@@ -645,27 +681,37 @@ fn check_options(state: &CheckState, send: &Callback<CheckMsg>) -> Html {
 }
 
 /// The progress bar of what runs.
-fn progress_bar(job: &Job) -> Html {
+fn progress_bar(job: &Job, language: Language) -> Html {
+    let w = language.words();
     match job {
         Job::Idle => html! {},
         Job::Checking { progress, states_max } => html! {
             <div class="check-progress" data-testid="check-progress">
                 <progress max={states_max.to_string()} value={progress.unique_states.to_string()} />
-                <span>{ format!("unique states stored: {} of the {}-state limit · {} explored · depth {} · frontier {}",
-                    progress.unique_states, states_max, progress.states_explored, progress.depth_reached, progress.frontier_len) }</span>
+                <span>{ fill(w.ck_progress_check, &[
+                    ("unique", &progress.unique_states),
+                    ("limit", states_max),
+                    ("explored", &progress.states_explored),
+                    ("depth", &progress.depth_reached),
+                    ("frontier", &progress.frontier_len),
+                ]) }</span>
             </div>
         },
         Job::Fuzzing(progress) => html! {
             <div class="check-progress" data-testid="check-progress">
                 <progress max={progress.cases.to_string()} value={progress.cases_run.to_string()} />
-                <span>{ format!("cases run: {} of {}", progress.cases_run, progress.cases) }</span>
+                <span>{ fill(w.ck_progress_fuzz, &[("run", &progress.cases_run), ("cases", &progress.cases)]) }</span>
             </div>
         },
     }
 }
 
 /// What the last run found, with the button that opens its counterexample.
-fn finding_view(finding: &Finding, on_open: &Callback<(Rc<Trace>, usize)>) -> Html {
+fn finding_view(
+    finding: &Finding,
+    on_open: &Callback<(Rc<Trace>, usize)>,
+    language: Language,
+) -> Html {
     html! {
         <div class={classes!("check-result", finding.kind)} data-testid="check-result" data-kind={finding.kind}>
             <p class="summary" data-testid="check-summary">{ finding.summary.clone() }</p>
@@ -674,7 +720,7 @@ fn finding_view(finding: &Finding, on_open: &Callback<(Rc<Trace>, usize)>) -> Ht
                 <button data-testid="open-counterexample" onclick={
                     let on_open = on_open.clone();
                     move |_| on_open.emit((trace.clone(), step))
-                }>{ format!("Open in the diagram (at step {step})") }</button>
+                }>{ fill(language.words().ck_open, &[("step", &step)]) }</button>
             }
         </div>
     }
@@ -687,15 +733,18 @@ pub fn check_panel(props: &CheckPanelProps) -> Html {
     let state = &props.state;
     let running = state.running();
     let input = check_input(state.target, &props.scenario, state.preset, state.states_max);
-    let what = format!(
-        "{} ({}), seed {}, faults {}, limit {} unique states",
-        input.0.id,
-        patterns_text(&input.0.patterns),
-        props.seed,
-        budget_text(&input.1.faults),
-        input.1.states_max
+    let (language, w) = (props.language, props.language.words());
+    let what = fill(
+        w.ck_what_line,
+        &[
+            ("scenario", &input.0.id),
+            ("patterns", &patterns_text(&input.0.patterns, language)),
+            ("seed", &props.seed),
+            ("faults", &budget_text(&input.1.faults, language)),
+            ("limit", &input.1.states_max),
+        ],
     );
-    let will_check = format!("Will check {what}.");
+    let will_check = fill(w.ck_will_check, &[("what", &what)]);
     let on_check = on_check(props, &cancel, input, what);
     let on_fuzz = on_fuzz(props, &cancel);
     let on_cancel = Callback::from(move |_: MouseEvent| cancel.borrow().set(true));
@@ -706,20 +755,20 @@ pub fn check_panel(props: &CheckPanelProps) -> Html {
     };
     html! {
         <section class="check-panel" aria-label={props.language.words().ui_check_group} data-testid="check-panel" data-status={status}>
-            <h2>{ "Check every interleaving, or fuzz many seeds" }</h2>
-            { check_options(state, &props.on_message) }
+            <h2>{ w.ck_heading }</h2>
+            { check_options(state, &props.on_message, language) }
             <p class="check-what" data-testid="check-what">{ will_check }</p>
             <div class="check-buttons">
-                <button data-testid="check-run" onclick={on_check} disabled={running}>{ "Check every interleaving" }</button>
-                <button data-testid="fuzz-run" onclick={on_fuzz} disabled={running}>{ format!("Fuzz {FUZZ_CASES} cases") }</button>
-                <button data-testid="check-cancel" onclick={on_cancel} disabled={!running}>{ "Cancel" }</button>
+                <button data-testid="check-run" onclick={on_check} disabled={running}>{ w.ck_run_check }</button>
+                <button data-testid="fuzz-run" onclick={on_fuzz} disabled={running}>{ fill(w.ck_run_fuzz, &[("cases", &FUZZ_CASES)]) }</button>
+                <button data-testid="check-cancel" onclick={on_cancel} disabled={!running}>{ w.ck_cancel }</button>
             </div>
             if running || state.finding.is_some() {
                 <p class="check-running" data-testid="check-running-what">{ state.what.clone() }</p>
             }
-            { progress_bar(&state.job) }
+            { progress_bar(&state.job, language) }
             if let Some(finding) = &state.finding {
-                { finding_view(finding, &props.on_open) }
+                { finding_view(finding, &props.on_open, language) }
             }
         </section>
     }

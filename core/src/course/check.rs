@@ -262,11 +262,14 @@ impl Task {
     /// or which was cut short, is [`GradeError::NotReproduced`], never passed.
     pub fn check(&self, lesson: &Lesson, trace: &Trace) -> Result<TaskVerdict, GradeError> {
         reproduce(trace).map_err(|error| GradeError::NotReproduced { trace: 0, error })?;
-        self.judge_reproduced(lesson, trace)
+        self.check_played(lesson, trace)
     }
 
-    /// [`Task::check`] of a trace known to reproduce.
-    fn judge_reproduced(&self, lesson: &Lesson, trace: &Trace) -> Result<TaskVerdict, GradeError> {
+    /// [`Task::check`] of a trace known to reproduce: one the simulator has just played, as
+    /// the page's live run is (a trace the page opens from a file or a link is replayed as it
+    /// opens). The page judges its run at every step, so replaying it once more each time would
+    /// cost a run per render; a trace from outside goes through [`Task::check`].
+    pub fn check_played(&self, lesson: &Lesson, trace: &Trace) -> Result<TaskVerdict, GradeError> {
         let scenario = lesson.scenario()?;
         if !same_but_patterns(&trace.scenario, &scenario) {
             return Ok(TaskVerdict::NotYet(NotYet::OtherScenario));
@@ -358,7 +361,7 @@ impl Lesson {
             let crate::course::CourseStep::Task(task) = course_step else { continue };
             let mut verdict = TaskVerdict::NotYet(NotYet::OtherScenario);
             for trace in traces {
-                verdict = task.judge_reproduced(self, trace)?;
+                verdict = task.check_played(self, trace)?;
                 if verdict == TaskVerdict::Passed {
                     break;
                 }

@@ -1003,4 +1003,69 @@ words! {
     dgt_consumer_crashed: Text,
     /// A deadlock: its tooltip.
     dgt_deadlock: Text,
+    // The check panel.
+    /// The panel's heading.
+    ck_heading: Text,
+    /// The target's label.
+    ck_what: Text,
+    /// The fault budget's label.
+    ck_faults: Text,
+    /// The state limit's label.
+    ck_limit: Text,
+    /// Target: the page's run.
+    ck_target_this_run: Text,
+    /// Target: the reference.
+    ck_target_reference: Text,
+    /// Target: the two-order reference.
+    ck_target_reference_two: Text,
+    /// Budget: the lesson's faults.
+    ck_preset_lesson: Text,
+    /// Budget: F1.
+    ck_preset_one_duplicate: Text,
+    /// Budget: F1 + F2.
+    ck_preset_duplicate_and_crash: Text,
+    /// Budget: F1 twice.
+    ck_preset_two_duplicates: Text,
+    /// Budget: none.
+    ck_preset_no_faults: Text,
+    /// An empty fault budget.
+    ck_no_faults: Text,
+    /// A state limit (10,000 and up).
+    ck_limit_option: Text,
+    /// What a check covers.
+    ck_what_line: Text,
+    /// Before a check.
+    ck_will_check: Text,
+    /// While checking.
+    ck_checking: Text,
+    /// While fuzzing.
+    ck_fuzzing: Text,
+    /// The check's button.
+    ck_run_check: Text,
+    /// The fuzzer's button (100 and up).
+    ck_run_fuzz: Text,
+    /// Cancel.
+    ck_cancel: Text,
+    /// A check's progress.
+    ck_progress_check: Text,
+    /// The fuzzer's progress.
+    ck_progress_fuzz: Text,
+    /// Open a counterexample.
+    ck_open: Text,
+    /// A check's figures.
+    ck_stats: Text,
+    /// A proof.
+    ck_proved: Text,
+    /// A counterexample.
+    ck_violated: Text,
+    /// A check that could not start.
+    ck_error: Text,
+    /// A cancelled check.
+    ck_cancelled: Text,
+    /// A cancelled fuzz run.
+    ck_fuzz_cancelled: Text,
+    /// A fuzz run that found nothing.
+    ck_fuzz_passed: Text,
+    /// A fuzz failure, shrunk.
+    ck_fuzz_violated: Text,
 }

@@ -229,7 +229,8 @@ fn a_long_link_as_the_first_address_opens_in_slices_too() {
     let (scenario, seed, _) = long_scenario();
     let steps = LONG_RUN_STEPS;
     let fragment = ShareLink::new(&scenario, seed, Vec::new(), steps).encode();
-    let page = LabPage::open(&fragment);
+    // A loaded machine may take longer than the usual wait to load the page and mount it.
+    let page = LabPage::open_waiting(&fragment, OPENING_TIMEOUT);
     // The page mounts before the run is open, with the progress line (or the run, if this
     // machine opened it in its first slice; it never does for 10,000 steps).
     page.wait_until_within(

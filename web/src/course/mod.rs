@@ -5,7 +5,7 @@
 //!
 //! Every rule is the core's (`idempotency_lab::course`): which scenario and twin a lesson
 //! runs, where a narration's point lies ([`Point::resolve`]), whether a prediction is right
-//! (`Prediction::judge`), whether a task is done (`Task::check`) and why not. Here: which view
+//! (`Prediction::judge`), whether a task is done (`Task::check_played`: the page's run is the simulator's own) and why not. Here: which view
 //! shows and the progress (`state.rs`, `progress.rs`), what a step's card shows
 //! ([`step_status`], asked again only when the run, the cursor or the patterns change), and
 //! the components (`list.rs`, `panel.rs`).
@@ -86,7 +86,7 @@ pub fn step_status(lesson: &Lesson, step: usize, lab: &LabState) -> StepStatus {
         },
         Some(CourseStep::Prediction(_)) => StepStatus::Prediction,
         Some(CourseStep::Task(task)) => StepStatus::Task(
-            task.check(lesson, &lab.trace_at_cursor()).map_err(|error| error.to_string()),
+            task.check_played(lesson, &lab.trace_at_cursor()).map_err(|error| error.to_string()),
         ),
     }
 }
