@@ -52,6 +52,20 @@ pub enum XtaskError {
         /// What to do about it.
         hint: String,
     },
+    /// The page's initial transfer grew past its budget ([`page::INITIAL_TRANSFER_BUDGET`]).
+    #[error(
+        "the page's initial transfer is {gzip_bytes} bytes gzipped ({files}), over its budget of \
+         {budget} bytes: find what grew (twiggy top over a build with names), or raise the \
+         budget in xtask/src/page.rs with the reason"
+    )]
+    OverBudget {
+        /// The files of the initial transfer, with their gzipped sizes.
+        files: String,
+        /// Their gzipped total.
+        gzip_bytes: u64,
+        /// The budget.
+        budget: u64,
+    },
     /// A file did not have the expected content.
     #[error("{}: {problem}", path.display())]
     Unexpected {

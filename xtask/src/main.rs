@@ -88,6 +88,7 @@ fn run(task: Task) -> Result<(), XtaskError> {
                 tests.and(page)
             })?;
             report(&build);
+            build.check_budget()?;
             command::run(
                 cargo_test()
                     .args(["--", "--test-threads", &test_threads().to_string()])
@@ -136,4 +137,9 @@ fn report(build: &PageBuild) {
             file.name, file.raw_bytes, file.gzip_bytes
         );
     }
+    let (gzip_bytes, _) = build.initial_transfer();
+    eprintln!(
+        "xtask: initial transfer {gzip_bytes} bytes gzipped (budget {} by the Debian route)",
+        page::INITIAL_TRANSFER_BUDGET
+    );
 }

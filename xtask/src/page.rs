@@ -74,6 +74,50 @@ pub struct PageBuild {
     pub elapsed: Duration,
 }
 
+/// The files a browser fetches to show the page: the page itself, its styles, the glue and
+/// the wasm.
+pub const INITIAL_TRANSFER: [&str; 4] =
+    ["index.html", "style.css", "idempotency_lab_web.js", "idempotency_lab_web_bg.wasm"];
+
+/// The most the initial transfer may weigh, gzipped, built by the Debian route with wasm-opt
+/// (sizes are deterministic for one toolchain): a ratchet at today's 714,108 bytes plus 2%,
+/// lowered as the page sheds weight (issue 36 aims at 250 KB). A build by another route is
+/// reported, not judged: its std is compiled otherwise.
+pub const INITIAL_TRANSFER_BUDGET: u64 = 728_000;
+
+impl PageBuild {
+    /// The initial transfer's gzipped bytes, and its files with theirs.
+    pub fn initial_transfer(&self) -> (u64, String) {
+        let files: Vec<&FileSize> = self
+            .sizes
+            .iter()
+            .filter(|file| INITIAL_TRANSFER.contains(&file.name.as_str()))
+            .collect();
+        let total = files.iter().map(|file| file.gzip_bytes).sum();
+        let listed = files
+            .iter()
+            .map(|file| format!("{} {}", file.name, file.gzip_bytes))
+            .collect::<Vec<_>>()
+            .join(", ");
+        (total, listed)
+    }
+
+    /// Fails when a build by the Debian route with wasm-opt is over
+    /// [`INITIAL_TRANSFER_BUDGET`].
+    pub fn check_budget(&self) -> Result<(), XtaskError> {
+        let (gzip_bytes, files) = self.initial_transfer();
+        let judged = self.route == WasmRoute::DebianBuildStd && self.wasm_optimized;
+        if judged && gzip_bytes > INITIAL_TRANSFER_BUDGET {
+            return Err(XtaskError::OverBudget {
+                files,
+                gzip_bytes,
+                budget: INITIAL_TRANSFER_BUDGET,
+            });
+        }
+        Ok(())
+    }
+}
+
 /// The size of one shipped file.
 #[derive(Clone, Debug)]
 pub struct FileSize {
@@ -175,6 +219,9 @@ fn compile_wasm(root: &Path, route: WasmRoute) -> Result<PathBuf, XtaskError> {
             ensure_debian_toolchain()?;
             let mut cargo = Command::new(DEBIAN_CARGO);
             cargo
+                // Panics keep their message but not their file and line: the page's banner
+                // says what went wrong, and the wasm sheds every location string.
+                .env("RUSTFLAGS", "-Zlocation-detail=none")
                 .env("RUSTC_BOOTSTRAP", "1")
                 .env("RUSTC", DEBIAN_RUSTC)
                 .env("CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER", DEBIAN_WASM_LD)
@@ -373,6 +420,40 @@ fn write_file(path: &Path, contents: &[u8]) -> Result<(), XtaskError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn build_of(route: WasmRoute, wasm_gzip_bytes: u64) -> PageBuild {
+        let file =
+            |name: &str, gzip_bytes| FileSize { name: name.to_owned(), raw_bytes: 0, gzip_bytes };
+        PageBuild {
+            dist_dir: PathBuf::new(),
+            route,
+            wasm_optimized: true,
+            sizes: vec![
+                file("idempotency_lab_web_bg.wasm", wasm_gzip_bytes),
+                file("idempotency_lab_web.js", 11_000),
+                file("index.html", 500),
+                file("style.css", 5_000),
+                // The single file is not fetched by the page: it is not counted.
+                file("idempotency-lab.html", 1_000_000),
+            ],
+            elapsed: Duration::ZERO,
+        }
+    }
+
+    #[test]
+    fn the_initial_transfer_is_judged_against_its_budget_on_the_debian_route() {
+        let under = build_of(WasmRoute::DebianBuildStd, INITIAL_TRANSFER_BUDGET - 16_500);
+        assert_eq!(under.initial_transfer().0, INITIAL_TRANSFER_BUDGET);
+        assert!(under.check_budget().is_ok());
+        let over = build_of(WasmRoute::DebianBuildStd, INITIAL_TRANSFER_BUDGET - 16_499);
+        let error = over.check_budget().unwrap_err().to_string();
+        assert!(
+            error.contains(&format!("is {} bytes gzipped", INITIAL_TRANSFER_BUDGET + 1)),
+            "{error}"
+        );
+        assert!(error.contains("idempotency_lab_web_bg.wasm"), "{error}");
+        assert!(build_of(WasmRoute::Standard, INITIAL_TRANSFER_BUDGET).check_budget().is_ok());
+    }
 
     #[test]
     fn index_html_swaps_trunk_links_for_the_built_files() {
