@@ -217,21 +217,3 @@ fn a_failure_replays_from_its_printed_seed() {
     let distinct: std::collections::BTreeSet<_> = runs.iter().map(|(tried, _)| tried).collect();
     assert_eq!(distinct.len(), runs.len());
 }
-
-/// Issue 33: a case whose run stops at a limit of the store is no failure. The double-submit
-/// lesson, idempotent, in a store that allows one open transaction: before, a duplicate send
-/// that could not begin its transaction answered 500 and the fuzzer reported I7.
-#[test]
-fn a_case_stopped_at_a_store_limit_is_counted_not_reported_as_a_violation() {
-    let mut lesson = crate::sim::catalogue_scenario("f06-double-submit")
-        .unwrap()
-        .with_mode(PatternMode::Idempotent);
-    lesson.shop.store.open_transactions_max = 1;
-    let config = FuzzConfig { cases: 32, ..FuzzConfig::default() };
-    let report = fuzz(lesson_cases(lesson), config, &mut |_| {});
-    assert_eq!(report.failure, None);
-    assert!(report.limits_reached > 0, "{report:?}");
-    let (case, limit) = report.first_limit_reached.expect("the first case stopped at the limit");
-    let trace = crate::sim::Simulation::run(case.scenario, case.seed).unwrap();
-    assert_eq!(trace.limit_reached, Some(limit));
-}

@@ -520,7 +520,4 @@ pub const WORDS: Words = Words {
     dgt_ack_delivery: "{instance} acknowledges its delivery",
     dgt_consumer_crashed: "{instance} crashed: {crashed}",
     dgt_deadlock: "deadlock: {cycle} wait in a cycle; {victim} is rolled back",
-    limit_open_transactions: "Limit reached at step {step}: the store holds as many open transactions as shop.store.open_transactions_max allows ({limit}) and the step needed one more. The run stops before it: a limit reached is its own outcome, not a fault of the shop, and no invariant judges that step.",
-    limit_table_full: "Limit reached at step {step}: the store's table {table} is full, or a transaction holds as many writes as shop.store.rows_per_table_max allows ({limit}). The run stops before it: a limit reached is its own outcome, not a fault of the shop, and no invariant judges that step.",
-    fuzz_limits_reached: "{cases} stopped at a limit of the store before breaking an invariant (not counted as violations). The first, seed {seed}: {first}",
 };
