@@ -2,15 +2,18 @@
 //! command line. `course` lists the lessons; `lesson <id>` tells one, its steps in order
 //! without their answers; `lesson <id> --check <trace.json>...` grades the learner's traces
 //! against the lesson's tasks, each task passed if one of the traces passes it (the judging
-//! is the core's, `Task::check`).
+//! is the core's, `Lesson::grade`). A trace is graded only if it reproduces from its own
+//! scenario, seed and choices (the core's rule, as `replay`'s): an edited, relabelled or
+//! truncated file is an input error (exit 2) naming its first differing step.
 
 use std::path::PathBuf;
 
-use idempotency_lab::course::{Course, CourseStep, Lesson, Point, TaskVerdict};
-use idempotency_lab::sim::PatternMode;
+use idempotency_lab::course::{Course, CourseStep, GradeError, Lesson, Point, TaskVerdict};
+use idempotency_lab::sim::{NotReproduced, PatternMode};
 use idempotency_lab::words::{Language, fill};
 
 use crate::input::{InputError, load_trace};
+use crate::render;
 
 /// What a course command printed, and whether every task passed (for `--check`).
 pub struct Printed {
@@ -121,7 +124,21 @@ pub fn lesson(id: &str, traces: &[PathBuf], language: Language) -> Result<Printe
     }
     let grades = lesson.grade(&read).map_err(|error| InputError::Grade {
         lesson: lesson.id.clone(),
-        message: error.to_string(),
+        message: match error {
+            GradeError::NotReproduced { trace, error } => {
+                let source = traces.get(trace).map(|path| path.display().to_string());
+                let why = match error {
+                    NotReproduced::Differs(difference) => render::trace_difference(&difference),
+                    NotReproduced::Replay(error) => error.to_string(),
+                };
+                format!(
+                    "trace `{}` does not reproduce from its scenario, seed and choices, so it \
+                     is not graded: {why}",
+                    source.unwrap_or_default()
+                )
+            }
+            other => other.to_string(),
+        },
     })?;
     let mut passed = 0;
     for grade in &grades {

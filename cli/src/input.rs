@@ -101,7 +101,8 @@ pub enum InputError {
     /// The built-in course does not read: a bug of the course file.
     #[error("the built-in course is refused: {0}")]
     Course(String),
-    /// A trace could not be graded (it does not replay).
+    /// A trace could not be graded: it does not reproduce from its scenario, seed and
+    /// choices (edited, relabelled, cut short), or does not replay at all.
     #[error("lesson {lesson}: {message}")]
     Grade {
         /// The lesson.
@@ -109,6 +110,10 @@ pub enum InputError {
         /// Why.
         message: String,
     },
+    /// A `run --inject` choice is malformed or never taken (boxed: a rare error, kept out of
+    /// the size of every other).
+    #[error(transparent)]
+    Inject(Box<crate::inject::InjectError>),
     /// A trace could not be replayed at all.
     #[error("trace `{source_name}` cannot be replayed: {error}")]
     Replay {
@@ -117,6 +122,12 @@ pub enum InputError {
         /// Why.
         error: ReplayError,
     },
+}
+
+impl From<crate::inject::InjectError> for InputError {
+    fn from(error: crate::inject::InjectError) -> InputError {
+        InputError::Inject(Box::new(error))
+    }
 }
 
 /// Where in a file a refused field is.

@@ -8,7 +8,8 @@
 //! the file, the field, the line and the column. `check` explores every interleaving of a
 //! scenario within bounds and `fuzz` runs the shrinking fuzzer over its faults and seeds
 //! (`verify`). `course` lists the workshop course's lessons and `lesson` tells one or, with
-//! `--check`, grades the learner's traces against its tasks (`course`).
+//! `--check`, grades the learner's traces against its tasks (`course`), each only once it
+//! reproduces; `run --inject` places the learner's own choices as the page does (`inject`).
 //!
 //! Exit codes: 0 when the run kept every invariant (for `replay`: the trace reproduced; for
 //! `check`: proved), 1 when an invariant was violated (for `replay`: it did not reproduce), 2
@@ -18,6 +19,7 @@
 #![forbid(unsafe_code)]
 
 mod course;
+mod inject;
 mod input;
 mod probe;
 mod render;
@@ -27,7 +29,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use idempotency_lab::sim::{CATALOGUE, PatternMode, Simulation, Trace, catalogue_scenario};
+use idempotency_lab::sim::{
+    CATALOGUE, Pattern, PatternMode, Simulation, Trace, TraceDifference, catalogue_scenario,
+    first_difference,
+};
 use idempotency_lab::view::lesson_text;
 use idempotency_lab::words::{Language, fill};
 
@@ -98,6 +103,17 @@ enum Command {
         /// Print the trace as JSON (the format `replay` reads) instead of text.
         #[arg(long)]
         json: bool,
+        /// Set one pattern's twin after `--mode` (repeatable): `P3=idempotent` keeps the
+        /// others as `--mode` set them, as the page's switch of one pattern does.
+        #[arg(long, value_name = "PN=naive|idempotent", value_parser = parse_pattern_switch)]
+        pattern: Vec<(Pattern, PatternMode)>,
+        /// Place a choice of your own, as the page's fault buttons do (repeatable, in order):
+        /// `[STEP:]ACTION[,FIELD=VALUE...]`, the action by its name or fault class
+        /// (`F2,message=0,delivery=1`: crash after commit of delivery 1 of the OrderPlaced of
+        /// request 0; `F6,request=0`: a double submit), or the page's recorded choice as JSON.
+        /// Without STEP, as early as its target allows after the choice before it.
+        #[arg(long, value_name = "CHOICE")]
+        inject: Vec<String>,
     },
     /// Print a run as psql scripts: the schema and starting rows, then one script per
     /// session (an API attempt, a consumer instance, the relay), every statement tagged with
@@ -261,7 +277,10 @@ fn main() -> ExitCode {
             })
         }
         Command::Explain { scenario } => explain(&scenario, lang),
-        Command::Run { scenario, seed, mode, json } => run(&scenario, seed, mode, json, lang),
+        Command::Run { scenario, seed, mode, json, pattern, inject } => {
+            let choices = Choices { patterns: &pattern, injections: &inject };
+            run(&scenario, seed, mode, &choices, json, lang)
+        }
         Command::Sql { scenario, seed, mode } => sql(&scenario, seed, mode),
         Command::Replay { trace } => replay(&trace, lang),
         Command::Check { scenario, seed, mode, depth_max, states_max, bytes_max, json } => {
@@ -406,16 +425,51 @@ fn json_report(counterexample: Option<&Trace>, headline: &str, summary_json: Str
     }
 }
 
+/// What `run` takes beyond the scenario's own inputs: single pattern switches, and the
+/// learner's choices (`inject`).
+struct Choices<'a> {
+    patterns: &'a [(Pattern, PatternMode)],
+    injections: &'a [String],
+}
+
+/// `P3=idempotent`, for `run --pattern`.
+fn parse_pattern_switch(text: &str) -> Result<(Pattern, PatternMode), String> {
+    let (pattern, mode) =
+        text.split_once('=').ok_or_else(|| format!("`{text}` is not PN=MODE (`P3=idempotent`)"))?;
+    let pattern = match pattern.trim().to_ascii_uppercase().as_str() {
+        "P1" => Pattern::P1,
+        "P2" => Pattern::P2,
+        "P3" => Pattern::P3,
+        "P4" => Pattern::P4,
+        other => return Err(format!("`{other}` is not a pattern: P1, P2, P3 or P4")),
+    };
+    let mode = match mode.trim() {
+        "naive" => PatternMode::Naive,
+        "idempotent" => PatternMode::Idempotent,
+        other => return Err(format!("`{other}` is not a twin: naive or idempotent")),
+    };
+    Ok((pattern, mode))
+}
+
 fn run(
     name: &str,
     seed: u64,
     mode: ModeArg,
+    choices: &Choices<'_>,
     json: bool,
     language: Language,
 ) -> Result<Outcome, InputError> {
     let named = load_scenario(name)?;
-    let scenario = scenario_in_mode(&named.scenario, mode);
-    let trace = simulate(&named.source_name, scenario, seed)?;
+    let mut scenario = scenario_in_mode(&named.scenario, mode);
+    for (pattern, twin) in choices.patterns {
+        scenario.patterns = scenario.patterns.with(*pattern, *twin);
+    }
+    let trace = if choices.injections.is_empty() {
+        simulate(&named.source_name, scenario, seed)?
+    } else {
+        let user_choices = inject::parse_choices(choices.injections, &scenario)?;
+        inject::run_with_choices(scenario, seed, user_choices, choices.injections)?
+    };
     let stdout = if json {
         trace.to_json_file()
     } else {
@@ -489,51 +543,9 @@ fn replay(path: &std::path::Path, language: Language) -> Result<Outcome, InputEr
          (was it reformatted?)"
             .to_owned()
     } else {
-        first_difference(&recorded, &replayed)
+        let difference = first_difference(&recorded, &replayed);
+        render::trace_difference(&difference.unwrap_or(TraceDifference::Summary))
     };
     let stdout = fill(words.replay_differs, &[("source", &source_name), ("why", &why)]) + "\n";
     Ok(Outcome { stdout, exit_code: EXIT_VIOLATED })
-}
-
-/// The most characters of a step's line that a message quotes: a statement in a trace may be
-/// megabytes long, and a message is read on a terminal.
-const QUOTED_CHARS_MAX: usize = 400;
-
-/// `line`, cut to [`QUOTED_CHARS_MAX`] characters, with how many more there were (`… [+N]`).
-fn quoted_short(line: &str) -> String {
-    match line.char_indices().nth(QUOTED_CHARS_MAX) {
-        Some((cut, _)) => {
-            let more = line[cut..].chars().count();
-            format!("{}… [+{more}]", &line[..cut])
-        }
-        None => line.to_owned(),
-    }
-}
-
-/// Where a replay first departs from the recorded trace, in words.
-fn first_difference(recorded: &Trace, replayed: &Trace) -> String {
-    let differing_step = recorded
-        .steps
-        .iter()
-        .zip(&replayed.steps)
-        .find(|(recorded_step, replayed_step)| recorded_step != replayed_step);
-    if let Some((recorded_step, replayed_step)) = differing_step {
-        return format!(
-            "step {} differs\n  recorded: {}\n  replayed: {}",
-            recorded_step.step,
-            quoted_short(&render::step_line(recorded_step)),
-            quoted_short(&render::step_line(replayed_step))
-        );
-    }
-    if recorded.steps.len() != replayed.steps.len() {
-        return format!(
-            "the trace has {} steps, the replay {}",
-            recorded.steps.len(),
-            replayed.steps.len()
-        );
-    }
-    if recorded.stop != replayed.stop {
-        return "the stop reason differs".to_owned();
-    }
-    "the summary differs".to_owned()
 }

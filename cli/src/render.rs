@@ -8,8 +8,8 @@ use std::fmt::Write as _;
 use idempotency_lab::faults::FaultClass;
 use idempotency_lab::invariants::InvariantId;
 use idempotency_lab::sim::{
-    Actor, Pattern, Scenario, SimEvent, StopReason, Trace, TraceStep, describe_event,
-    describe_row_changes,
+    Actor, Pattern, Scenario, SimEvent, StopReason, Trace, TraceDifference, TraceStep,
+    describe_event, describe_row_changes,
 };
 use idempotency_lab::view::{LessonText, lesson_text};
 use idempotency_lab::words::{Language, fill};
@@ -327,4 +327,36 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
         lines.push(line);
     }
     lines
+}
+
+/// The most characters of a step's line that a message quotes: a statement in a trace may be
+/// megabytes long, and a message is read on a terminal.
+const QUOTED_CHARS_MAX: usize = 400;
+
+/// `line`, cut to [`QUOTED_CHARS_MAX`] characters, with how many more there were (`… [+N]`).
+fn quoted_short(line: &str) -> String {
+    match line.char_indices().nth(QUOTED_CHARS_MAX) {
+        Some((cut, _)) => {
+            let more = line[cut..].chars().count();
+            format!("{}… [+{more}]", &line[..cut])
+        }
+        None => line.to_owned(),
+    }
+}
+
+/// Where a trace departs from its replay (the core's `first_difference`), in words: the first
+/// differing step, both sides quoted short. `replay` and `lesson --check` both say it so.
+pub fn trace_difference(difference: &TraceDifference) -> String {
+    let side = |step: &Option<Box<TraceStep>>, other_ends: &str| match step {
+        Some(step) => quoted_short(&step_line(step)),
+        None => other_ends.to_owned(),
+    };
+    match difference {
+        TraceDifference::Step { step, recorded, replayed } => format!(
+            "step {step} differs\n  recorded: {}\n  replayed: {}",
+            side(recorded, "(none: the trace ends before this step)"),
+            side(replayed, "(none: the run ends before this step)"),
+        ),
+        TraceDifference::Stop { .. } | TraceDifference::Summary => difference.to_string(),
+    }
 }

@@ -7,8 +7,8 @@ use crate::course::{Answer, CourseError, Goal, Lesson, Prediction, Quantity, Tas
 use crate::faults::FaultClass;
 use crate::invariants::InvariantId;
 use crate::sim::{
-    Choice, Pattern, PatternMode, ReplayError, Run, Scenario, SimEvent, Simulation, StopReason,
-    Trace,
+    Choice, NotReproduced, Pattern, PatternMode, ReplayError, Run, Scenario, SimEvent, Simulation,
+    StopReason, Trace, reproduce,
 };
 use crate::view::Language;
 use crate::words::fill;
@@ -160,6 +160,15 @@ pub enum GradeError {
     /// The trace does not replay (its choices cannot be taken again).
     #[error("the trace does not replay: {0}")]
     Replay(#[from] ReplayError),
+    /// The trace is not what its scenario, seed and choices make (edited, relabelled, cut
+    /// short): it is not graded.
+    #[error("trace {} does not reproduce from its scenario, seed and choices: {error}", trace + 1)]
+    NotReproduced {
+        /// Which of the traces graded, from 0 (always 0 for [`Task::check`]).
+        trace: usize,
+        /// Where it departs from its replay.
+        error: NotReproduced,
+    },
 }
 
 /// One task of a lesson graded over several traces: passed if one of them passes it.
@@ -248,8 +257,16 @@ fn user_faults(trace: &Trace) -> Vec<FaultClass> {
 
 impl Task {
     /// Judges the learner's run: `trace` is the run as far as the learner has taken it (its
-    /// `stop` is [`StopReason::Running`] if it has not ended).
+    /// `stop` is [`StopReason::Running`] if it has not ended). The trace is judged only once
+    /// it reproduces ([`reproduce`]): a file whose rows, violations or patterns were edited,
+    /// or which was cut short, is [`GradeError::NotReproduced`], never passed.
     pub fn check(&self, lesson: &Lesson, trace: &Trace) -> Result<TaskVerdict, GradeError> {
+        reproduce(trace).map_err(|error| GradeError::NotReproduced { trace: 0, error })?;
+        self.judge_reproduced(lesson, trace)
+    }
+
+    /// [`Task::check`] of a trace known to reproduce.
+    fn judge_reproduced(&self, lesson: &Lesson, trace: &Trace) -> Result<TaskVerdict, GradeError> {
         let scenario = lesson.scenario()?;
         if !same_but_patterns(&trace.scenario, &scenario) {
             return Ok(TaskVerdict::NotYet(NotYet::OtherScenario));
@@ -330,14 +347,18 @@ fn same_but_patterns(a: &Scenario, b: &Scenario) -> bool {
 
 impl Lesson {
     /// Grades every task of the lesson over the learner's traces: each task passes if one of
-    /// the traces passes it.
+    /// the traces passes it. Every trace must reproduce first ([`Task::check`]); the first
+    /// that does not is [`GradeError::NotReproduced`] with its position.
     pub fn grade(&self, traces: &[Trace]) -> Result<Vec<TaskGrade>, GradeError> {
+        for (index, trace) in traces.iter().enumerate() {
+            reproduce(trace).map_err(|error| GradeError::NotReproduced { trace: index, error })?;
+        }
         let mut grades = Vec::new();
         for (step, course_step) in self.steps.iter().enumerate() {
             let crate::course::CourseStep::Task(task) = course_step else { continue };
             let mut verdict = TaskVerdict::NotYet(NotYet::OtherScenario);
             for trace in traces {
-                verdict = task.check(self, trace)?;
+                verdict = task.judge_reproduced(self, trace)?;
                 if verdict == TaskVerdict::Passed {
                     break;
                 }

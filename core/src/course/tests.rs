@@ -542,3 +542,96 @@ fn a_break_task_the_lessons_own_faults_already_pass_is_refused() {
         "lessons[0].steps[3].task.goal asks the learner to break I2, but the lesson's naive run breaks it without them"
     );
 }
+
+/// The task of `lesson` at `index` over `trace`, expecting a refusal: where the trace first
+/// departs from its replay.
+fn not_reproduced(lesson: &Lesson, index: usize, trace: &Trace) -> crate::sim::TraceDifference {
+    match task_at(lesson, index).check(lesson, trace) {
+        Err(GradeError::NotReproduced {
+            trace: 0,
+            error: crate::sim::NotReproduced::Differs(d),
+        }) => d,
+        other => panic!("a trace that does not reproduce was judged: {other:?}"),
+    }
+}
+
+/// The step a difference names.
+fn differing_step(difference: &crate::sim::TraceDifference) -> usize {
+    match difference {
+        crate::sim::TraceDifference::Step { step, .. } => *step,
+        other => panic!("not a step's difference: {other:?}"),
+    }
+}
+
+#[test]
+fn a_trace_is_graded_only_once_it_reproduces_from_its_scenario_seed_and_choices() {
+    use PatternMode::{Idempotent, Naive};
+    let ledger = lesson("reservation-ledger");
+    let task = 3;
+    let honest = learner_run(ledger, Idempotent, &[], &[], true);
+    assert_eq!(verdict(ledger, task, &honest), TaskVerdict::Passed);
+
+    // A reservation's qty edited to 999: the step that wrote it differs.
+    let mut edited = honest.clone();
+    let (index, change) = edited
+        .steps
+        .iter_mut()
+        .enumerate()
+        .find_map(|(index, step)| {
+            let change = step
+                .row_changes
+                .iter_mut()
+                .find(|change| change.table.as_str() == "reservations" && change.after.is_some())?;
+            Some((index, change))
+        })
+        .expect("the idempotent run reserves");
+    change.after.as_mut().unwrap()["qty"] = 999.into();
+    let difference = not_reproduced(ledger, task, &edited);
+    assert_eq!(differing_step(&difference), index + 1);
+
+    // The naive run relabelled idempotent, its violations deleted: it would pass unreplayed.
+    let mut relabelled = learner_run(ledger, Naive, &[], &[], true);
+    relabelled.scenario.patterns = honest.scenario.patterns;
+    for step in &mut relabelled.steps {
+        step.new_violations.clear();
+        step.violated.clear();
+    }
+    relabelled.summary.first_violation_step.clear();
+    relabelled.summary.violated_at_end.clear();
+    let first_naive_statement = honest
+        .steps
+        .iter()
+        .zip(&relabelled.steps)
+        .position(|(honest, naive)| honest.statement != naive.statement)
+        .expect("the twins run different statements");
+    assert_eq!(
+        differing_step(&not_reproduced(ledger, task, &relabelled)),
+        first_naive_statement + 1
+    );
+
+    // Cut short, still claiming the run ended: the first step missing differs.
+    let mut cut = honest.clone();
+    cut.steps.truncate(10);
+    let difference = not_reproduced(ledger, task, &cut);
+    assert!(
+        matches!(
+            &difference,
+            crate::sim::TraceDifference::Step { step: 11, recorded: None, replayed: Some(_) }
+        ),
+        "{difference:?}"
+    );
+    assert_eq!(
+        difference.to_string(),
+        "step 11 differs: the trace ends before it, the run does not"
+    );
+
+    // A run still going (the page's export at an earlier step) reproduces as it is.
+    let running = learner_run(ledger, Idempotent, &[], &[], false);
+    assert_eq!(verdict(ledger, task, &running), not_yet(NotYet::NotAtEnd));
+
+    // Over several traces, the one that does not reproduce is named by its position.
+    match ledger.grade(&[honest, cut]) {
+        Err(GradeError::NotReproduced { trace: 1, .. }) => {}
+        other => panic!("the cut trace was graded: {other:?}"),
+    }
+}

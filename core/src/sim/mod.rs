@@ -32,9 +32,10 @@
 //! list of deadlines), `pending` (the one list of work still to do); `world` keeps the state,
 //! the order of the enabled actions and the dispatch of an action to its actor. Around them:
 //! `scenario` (the input and its JSON), `action` (actions and ids), `fault` (injections and
-//! rates), `scheduler` (the simulation), `trace` (the output), `catalogue` (the built-in
-//! lessons). What front ends derive from a run (diagram, pending items, compare, share links,
-//! wording) is [`crate::view`]'s.
+//! rates), `scheduler` (the simulation), `trace` (the output), `reproduce` (whether a trace
+//! is what its scenario, seed and choices make), `catalogue` (the built-in lessons). What
+//! front ends derive from a run (diagram, pending items, compare, share links, wording) is
+//! [`crate::view`]'s.
 
 mod action;
 mod api;
@@ -51,6 +52,7 @@ mod locks;
 mod network;
 mod pending;
 mod relay;
+mod reproduce;
 mod retention;
 mod run;
 mod scenario;
@@ -73,6 +75,7 @@ pub use json::locate;
 pub use network::InFlightResponse;
 pub use pending::PendingWork;
 pub use relay::RelayRun;
+pub use reproduce::{NotReproduced, TraceDifference, first_difference, reproduce};
 pub use retention::{RetentionRun, RetentionStage};
 pub use run::{ChoiceOutcome, Played, Run, RunAnchorer, RunError, RunOpener, RunPlayer};
 pub use scenario::{

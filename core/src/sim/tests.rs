@@ -852,3 +852,37 @@ proptest::proptest! {
         incremental_invariants_agree_with_the_full_check(&scenario, seed, &choices)?;
     }
 }
+
+#[test]
+fn a_trace_reproduces_only_as_its_scenario_seed_and_choices_make_it() {
+    let trace = run_catalogue("f01-duplicate-delivery", PatternMode::Naive, 0);
+    assert_eq!(reproduce(&trace), Ok(trace.clone()));
+    // A run still going (an export at an earlier step) reproduces to its own last step.
+    let mut simulation =
+        Simulation::new(catalogue_scenario("f01-duplicate-delivery").unwrap(), 0).unwrap();
+    for _ in 0..5 {
+        simulation.step();
+    }
+    assert_eq!(reproduce(&simulation.trace()).map(|replayed| replayed.steps.len()), Ok(5));
+    // Another stop reason with the same steps.
+    let mut stopped = trace.clone();
+    stopped.stop = StopReason::StepLimit { steps_max: 1 };
+    assert!(matches!(
+        reproduce(&stopped),
+        Err(NotReproduced::Differs(TraceDifference::Stop { .. }))
+    ));
+    // A summary that lies about the violations.
+    let mut summary = trace.clone();
+    summary.summary.steps += 1;
+    assert_eq!(reproduce(&summary), Err(NotReproduced::Differs(TraceDifference::Summary)));
+    // One step more than the run takes.
+    let mut longer = trace.clone();
+    let mut extra = longer.steps.last().unwrap().clone();
+    extra.step += 1;
+    longer.steps.push(extra);
+    let difference = first_difference(&longer, &trace).unwrap();
+    assert_eq!(
+        difference.to_string(),
+        "step 28 differs: the run ends before it, the trace does not"
+    );
+}
