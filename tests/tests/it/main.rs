@@ -7,6 +7,7 @@
 mod fixtures;
 mod patterns;
 
+mod architecture_invariants_hold;
 mod browser_accessibility;
 mod browser_check_panel;
 mod browser_compare_view;
