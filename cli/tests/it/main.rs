@@ -19,6 +19,7 @@ mod lang_ru_lists_and_explains;
 mod lesson_check_refuses_traces_that_do_not_reproduce;
 mod list_shows_the_catalogue;
 mod malformed_input_is_named;
+mod probe_axum_example;
 mod probe_finds_the_race;
 mod probe_malformed_file_exits_2;
 mod probe_postgres_oracle;
