@@ -348,10 +348,7 @@ async fn top_up_keyed(
 }
 
 /// The broken consumer: every delivery credits the wallet, a redelivery again.
-async fn webhook_naive(
-    State(database): State<Database>,
-    body: Bytes,
-) -> Result<Response, Problem> {
+async fn webhook_naive(State(database): State<Database>, body: Bytes) -> Result<Response, Problem> {
     let event: Event = parse(&body)?;
     database.run(move |connection| credit(connection, &event.wallet, event.amount)).await?;
     Ok(json(StatusCode::OK, r#"{"duplicate":false}"#.to_owned()))
@@ -360,10 +357,7 @@ async fn webhook_naive(
 /// The correct consumer: the event id inserted into the inbox in the credit's transaction; a
 /// copy finds it there (or waits for the first copy's transaction) and is acknowledged without
 /// a credit.
-async fn webhook_inbox(
-    State(database): State<Database>,
-    body: Bytes,
-) -> Result<Response, Problem> {
+async fn webhook_inbox(State(database): State<Database>, body: Bytes) -> Result<Response, Problem> {
     let event: Event = parse(&body)?;
     let duplicate = database
         .run(move |connection| {
