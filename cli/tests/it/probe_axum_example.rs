@@ -109,21 +109,16 @@ fn the_keyed_top_up_api_holds_for_1000_schedules() {
 }
 
 #[test]
-fn the_naive_webhook_consumer_is_caught_and_shrunk_to_one_duplicate() {
+fn the_naive_webhook_consumer_is_caught_with_the_readme_story() {
     let example = start_example(Service::WebhookNaive, "probe_axum_webhook_naive");
-    example.write_probe_file(WEBHOOK, SQL_ORACLE);
+    example.write_probe_file(WEBHOOK, "");
     let run = example.probe(&["--seed", "3"]);
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
-    assert!(shrunk_line(&run).ends_with(" duplicate"), "{}", run.stdout);
-    assert!(
-        run.stdout.contains("  F1 duplicate delivery: #")
-            && run.stdout.contains(
-                "SQL `SELECT balance FROM wallets WHERE id = 'w1'` changed by 10, each distinct \
-                 operation applied once changes it by 5"
-            ),
-        "{}",
-        run.stdout
-    );
+    assert!(shrunk_line(&run).ends_with(": #2 duplicate"), "{}", run.stdout);
+    let command = "idempotency-lab probe examples/probe/webhook.toml --seed 3";
+    let output = as_on_port_8080(&run.stdout, example.port)
+        .replace("probe.toml --seed 3", "examples/probe/webhook.toml --seed 3");
+    check_readme_output(2, command, &output);
 }
 
 #[test]

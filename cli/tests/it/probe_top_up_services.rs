@@ -41,9 +41,11 @@ pub fn check_readme_output(nth: usize, command: &str, output: &str) {
 }
 
 #[test]
-fn the_readme_quotes_the_example_probe_file() {
-    let example = include_str!("../../../examples/probe/top_up.toml");
-    assert_eq!(readme_block("## Probe a running service", "toml", 0), example);
+fn the_readme_quotes_the_example_probe_files() {
+    let top_up = include_str!("../../../examples/probe/top_up.toml");
+    assert_eq!(readme_block("## Probe a running service", "toml", 0), top_up);
+    let webhook = include_str!("../../../examples/probe/webhook.toml");
+    assert_eq!(readme_block("## Probe a running service", "toml", 1), webhook);
 }
 
 /// The output with the service's port written as the example's 8080.
