@@ -27,7 +27,6 @@ mod probe_python_service;
 mod probe_services;
 mod probe_sqlite_oracle;
 mod probe_top_up_services;
-mod probe_webhook_consumers;
 mod readme_minimal_scenario_is_accepted;
 mod replay_round_trips;
 mod run_idempotent_lesson_holds;
