@@ -155,12 +155,17 @@ fn a_hang_up_is_caught_on_the_raw_service() {
     let shrunk = run.stdout.lines().find(|line| line.starts_with("shrunk in")).unwrap();
     assert!(shrunk.contains(" to 1 operation and 1 fault: #"), "{}", run.stdout);
     assert!(shrunk.ends_with(" hang_up"), "{}", run.stdout);
+    // The retry and the one after it are both applied; the copy the prober hung up on is too,
+    // unless the server saw the client leave before its handler began (hyper then drops it).
+    let applied_by = |change: u32| {
+        run.stdout.contains(&format!(
+            "changed by {change}, each distinct operation applied once changes it by 10"
+        ))
+    };
     assert!(
         run.stdout
             .contains(" sent, connection closed before the answer: (hung up: no answer read)")
-            && run
-                .stdout
-                .contains("changed by 30, each distinct operation applied once changes it by 10")
+            && (applied_by(20) || applied_by(30))
             && run.stdout.contains(" --max-time 0.05) &\n"),
         "{}",
         run.stdout
