@@ -1,8 +1,8 @@
-//! The probe's I/O at the edge: HTTP requests through `ureq` (blocking, one connection per
-//! request, every request bounded by the probe file's timeout, no redirects followed, answers
-//! bounded in size), the SQLite oracle through `rusqlite` and the PostgreSQL one through
-//! `postgres` (connect and statement bounded by the same timeout). Everything else in `probe` is
-//! pure.
+//! The probe's I/O at the edge: HTTP requests through `ureq` (blocking, keep-alive connections
+//! used again from request to request, every request bounded by the probe file's timeout, no
+//! redirects followed, answers bounded in size), the SQLite oracle through `rusqlite` and the
+//! PostgreSQL one through `postgres` (connect and statement bounded by the same timeout).
+//! Everything else in `probe` is pure.
 
 use std::time::Duration;
 
@@ -12,6 +12,9 @@ use crate::probe::plan::Request;
 
 /// The largest answer body read, in bytes.
 pub const ANSWER_BYTES_MAX: u64 = 1024 * 1024;
+
+/// The most idle connections kept open to the service between requests.
+const IDLE_CONNECTIONS_MAX: usize = 16;
 
 /// A blocking HTTP client with the probe file's timeout; shared by the threads of a phase.
 pub struct Client {
@@ -27,7 +30,12 @@ impl Client {
             .timeout_global(Some(Duration::from_millis(file.target.timeout_ms)))
             .http_status_as_error(false)
             .max_redirects(0)
-            .max_idle_connections(0)
+            // Keep-alive: a connection the service left open is used again by the next
+            // request (ureq checks it is still open first and never resends a request), so a
+            // schedule costs its requests, not a TCP handshake each. Copies sent at once each
+            // take a connection of their own.
+            .max_idle_connections(IDLE_CONNECTIONS_MAX)
+            .max_idle_connections_per_host(IDLE_CONNECTIONS_MAX)
             .user_agent("idempotency-lab-probe")
             .build()
             .into();

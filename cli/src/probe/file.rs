@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::probe::schedule::{FaultName, ScheduleConfig};
+use crate::probe::schedule::{Fault, ScheduleConfig};
 use crate::probe::template::{Template, Values};
 
 /// The largest probe file read, in bytes.
@@ -187,7 +187,7 @@ struct RawSchedule {
     copies_max: Option<u8>,
     in_flight_delay_ms: Option<u64>,
     settle_ms: Option<u64>,
-    faults: Option<Vec<FaultName>>,
+    faults: Option<Vec<Fault>>,
 }
 
 /// A base URL: `http://host[:port]`, with no path.
@@ -428,8 +428,14 @@ fn target(raw: RawTarget) -> Result<Target, ProbeFileError> {
 
 fn base_url(url: &str) -> Result<BaseUrl, ProbeFileError> {
     let field = "target.base_url";
+    if url.starts_with("https://") {
+        return Err(invalid(
+            field,
+            "https:// is not supported (the probe has no TLS): give the service's plain http:// address",
+        ));
+    }
     let Some(rest) = url.strip_prefix("http://") else {
-        return Err(invalid(field, "an http:// URL (https is not supported yet)"));
+        return Err(invalid(field, "an http:// URL: http://host[:port]"));
     };
     let authority = rest.strip_suffix('/').unwrap_or(rest);
     if authority.is_empty() || authority.contains(['/', '?', '#', '@', ' ']) {
@@ -560,7 +566,7 @@ fn schedule(
     if !(1..=SETTLE_MS_MAX).contains(&settle_ms) {
         return Err(invalid("schedule.settle_ms", format!("from 1 to {SETTLE_MS_MAX}")));
     }
-    let applicable = FaultName::applicable(keying, target.body.varies());
+    let applicable = Fault::applicable(keying, target.body.varies());
     let faults = match raw.faults {
         None => applicable,
         Some(faults) => {

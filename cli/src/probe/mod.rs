@@ -176,7 +176,7 @@ fn run_schedules(file: &ProbeFile, options: &ProbeOptions) -> Result<Report, Pro
         report.played += 1;
         report.drawn.push(schedule.summary());
         for operation in &schedule.operations {
-            let name = operation.fault.map(|fault| fault.name());
+            let name = operation.fault.map(|fault| fault.kind());
             if let Some((_, count)) = report.faults_sent.iter_mut().find(|(n, _)| Some(*n) == name)
             {
                 *count += 1;

@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use crate::probe::file::{Keying, ProbeFile};
 use crate::probe::judge::Exchange;
 use crate::probe::plan::Role;
-use crate::probe::schedule::{FaultName, fault_word};
+use crate::probe::schedule::Fault;
 use crate::probe::shrink::ProbeRun;
 use crate::probe::story::{story, transcript};
 
@@ -61,7 +61,7 @@ pub struct Report {
     /// `--requests`, if it ended the probe early.
     pub stopped_by_requests_max: Option<u64>,
     /// Operations sent with each fault.
-    pub faults_sent: Vec<(FaultName, u32)>,
+    pub faults_sent: Vec<(Fault, u32)>,
     /// The oracles' names (when every schedule held).
     pub oracles: Vec<String>,
     /// The first failure, if any.
@@ -111,7 +111,7 @@ pub fn text(file: &ProbeFile, report: &Report, shown: &str) -> String {
         let tally: Vec<String> = report
             .faults_sent
             .iter()
-            .map(|(name, count)| format!("{} {count}", fault_word(*name)))
+            .map(|(name, count)| format!("{} {count}", name.word()))
             .collect();
         let _ = writeln!(text, "faults sent: {}", tally.join(", "));
         return text;
@@ -198,7 +198,7 @@ pub fn json(file: &ProbeFile, report: &Report, shown: &str) -> String {
     let faults_sent: serde_json::Map<String, Value> = report
         .faults_sent
         .iter()
-        .map(|(name, count)| (fault_word(*name).to_owned(), json!(count)))
+        .map(|(name, count)| (name.word().to_owned(), json!(count)))
         .collect();
     let failure = report.failure.as_ref().map(|failure| {
         let shrinking = match &failure.shrinking {

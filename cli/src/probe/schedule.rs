@@ -3,15 +3,15 @@
 //! [`smaller`], the candidates the shrinker tries. Pure: no I/O.
 
 use idempotency_lab::rng::DeterministicRng;
-use serde::Deserialize;
+use serde::de::{Deserialize, Deserializer, Visitor};
 
 use crate::probe::file::Keying;
 
-/// A fault as the probe file names it (`schedule.faults`), simplest first: the shrinker
-/// moves a fault toward the earlier ones.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum FaultName {
+/// A fault, simplest first: the shrinker moves a fault toward the earlier ones. As the probe
+/// file names it (`schedule.faults`) a fault is in its simplest form, [`Fault::kind`]: a
+/// `concurrent` of 2 copies, which a draw widens to at most `copies_max`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Fault {
     /// The same request or event sent again once the first is answered.
     Duplicate,
     /// The first answer dropped by the prober (a lost response, a webhook timeout), then the
@@ -27,28 +27,78 @@ pub enum FaultName {
     MissingKey,
     /// The operation delivered after the next one (webhook).
     Reorder,
-    /// Copies sent at once, on their own threads.
-    Concurrent,
+    /// `copies` sent at once, each on its own thread (2 or more).
+    Concurrent {
+        /// How many.
+        copies: u8,
+    },
     /// A retry sent while the first is still in flight (api).
     RetryInFlight,
 }
 
-impl FaultName {
-    /// The faults that apply to `keying`; `body_varies` says whether a key can be reused with
-    /// another body.
-    pub fn applicable(keying: &Keying, body_varies: bool) -> Vec<FaultName> {
-        let mut faults = vec![FaultName::Duplicate, FaultName::LostResponse, FaultName::HangUp];
+impl Fault {
+    /// Every fault in its simplest form, simplest first.
+    pub const ALL: [Fault; 8] = [
+        Fault::Duplicate,
+        Fault::LostResponse,
+        Fault::HangUp,
+        Fault::KeyReuse,
+        Fault::MissingKey,
+        Fault::Reorder,
+        Fault::Concurrent { copies: 2 },
+        Fault::RetryInFlight,
+    ];
+
+    /// The probe file's words for [`Fault::ALL`], in the same order.
+    const WORDS: [&'static str; 8] = {
+        let mut words = [""; 8];
+        let mut index = 0;
+        while index < Fault::ALL.len() {
+            words[index] = Fault::ALL[index].word();
+            index += 1;
+        }
+        words
+    };
+
+    /// The probe file's word for it (`concurrent` whatever its copies).
+    pub const fn word(self) -> &'static str {
+        match self {
+            Fault::Duplicate => "duplicate",
+            Fault::LostResponse => "lost_response",
+            Fault::HangUp => "hang_up",
+            Fault::KeyReuse => "key_reuse",
+            Fault::MissingKey => "missing_key",
+            Fault::Reorder => "reorder",
+            Fault::Concurrent { .. } => "concurrent",
+            Fault::RetryInFlight => "retry_in_flight",
+        }
+    }
+
+    /// Its simplest form, as the probe file names it: 2 copies for a concurrent fault.
+    pub fn kind(self) -> Fault {
+        match self {
+            Fault::Concurrent { .. } => Fault::Concurrent { copies: 2 },
+            other => other,
+        }
+    }
+
+    /// The faults that apply to `keying`, in their simplest form; `body_varies` says whether a
+    /// key can be reused with another body.
+    pub fn applicable(keying: &Keying, body_varies: bool) -> Vec<Fault> {
+        let mut faults = vec![Fault::Duplicate, Fault::LostResponse, Fault::HangUp];
         match keying {
             Keying::Api { key_required, .. } => {
                 if body_varies {
-                    faults.push(FaultName::KeyReuse);
+                    faults.push(Fault::KeyReuse);
                 }
                 if *key_required {
-                    faults.push(FaultName::MissingKey);
+                    faults.push(Fault::MissingKey);
                 }
-                faults.extend([FaultName::Concurrent, FaultName::RetryInFlight]);
+                faults.extend([Fault::Concurrent { copies: 2 }, Fault::RetryInFlight]);
             }
-            Keying::Webhook { .. } => faults.extend([FaultName::Reorder, FaultName::Concurrent]),
+            Keying::Webhook { .. } => {
+                faults.extend([Fault::Reorder, Fault::Concurrent { copies: 2 }]);
+            }
         }
         faults
     }
@@ -56,19 +106,44 @@ impl FaultName {
     /// Why this fault does not apply to `keying`.
     pub fn why_not_applicable(self, keying: &Keying) -> &'static str {
         match (self, keying) {
-            (FaultName::KeyReuse, Keying::Api { .. }) => {
+            (Fault::KeyReuse, Keying::Api { .. }) => {
                 "key_reuse needs another body for the same key: put {{n}} or {{uuid}} in \
                  target.body"
             }
-            (FaultName::MissingKey, Keying::Api { .. }) => {
+            (Fault::MissingKey, Keying::Api { .. }) => {
                 "missing_key expects 400, which api.key_required = false does not"
             }
-            (FaultName::Reorder, Keying::Api { .. }) => "reorder is for kind = \"webhook\"",
+            (Fault::Reorder, Keying::Api { .. }) => "reorder is for kind = \"webhook\"",
             (_, Keying::Webhook { .. }) => {
                 "key_reuse, missing_key and retry_in_flight are for kind = \"api\""
             }
             _ => "not applicable",
         }
+    }
+}
+
+/// A fault in the probe file: its word, read into its simplest form (the error raised while
+/// the string is read, so that TOML's position is the word's own).
+impl<'de> Deserialize<'de> for Fault {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Fault, D::Error> {
+        deserializer.deserialize_str(FaultWord)
+    }
+}
+
+struct FaultWord;
+
+impl Visitor<'_> for FaultWord {
+    type Value = Fault;
+
+    fn expecting(&self, formatter: &mut std::fmt::Formatter) -> std::fmt::Result {
+        formatter.write_str("a fault's name")
+    }
+
+    fn visit_str<E: serde::de::Error>(self, word: &str) -> Result<Fault, E> {
+        Fault::ALL
+            .into_iter()
+            .find(|fault| fault.word() == word)
+            .ok_or_else(|| E::unknown_variant(word, &Fault::WORDS))
     }
 }
 
@@ -86,47 +161,7 @@ pub struct ScheduleConfig {
     /// its effect must land in its own schedule, not in the next one's.
     pub settle_ms: u64,
     /// The faults drawn from, simplest first.
-    pub faults: Vec<FaultName>,
-}
-
-/// One fault with its parameter.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Fault {
-    /// See [`FaultName::Duplicate`].
-    Duplicate,
-    /// See [`FaultName::LostResponse`].
-    LostResponse,
-    /// See [`FaultName::HangUp`].
-    HangUp,
-    /// See [`FaultName::KeyReuse`].
-    KeyReuse,
-    /// See [`FaultName::MissingKey`].
-    MissingKey,
-    /// See [`FaultName::Reorder`].
-    Reorder,
-    /// `copies` sent at once (2 or more).
-    Concurrent {
-        /// How many.
-        copies: u8,
-    },
-    /// See [`FaultName::RetryInFlight`].
-    RetryInFlight,
-}
-
-impl Fault {
-    /// Its name in the probe file.
-    pub fn name(self) -> FaultName {
-        match self {
-            Fault::Duplicate => FaultName::Duplicate,
-            Fault::LostResponse => FaultName::LostResponse,
-            Fault::HangUp => FaultName::HangUp,
-            Fault::KeyReuse => FaultName::KeyReuse,
-            Fault::MissingKey => FaultName::MissingKey,
-            Fault::Reorder => FaultName::Reorder,
-            Fault::Concurrent { .. } => FaultName::Concurrent,
-            Fault::RetryInFlight => FaultName::RetryInFlight,
-        }
-    }
+    pub faults: Vec<Fault>,
 }
 
 /// One distinct operation: its own key (or event id) and fresh values, and its fault.
@@ -168,24 +203,10 @@ impl Schedule {
                 Some(Fault::Concurrent { copies }) => {
                     format!("#{} concurrent x{copies}", operation.number)
                 }
-                Some(fault) => format!("#{} {}", operation.number, fault_word(fault.name())),
+                Some(fault) => format!("#{} {}", operation.number, fault.word()),
             })
             .collect();
         parts.join(", ")
-    }
-}
-
-/// The probe file's word for a fault.
-pub fn fault_word(name: FaultName) -> &'static str {
-    match name {
-        FaultName::Duplicate => "duplicate",
-        FaultName::LostResponse => "lost_response",
-        FaultName::HangUp => "hang_up",
-        FaultName::KeyReuse => "key_reuse",
-        FaultName::MissingKey => "missing_key",
-        FaultName::Reorder => "reorder",
-        FaultName::Concurrent => "concurrent",
-        FaultName::RetryInFlight => "retry_in_flight",
     }
 }
 
@@ -202,8 +223,8 @@ pub fn draw(rng: &mut DeterministicRng, config: &ScheduleConfig) -> Schedule {
         if rng.below(3) != 0 && !config.faults.is_empty() {
             let pick = rng.below(config.faults.len() as u64) as usize;
             fault = match config.faults[pick] {
-                FaultName::Reorder if index + 1 == count => None,
-                name => Some(fault_of(name, rng, config.copies_max)),
+                Fault::Reorder if index + 1 == count => None,
+                kind => Some(drawn(kind, rng, config.copies_max)),
             };
         }
         operations.push(Operation { number: (index + 1) as u32, key, uuid, other_uuid, fault });
@@ -211,26 +232,21 @@ pub fn draw(rng: &mut DeterministicRng, config: &ScheduleConfig) -> Schedule {
     Schedule { operations }
 }
 
-fn fault_of(name: FaultName, rng: &mut DeterministicRng, copies_max: u8) -> Fault {
-    match name {
-        FaultName::Duplicate => Fault::Duplicate,
-        FaultName::LostResponse => Fault::LostResponse,
-        FaultName::HangUp => Fault::HangUp,
-        FaultName::KeyReuse => Fault::KeyReuse,
-        FaultName::MissingKey => Fault::MissingKey,
-        FaultName::Reorder => Fault::Reorder,
-        FaultName::Concurrent => {
+/// `kind` as drawn: a concurrent fault with 2 to `copies_max` copies.
+fn drawn(kind: Fault, rng: &mut DeterministicRng, copies_max: u8) -> Fault {
+    match kind {
+        Fault::Concurrent { .. } => {
             let extra = rng.below(u64::from(copies_max.saturating_sub(1).max(1))) as u8;
             Fault::Concurrent { copies: 2 + extra }
         }
-        FaultName::RetryInFlight => Fault::RetryInFlight,
+        other => other,
     }
 }
 
 /// The schedules one step smaller than `schedule`, the most promising first: one operation
 /// fewer; then one fault simpler (fewer copies, or an earlier fault of `faults`); then one
 /// fault fewer. A reorder left on the last operation is dropped (it would do nothing).
-pub fn smaller(schedule: &Schedule, faults: &[FaultName]) -> Vec<Schedule> {
+pub fn smaller(schedule: &Schedule, faults: &[Fault]) -> Vec<Schedule> {
     let mut candidates = Vec::new();
     let operations = &schedule.operations;
     if operations.len() > 1 {
@@ -248,20 +264,11 @@ pub fn smaller(schedule: &Schedule, faults: &[FaultName]) -> Vec<Schedule> {
         {
             simpler.push(Fault::Concurrent { copies: 2 });
         }
-        for name in faults.iter().filter(|name| **name < fault.name()) {
-            if *name == FaultName::Reorder && index + 1 == operations.len() {
+        for kind in faults.iter().filter(|kind| **kind < fault.kind()) {
+            if *kind == Fault::Reorder && index + 1 == operations.len() {
                 continue;
             }
-            simpler.push(match name {
-                FaultName::Concurrent => Fault::Concurrent { copies: 2 },
-                FaultName::Duplicate => Fault::Duplicate,
-                FaultName::LostResponse => Fault::LostResponse,
-                FaultName::HangUp => Fault::HangUp,
-                FaultName::KeyReuse => Fault::KeyReuse,
-                FaultName::MissingKey => Fault::MissingKey,
-                FaultName::Reorder => Fault::Reorder,
-                FaultName::RetryInFlight => Fault::RetryInFlight,
-            });
+            simpler.push(*kind);
         }
         for replacement in simpler {
             let mut changed = operations.clone();

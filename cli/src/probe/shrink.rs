@@ -5,7 +5,7 @@
 
 use crate::probe::judge::{EffectReading, Exchange, Violation};
 use crate::probe::plan::{Phase, Request};
-use crate::probe::schedule::{FaultName, Schedule, smaller};
+use crate::probe::schedule::{Fault, Schedule, smaller};
 
 /// The most re-runs one shrink makes.
 pub const SHRINK_RUNS_MAX: usize = 64;
@@ -43,7 +43,7 @@ pub struct Shrunk {
 /// went away) ends shrinking with that error.
 pub fn shrink<E>(
     failing: ProbeRun,
-    faults: &[FaultName],
+    faults: &[Fault],
     runs_max: usize,
     mut play: impl FnMut(&Schedule) -> Result<ProbeRun, E>,
 ) -> Result<Shrunk, E> {

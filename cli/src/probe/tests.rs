@@ -103,7 +103,9 @@ fn probe_file_errors_name_the_field() {
     check_file(
         "base_url = \"http://127.0.0.1:8080\"",
         "base_url = \"https://127.0.0.1:8080\"",
-        expect!["target.base_url: an http:// URL (https is not supported yet)"],
+        expect![
+            "target.base_url: https:// is not supported (the probe has no TLS): give the service's plain http:// address"
+        ],
     );
 }
 
@@ -233,11 +235,7 @@ sql = "DELETE FROM payments; DELETE FROM inbox;"
 fn a_webhook_is_judged_by_its_event_id_and_every_delivery_acknowledged() {
     let file = ProbeFile::parse(WEBHOOK, Path::new(".")).unwrap();
     assert_eq!(
-        file.schedule
-            .faults
-            .iter()
-            .map(|name| crate::probe::schedule::fault_word(*name))
-            .collect::<Vec<_>>(),
+        file.schedule.faults.iter().map(|fault| fault.word()).collect::<Vec<_>>(),
         ["duplicate", "lost_response", "hang_up", "reorder", "concurrent"]
     );
     let mut rng = DeterministicRng::from_seed(5);

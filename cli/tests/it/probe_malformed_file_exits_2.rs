@@ -1,6 +1,7 @@
 //! `probe` refuses what it cannot use before sending anything, with exit 2 and the exact
 //! field: an unknown field, a value out of bounds, a non-loopback host without
-//! `--allow-host`, and a service that is not running.
+//! `--allow-host`, an `https://` target (no TLS in the probe), an unknown fault, and a service
+//! that is not running.
 
 use crate::common::{run_cli_in, scratch_dir};
 
@@ -39,6 +40,21 @@ fn a_malformed_probe_file_exits_2_naming_the_field() {
         &[],
         "target.base_url: 192.0.2.1 is not a loopback host; probe it only if it is yours, with \
          --allow-host 192.0.2.1",
+    );
+    check(
+        "http://127.0.0.1:8080",
+        "https://127.0.0.1:8080",
+        &[],
+        "probe.toml: target.base_url: https:// is not supported (the probe has no TLS): give \
+         the service's plain http:// address",
+    );
+    check(
+        "copies_max = 3",
+        "copies_max = 3\nfaults = [\"duplicate\", \"dupe\"]",
+        &[],
+        "probe.toml: schedule.faults[1]: unknown variant `dupe`, expected one of `duplicate`, \
+         `lost_response`, `hang_up`, `key_reuse`, `missing_key`, `reorder`, `concurrent`, \
+         `retry_in_flight` (line 33, column 24)",
     );
 }
 

@@ -1,16 +1,16 @@
-//! Two small wallet top-up services for the `probe` tests, each a real HTTP/1.1 server on an
-//! ephemeral 127.0.0.1 port (std's `TcpListener`, a thread per connection, `Connection:
-//! close`): `Design::Naive` applies every request it gets; `Design::Idempotent` keeps the key,
-//! the request's fingerprint and its answer in the same critical section as the balance (the
-//! one "transaction"), replays the answer for the same key and body, answers 422 for the same
-//! key with another body and 400 without a key. Both serve `GET /wallets/w1` (the balance) and
-//! `POST /reset`. Over SQLite or PostgreSQL, the balance lives in a table instead, for the SQL
-//! oracles.
+//! The wallet top-up services the axum example (`examples/probe/axum-service`, which the other
+//! probe tests start) does not have, each a real HTTP/1.1 server on an ephemeral 127.0.0.1 port
+//! (std's `TcpListener`, a thread per connection, `Connection: close`): the top-up API with its
+//! balance in PostgreSQL, for the PostgreSQL oracle (`Design::Naive` applies every request;
+//! `Design::Idempotent` keeps the key, the request's fingerprint and its answer in the same
+//! critical section as the balance, replays the answer for the same key and body, answers 422
+//! for the same key with another body and 400 without a key), and `Design::CheckThenInsert`, in
+//! memory, whose race only concurrent copies find. Each serves `GET /wallets/w1` (the balance)
+//! and `POST /reset`.
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
-use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -30,7 +30,6 @@ pub enum Design {
 /// Where the balance is kept.
 enum Balance {
     Memory(i64),
-    Sqlite(PathBuf),
     /// A connection string.
     Postgres(String),
 }
@@ -46,15 +45,6 @@ impl Balance {
                 *balance += amount;
                 *balance
             }
-            Balance::Sqlite(path) => {
-                let connection = rusqlite::Connection::open(path).unwrap();
-                connection
-                    .execute("UPDATE wallets SET balance = balance + ?1 WHERE id = 'w1'", [amount])
-                    .unwrap();
-                connection
-                    .query_row("SELECT balance FROM wallets WHERE id = 'w1'", [], |row| row.get(0))
-                    .unwrap()
-            }
             Balance::Postgres(connection) => postgres(connection)
                 .query_one(
                     "UPDATE wallets SET balance = balance + $1 WHERE id = 'w1' RETURNING balance",
@@ -68,10 +58,6 @@ impl Balance {
     fn get(&self) -> i64 {
         match self {
             Balance::Memory(balance) => *balance,
-            Balance::Sqlite(path) => rusqlite::Connection::open(path)
-                .unwrap()
-                .query_row("SELECT balance FROM wallets WHERE id = 'w1'", [], |row| row.get(0))
-                .unwrap(),
             Balance::Postgres(connection) => postgres(connection)
                 .query_one("SELECT balance FROM wallets WHERE id = 'w1'", &[])
                 .unwrap()
@@ -82,12 +68,6 @@ impl Balance {
     fn reset(&mut self) {
         match self {
             Balance::Memory(balance) => *balance = 0,
-            Balance::Sqlite(path) => {
-                rusqlite::Connection::open(path)
-                    .unwrap()
-                    .execute("UPDATE wallets SET balance = 0", [])
-                    .unwrap();
-            }
             Balance::Postgres(connection) => {
                 postgres(connection).execute("UPDATE wallets SET balance = 0", &[]).unwrap();
             }
@@ -108,21 +88,9 @@ pub struct Service {
     pub port: u16,
 }
 
-/// Starts `design` with its balance in memory.
+/// Starts `design` with its balance in memory (the tests start `Design::CheckThenInsert` so).
 pub fn start(design: Design) -> Service {
     serve(State { design, balance: Balance::Memory(0), keys: BTreeMap::new() })
-}
-
-/// Starts `design` with its balance in the `wallets` table of a SQLite file at `database`.
-pub fn start_over_sqlite(design: Design, database: PathBuf) -> Service {
-    let connection = rusqlite::Connection::open(&database).unwrap();
-    connection
-        .execute_batch(
-            "CREATE TABLE wallets (id TEXT PRIMARY KEY, balance INTEGER NOT NULL);
-             INSERT INTO wallets VALUES ('w1', 0);",
-        )
-        .unwrap();
-    serve(State { design, balance: Balance::Sqlite(database), keys: BTreeMap::new() })
 }
 
 /// Starts `design` with its balance in the `wallets` table (created here) of the PostgreSQL
@@ -225,7 +193,6 @@ fn answer(request: &HttpRequest, state: &Mutex<State>) -> (u16, String) {
             (200, "{}".to_owned())
         }
         ("POST", "/top-ups") => top_up(&mut state, request),
-        ("POST", "/webhooks") => webhook(&mut state, request),
         _ => (404, "{}".to_owned()),
     }
 }
@@ -254,23 +221,6 @@ fn check_then_insert(state: &Mutex<State>, request: &HttpRequest) -> (u16, Strin
     let answer = (201, format!(r#"{{"balance":{}}}"#, state.balance.add(amount(request))));
     state.keys.insert(key.clone(), (request.body.clone(), answer.0, answer.1.clone()));
     answer
-}
-
-/// A webhook delivery: the naive consumer credits every copy; the idempotent one inserts the
-/// event id into its inbox in the credit's transaction and acknowledges a duplicate without
-/// crediting.
-fn webhook(state: &mut State, request: &HttpRequest) -> (u16, String) {
-    let event_id = serde_json::from_str::<serde_json::Value>(&request.body)
-        .ok()
-        .and_then(|json| json["id"].as_str().map(str::to_owned))
-        .unwrap_or_default();
-    std::thread::sleep(Duration::from_millis(2));
-    if state.design != Design::Naive && state.keys.contains_key(&event_id) {
-        return (200, r#"{"duplicate":true}"#.to_owned());
-    }
-    state.balance.add(amount(request));
-    state.keys.insert(event_id, (request.body.clone(), 200, String::new()));
-    (200, r#"{"duplicate":false}"#.to_owned())
 }
 
 fn top_up(state: &mut State, request: &HttpRequest) -> (u16, String) {

@@ -1,13 +1,15 @@
-//! `probe` reading the effect with SQL: the services keep the balance in a SQLite table, and
-//! the probe file's `[oracle.sqlite]` reads it from the database file (the HTTP oracle is
-//! left out). The naive service is caught by the SQL oracle; the idempotent one holds.
+//! `probe` reading the effect with SQL alone: the axum example keeps the balance in a SQLite
+//! table, and the probe file's `[oracle.sqlite]` reads it from the database file (the HTTP
+//! oracle is left out). The raw top-up API is caught by the SQL oracle; the keyed one holds.
 
-use crate::common::{run_cli_in, scratch_dir};
-use crate::probe_services::{Design, start_over_sqlite};
+use idempotency_lab_axum_example::Service;
 
-fn probe_over_sqlite(design: Design, name: &str) -> crate::common::CliRun {
-    let dir = scratch_dir(name);
-    let service = start_over_sqlite(design, dir.join("wallets.db"));
+use crate::common::run_cli_in;
+use crate::probe_axum_example::start_example;
+
+fn probe_over_sqlite(service: Service, name: &str) -> crate::common::CliRun {
+    let service = start_example(service, name);
+    let dir = service.dir;
     let example = include_str!("../../../examples/probe/top_up.toml");
     let oracle = "[oracle.sqlite]\ndatabase = \"wallets.db\"\n\
                   query = \"SELECT balance FROM wallets WHERE id = 'w1'\"\n";
@@ -20,8 +22,8 @@ fn probe_over_sqlite(design: Design, name: &str) -> crate::common::CliRun {
 }
 
 #[test]
-fn the_sql_oracle_catches_the_naive_service_and_the_idempotent_one_holds() {
-    let naive = probe_over_sqlite(Design::Naive, "probe_sqlite_naive");
+fn the_sql_oracle_catches_the_raw_service_and_the_keyed_one_holds() {
+    let naive = probe_over_sqlite(Service::TopUpRaw, "probe_sqlite_raw");
     assert_eq!(naive.code, 1, "{}{}", naive.stdout, naive.stderr);
     assert!(
         naive.stdout.contains(
@@ -31,7 +33,7 @@ fn the_sql_oracle_catches_the_naive_service_and_the_idempotent_one_holds() {
         "{}",
         naive.stdout
     );
-    let idempotent = probe_over_sqlite(Design::Idempotent, "probe_sqlite_idempotent");
+    let idempotent = probe_over_sqlite(Service::TopUpKeyed, "probe_sqlite_keyed");
     assert_eq!(idempotent.code, 0, "{}{}", idempotent.stdout, idempotent.stderr);
     assert!(idempotent.stdout.contains("held for 10 schedules"), "{}", idempotent.stdout);
 }
