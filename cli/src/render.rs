@@ -252,6 +252,10 @@ pub fn invariant_report(trace: &Trace, language: Language) -> String {
     for line in idempotency_lab::view::dead_letter_sentences(&trace.steps, language) {
         let _ = writeln!(text, "{line}");
     }
+    if let Some(limit) = &trace.limit_reached {
+        let _ =
+            writeln!(text, "{}", idempotency_lab::view::limit_reached_sentence(limit, language));
+    }
     let violated = trace.invariants_ever_violated();
     if violated.is_empty() {
         let _ = writeln!(text, "{}", words.report_all_held);

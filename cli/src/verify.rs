@@ -289,19 +289,30 @@ pub fn fuzz(run: &Run<'_>, scenario: Scenario, fuzz_seed: u64, cases: u32) -> Fu
         report.cases_per_second(elapsed)
     );
     let Some(failure) = report.failure else {
-        let summary = serde_json::json!({
+        let mut summary = serde_json::json!({
             "outcome": "no_violation",
             "cases_run": report.cases_run,
             "distinct_seeds": report.distinct_seeds,
         });
+        let mut text = fill(
+            words.fuzz_no_violation,
+            &[
+                ("cases", &language.count(&words.cases, report.cases_run)),
+                ("seeds", &report.distinct_seeds),
+            ],
+        ) + "\n";
+        if let Some((case, limit)) = &report.first_limit_reached {
+            summary["limits_reached"] = report.limits_reached.into();
+            let first = idempotency_lab::view::limit_reached_sentence(limit, language);
+            let cases = language.count(&words.cases, report.limits_reached);
+            let line = fill(
+                words.fuzz_limits_reached,
+                &[("cases", &cases), ("seed", &case.seed), ("first", &first)],
+            );
+            let _ = writeln!(text, "{line}");
+        }
         return FuzzVerdict {
-            text: fill(
-                words.fuzz_no_violation,
-                &[
-                    ("cases", &language.count(&words.cases, report.cases_run)),
-                    ("seeds", &report.distinct_seeds),
-                ],
-            ) + "\n",
+            text,
             summary_json: format!("{summary}\n"),
             headline: String::new(),
             counterexample: None,

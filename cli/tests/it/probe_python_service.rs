@@ -40,7 +40,7 @@ fn start_python(mode: &str, database: &std::path::Path) -> Option<PythonService>
     Some(PythonService { child, port })
 }
 
-fn probe_python(mode: &str, name: &str) -> Option<CliRun> {
+fn probe_python(mode: &str, name: &str, schedules: &str) -> Option<CliRun> {
     let database = scratch_dir(&format!("{name}_database")).join("wallets.db");
     let Some(service) = start_python(mode, &database) else {
         eprintln!("no python3 here: the Python service is not probed");
@@ -55,7 +55,16 @@ fn probe_python(mode: &str, name: &str) -> Option<CliRun> {
     );
     let text = std::fs::read_to_string(&path).unwrap().replacen("[reset]", &sqlite, 1);
     std::fs::write(&path, text).unwrap();
-    let args = ["probe", "examples/probe/top_up.toml", "--seed", "5", "--schedules", "12"];
+    let args = [
+        "probe",
+        "examples/probe/top_up.toml",
+        "--seed",
+        "5",
+        "--schedules",
+        schedules,
+        "--requests",
+        "100000",
+    ];
     Some(run_cli_in(&dir, &args))
 }
 
@@ -75,7 +84,7 @@ fn the_readme_output_comes_from_the_python_service_too() {
 
 #[test]
 fn a_python_service_is_probed_like_any_other() {
-    let Some(naive) = probe_python("naive", "probe_python_naive") else { return };
+    let Some(naive) = probe_python("naive", "probe_python_naive", "12") else { return };
     assert_eq!(naive.code, 1, "{}{}", naive.stdout, naive.stderr);
     assert!(naive.stdout.contains(" to 1 operation and 1 fault: #"), "{}", naive.stdout);
     assert!(
@@ -86,7 +95,10 @@ fn a_python_service_is_probed_like_any_other() {
         "{}",
         naive.stdout
     );
-    let Some(idempotent) = probe_python("idempotent", "probe_python_idempotent") else { return };
+    // The correct version holds for 1,000 schedules, as the Rust example's correct versions do.
+    let Some(idempotent) = probe_python("idempotent", "probe_python_idempotent", "1000") else {
+        return;
+    };
     assert_eq!(idempotent.code, 0, "{}{}", idempotent.stdout, idempotent.stderr);
-    assert!(idempotent.stdout.contains("held for 12 schedules"), "{}", idempotent.stdout);
+    assert!(idempotent.stdout.contains("held for 1000 schedules"), "{}", idempotent.stdout);
 }

@@ -108,10 +108,12 @@ impl ApiAttempt {
 }
 
 impl World {
-    /// An API step for every attempt not waiting for a lock.
+    /// An API step for every attempt not waiting for a lock or a connection.
     pub(super) fn enabled_api_steps(&self, actions: &mut Vec<Action>) {
         for (attempt, state) in &self.attempts {
-            if self.lock_free(state.waiting_for) {
+            if self.lock_free(state.waiting_for)
+                && self.connection_free(|| state.layer.next_statement(self.now))
+            {
                 actions.push(Action::ApiStep { attempt: *attempt });
             }
         }

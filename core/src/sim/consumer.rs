@@ -58,11 +58,12 @@ impl World {
         }
     }
 
-    /// A step for every instance whose delivery is not waiting for a lock.
+    /// A step for every instance whose delivery is not waiting for a lock or a connection.
     pub(super) fn enabled_consumer_steps(&self, actions: &mut Vec<Action>) {
         for (index, instance) in self.consumers.iter().enumerate() {
             if let Some(delivery) = &instance.delivery
                 && self.lock_free(delivery.waiting_for)
+                && self.connection_free(|| delivery.machine.next_statement(self.now))
             {
                 actions.push(Action::ConsumerStep { instance: InstanceId(index) });
             }

@@ -19,6 +19,16 @@ impl World {
         waiting_for.is_none_or(|holder| !self.store.is_open(holder))
     }
 
+    /// Whether an actor may step as far as the store's connections go, as with a pool of
+    /// `shop.store.open_transactions_max` connections: a statement that begins a transaction
+    /// waits while that many are open, and steps once one of them ends. Every open transaction
+    /// belongs to an actor that can step (a cycle of lock waits is broken), so the wait ends.
+    /// `next` is the actor's next statement, asked for only while the store is full (when it is
+    /// not, nothing changes: runs that never fill the store are the same step for step).
+    pub(super) fn connection_free(&self, next: impl FnOnce() -> Option<String>) -> bool {
+        self.store.can_begin() || next().as_deref() != Some("BEGIN")
+    }
+
     /// Each blocked actor's open transaction and the transaction it waits for.
     fn lock_waits(&self) -> BTreeMap<TxId, TxId> {
         let mut waits = BTreeMap::new();

@@ -85,8 +85,8 @@ pub use scenario::{
 };
 pub use scheduler::{ReplayError, RewindError, SNAPSHOTS_KEPT_MAX, Simulation, Snapshot, trigger};
 pub use trace::{
-    Choice, FiredFaults, SimEvent, StepRecord, StopReason, TRACE_FORMAT_VERSION, Trace, TraceError,
-    TraceStep, TraceSummary, dead_letters, describe_event, describe_row_changes,
+    Choice, FiredFaults, LimitReached, SimEvent, StepRecord, StopReason, TRACE_FORMAT_VERSION,
+    Trace, TraceError, TraceStep, TraceSummary, dead_letters, describe_event, describe_row_changes,
 };
 pub use world::{ApplyError, RESERVE_STOCK_CONSUMER, Target, World, WorldConfig};
 

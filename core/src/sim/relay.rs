@@ -26,12 +26,15 @@ impl World {
         self.store.committed().outbox.values().any(|row| !row.published)
     }
 
-    /// Whether the relay may step: its run is not waiting for a lock, or it has no run and
-    /// there is something to publish.
+    /// Whether the relay may step: its run is not waiting for a lock or a connection, or it
+    /// has no run, there is something to publish and a connection to begin with.
     pub(super) fn relay_step_enabled(&self) -> bool {
         match &self.relay {
-            Some(run) => self.lock_free(run.waiting_for),
-            None => self.has_unpublished_outbox_rows(),
+            Some(run) => {
+                self.lock_free(run.waiting_for)
+                    && self.connection_free(|| run.machine.next_statement(self.now))
+            }
+            None => self.has_unpublished_outbox_rows() && self.store.can_begin(),
         }
     }
 

@@ -7,7 +7,7 @@
 
 use crate::history::MessageEvent;
 use crate::idempotency::PurgeForgottenKeys;
-use crate::ids::TxId;
+use crate::ids::{Tick, TxId};
 use crate::inbox::PurgeExpiredInboxRows;
 use crate::sim::clock::{Deadline, DeadlineReason};
 use crate::sim::trace::SimEvent;
@@ -41,18 +41,29 @@ impl RetentionRun {
             RetentionStage::Keys(machine) => machine.open_transaction(),
         }
     }
+
+    /// The statement its stage runs next, if any.
+    pub(super) fn next_statement(&self, now: Tick) -> Option<String> {
+        match &self.stage {
+            RetentionStage::Inbox(machine) => machine.next_statement(now),
+            RetentionStage::Keys(machine) => machine.next_statement(now),
+        }
+    }
 }
 
 impl World {
     /// Whether the retention job may step: it is enabled, and its run is not waiting for a
-    /// lock, or it has no run and something has expired.
+    /// lock or a connection, or it has no run, something has expired and a connection is free.
     pub(super) fn purge_enabled(&self) -> bool {
         if !self.config.retention_job.enabled {
             return false;
         }
         match &self.retention {
-            Some(run) => self.lock_free(run.waiting_for),
-            None => self.something_expired(),
+            Some(run) => {
+                self.lock_free(run.waiting_for)
+                    && self.connection_free(|| run.next_statement(self.now))
+            }
+            None => self.something_expired() && self.store.can_begin(),
         }
     }
 

@@ -34,7 +34,9 @@ use crate::sim::action::{Action, HoldRelease};
 use crate::sim::broker::EntryState;
 use crate::sim::fault::{Injection, MessageRef};
 use crate::sim::scenario::{Scenario, ScenarioError};
-use crate::sim::trace::{Choice, StopReason, TRACE_FORMAT_VERSION, Trace, TraceStep, TraceSummary};
+use crate::sim::trace::{
+    Choice, LimitReached, StopReason, TRACE_FORMAT_VERSION, Trace, TraceStep, TraceSummary,
+};
 use crate::sim::world::{ApplyError, World, is_listed};
 
 /// The most snapshots a rewindable run keeps, the start's included. With the worlds the bounds
@@ -156,6 +158,7 @@ pub struct Simulation {
     faults: BTreeMap<FaultClass, usize>,
     random_faults_fired: usize,
     stop: Option<StopReason>,
+    limit_reached: Option<LimitReached>,
 }
 
 impl Simulation {
@@ -178,6 +181,7 @@ impl Simulation {
             faults: BTreeMap::new(),
             random_faults_fired: 0,
             stop: None,
+            limit_reached: None,
         })
     }
 
@@ -267,7 +271,7 @@ impl Simulation {
         let record = match self.world.apply_listed(&action) {
             Ok(record) => record,
             Err(error) => {
-                self.stop = Some(StopReason::StepFailed { step: number, error: error.to_string() });
+                self.step_failed(number, &error);
                 return None;
             }
         };
@@ -283,9 +287,24 @@ impl Simulation {
             return Err(ApplyError::NotEnabled { action });
         }
         let number = self.steps.len().saturating_add(1);
-        let record = self.world.apply_listed(&action)?;
+        let record = match self.world.apply_listed(&action) {
+            Ok(record) => record,
+            Err(error) => {
+                self.step_failed(number, &error);
+                return Err(error);
+            }
+        };
         self.record(number, record, Choice::User);
         self.steps.last().ok_or(ApplyError::NotEnabled { action })
+    }
+
+    /// Step `number` failed with `error`: the run stops there, and a store's limit is
+    /// recorded as the run's [`LimitReached`].
+    fn step_failed(&mut self, number: usize, error: &ApplyError) {
+        self.stop = Some(StopReason::StepFailed { step: number, error: error.to_string() });
+        if let ApplyError::StoreLimit(refusal) = error {
+            self.limit_reached = Some(LimitReached { step: number, refusal: refusal.clone() });
+        }
     }
 
     fn hit_limit(&mut self) -> bool {
@@ -451,6 +470,7 @@ impl Simulation {
             scenario: self.scenario.clone(),
             seed: self.seed,
             stop,
+            limit_reached: self.limit_reached.clone(),
             summary: TraceSummary {
                 steps: self.steps.len(),
                 final_tick: self.world.now(),

@@ -19,7 +19,7 @@ use crate::ids::{IdempotencyKey, MessageId, Tick};
 use crate::invariants::{InvariantId, Violation};
 use crate::sim::action::{Action, Actor, AttemptId, EntryId, RequestIndex};
 use crate::sim::scenario::{Scenario, ScenarioError};
-use crate::store::RowChange;
+use crate::store::{RowChange, StoreError};
 
 pub use event::{SimEvent, describe_event};
 
@@ -217,10 +217,28 @@ pub struct Trace {
     pub seed: u64,
     /// Why it stopped.
     pub stop: StopReason,
+    /// The limit of the store that stopped it, if one did (then `stop` is
+    /// [`StopReason::StepFailed`] at the same step): absent from the JSON otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit_reached: Option<LimitReached>,
     /// The summary.
     pub summary: TraceSummary,
     /// Every step.
     pub steps: Vec<TraceStep>,
+}
+
+/// A limit of the store (`shop.store`) reached: an outcome of its own, like a dead letter,
+/// never an invariant violation. The step the store refused is not taken: whoever ran the
+/// refused statement would have turned it into an answer (a 500) or a failed delivery that
+/// blames the shop for the store's size, so the run stops before it, with every step before
+/// it judged as usual.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LimitReached {
+    /// The step that was not taken: one past the trace's last step.
+    pub step: usize,
+    /// The store's refusal: which limit, with its figures.
+    pub refusal: StoreError,
 }
 
 /// Why a trace was refused.

@@ -48,7 +48,7 @@ use crate::sim::scenario::{
     ScenarioError,
 };
 use crate::sim::trace::{SimEvent, StepRecord};
-use crate::store::Store;
+use crate::store::{Store, StoreError};
 
 /// The name every instance of the reserve-stock consumer shares (`inbox.consumer`).
 pub const RESERVE_STOCK_CONSUMER: &str = "reserve-stock";
@@ -93,6 +93,12 @@ pub enum ApplyError {
     /// The history is full.
     #[error(transparent)]
     History(#[from] HistoryError),
+    /// A limit of the store (`shop.store`: open transactions, rows per table) refused one of
+    /// the step's statements. Whoever ran it may have turned the refusal into an answer (a
+    /// 500) or a failed delivery, which would blame the shop for the store's size; so the step
+    /// fails instead, as at the broker's or the history's limit, and no invariant judges it.
+    #[error("the store's limit was reached: {0}")]
+    StoreLimit(StoreError),
     /// The action names something the world does not hold. [`World::apply`] applies only
     /// enabled actions, whose targets exist, so only a bug of the simulator gets here (debug
     /// builds assert it never happens).
@@ -428,7 +434,7 @@ impl World {
         self.store.start_statement_log();
         self.store.start_step();
         let mut out = StepOut::default();
-        self.perform(action, &mut out)?;
+        self.perform_within_limits(action, &mut out)?;
         let row_changes = self.store.step_row_changes();
         let quiescence = self.quiescence();
         let verdict = self.checked_violations(&quiescence);
@@ -459,7 +465,7 @@ impl World {
         self.store.start_step();
         self.invariants.0 = None;
         let mut out = StepOut::default();
-        self.perform(action, &mut out)?;
+        self.perform_within_limits(action, &mut out)?;
         Ok(check_all(self.store.committed(), &self.history, &self.quiescence()))
     }
 
@@ -474,7 +480,21 @@ impl World {
         self.store.start_step();
         self.invariants.0 = None;
         let mut out = StepOut::default();
-        self.perform(action, &mut out)
+        self.perform_within_limits(action, &mut out)
+    }
+
+    /// [`World::perform`], failing with [`ApplyError::StoreLimit`] if a limit of the store
+    /// refused one of its statements.
+    fn perform_within_limits(
+        &mut self,
+        action: &Action,
+        out: &mut StepOut,
+    ) -> Result<(), ApplyError> {
+        self.perform(action, out)?;
+        match self.store.take_limit_refusal() {
+            Some(refusal) => Err(ApplyError::StoreLimit(refusal)),
+            None => Ok(()),
+        }
     }
 
     /// A copy of the world to keep for rewinding: everything but the incremental invariant

@@ -160,6 +160,7 @@ pub struct Store {
     next_charge_id: u64,
     log: StatementLog,
     changed: ChangedRows,
+    limit_refusal: LimitRefusal,
 }
 
 /// The rows commits changed since [`Store::start_step`], as a before-image: for each written
@@ -180,6 +181,37 @@ impl Hash for ChangedRows {
     fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
 }
 
+/// The first statement since [`Store::start_step`] that a limit of the store refused (too many
+/// open transactions, a full table): bookkeeping of the step, like [`ChangedRows`], so two
+/// stores are equal and hash alike whatever it holds.
+#[derive(Clone, Debug, Default)]
+struct LimitRefusal(Option<StoreError>);
+
+impl PartialEq for LimitRefusal {
+    fn eq(&self, _: &LimitRefusal) -> bool {
+        true
+    }
+}
+
+impl Eq for LimitRefusal {}
+
+impl Hash for LimitRefusal {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
+}
+
+impl StoreError {
+    /// Whether the store refused the statement because one of its own limits
+    /// ([`StoreConfig`]) was reached, not because of what the statement asked.
+    pub fn is_limit(&self) -> bool {
+        match self {
+            StoreError::TooManyOpenTransactions { .. } | StoreError::TableFull { .. } => true,
+            StoreError::UnknownTransaction { .. }
+            | StoreError::UniqueViolation { .. }
+            | StoreError::Blocked(_) => false,
+        }
+    }
+}
+
 impl Default for Store {
     fn default() -> Self {
         Store::new(StoreConfig::default())
@@ -197,6 +229,7 @@ impl Store {
             next_charge_id: 1,
             log: StatementLog::default(),
             changed: ChangedRows::default(),
+            limit_refusal: LimitRefusal::default(),
         }
     }
 
@@ -227,6 +260,13 @@ impl Store {
         self.open.keys().copied()
     }
 
+    /// Whether one more transaction may begin: fewer than
+    /// [`StoreConfig::open_transactions_max`] are open. A caller that models a connection pool
+    /// (the simulator) waits while this is false instead of calling [`Store::begin`].
+    pub fn can_begin(&self) -> bool {
+        self.open.len() < self.config.open_transactions_max
+    }
+
     /// Whether `tx` is open.
     pub fn is_open(&self, tx: TxId) -> bool {
         self.open.contains_key(&tx)
@@ -235,10 +275,10 @@ impl Store {
     /// Begins a transaction.
     pub fn begin(&mut self) -> Result<TxId, StoreError> {
         if self.open.len() >= self.config.open_transactions_max {
-            return Err(StoreError::TooManyOpenTransactions {
+            return Err(self.refused_for_limit(StoreError::TooManyOpenTransactions {
                 open: self.open.len(),
                 limit: self.config.open_transactions_max,
-            });
+            }));
         }
         let tx = TxId(self.next_tx_id);
         self.next_tx_id += 1;
@@ -279,6 +319,24 @@ impl Store {
     /// reports those of the commits from now on.
     pub fn start_step(&mut self) {
         self.changed.0.clear();
+        self.limit_refusal.0 = None;
+    }
+
+    /// The first statement since [`Store::start_step`] that a limit of the store refused
+    /// ([`StoreError::is_limit`]), forgotten once taken. Whoever ran the statement saw the
+    /// error too, but may have turned it into an answer (a 500) or a failed delivery; the
+    /// simulator asks the store, so that a limit reached is one outcome whatever caught it.
+    pub fn take_limit_refusal(&mut self) -> Option<StoreError> {
+        self.limit_refusal.0.take()
+    }
+
+    /// Notes `error`, a limit's refusal, for [`Store::take_limit_refusal`], and returns it.
+    fn refused_for_limit(&mut self, error: StoreError) -> StoreError {
+        debug_assert!(error.is_limit(), "only a limit's refusal is noted: {error}");
+        if self.limit_refusal.0.is_none() {
+            self.limit_refusal.0 = Some(error.clone());
+        }
+        error
     }
 
     /// The rows that the commits since [`Store::start_step`] changed, table by table then in

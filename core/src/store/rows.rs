@@ -239,7 +239,7 @@ impl Store {
         let writes = self.open.get_mut(&tx).ok_or(StoreError::UnknownTransaction { tx })?;
         let is_new_write = !R::writes(writes).contains_key(&key);
         if is_new_write && (writes.row_count() >= limit || adds_a_row && table_is_full) {
-            return Err(StoreError::TableFull { table: R::TABLE, limit });
+            return Err(self.refused_for_limit(StoreError::TableFull { table: R::TABLE, limit }));
         }
         R::writes_mut(writes).insert(key, row);
         Ok(())

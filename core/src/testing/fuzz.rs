@@ -2,6 +2,11 @@
 //! the first one that breaks a checked invariant, and shrinks it with proptest's value trees
 //! to a minimal schedule, reported as a [`Trace`] that loads into the simulator.
 //!
+//! A case whose run stops at a limit of the store ([`LimitReached`]: too many open
+//! transactions, a full table) before it breaks a checked invariant is no failure: the limit is
+//! an outcome of its own, counted in [`FuzzReport::limits_reached`] with the first such case
+//! kept, and the run goes on to the next case.
+//!
 //! The fuzzer's own randomness comes from `FuzzConfig::fuzz_seed` (proptest's ChaCha RNG), so a
 //! fuzz run is reproducible. It runs in slices ([`FuzzRun::run_for`]) so that a page can fuzz
 //! between frames; it never reads a clock: [`FuzzReport::cases_per_second`] takes the elapsed
@@ -14,7 +19,7 @@ use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 
 use crate::invariants::InvariantId;
-use crate::sim::{Simulation, Trace};
+use crate::sim::{LimitReached, Simulation, Trace};
 use crate::testing::strategies::FuzzCase;
 
 /// How a fuzz run goes.
@@ -76,6 +81,11 @@ pub struct FuzzReport {
     pub distinct_seeds: usize,
     /// The first failure, shrunk; `None` if every case kept the invariants.
     pub failure: Option<FuzzFailure>,
+    /// Cases whose run stopped at a limit of the store before breaking a checked invariant:
+    /// not failures.
+    pub limits_reached: u32,
+    /// The first of them, with the limit its run reached.
+    pub first_limit_reached: Option<(FuzzCase, LimitReached)>,
     /// Whether the run is over (all cases run, a failure found, or no case could be drawn).
     pub finished: bool,
 }
@@ -122,6 +132,8 @@ pub struct FuzzRun<S: Strategy<Value = FuzzCase>> {
     cases_run: u32,
     seeds: BTreeSet<u64>,
     failure: Option<FuzzFailure>,
+    limits_reached: u32,
+    first_limit_reached: Option<(FuzzCase, LimitReached)>,
     exhausted: bool,
 }
 
@@ -143,6 +155,8 @@ impl<S: Strategy<Value = FuzzCase>> FuzzRun<S> {
             cases_run: 0,
             seeds: BTreeSet::new(),
             failure: None,
+            limits_reached: 0,
+            first_limit_reached: None,
             exhausted: false,
         }
     }
@@ -158,6 +172,8 @@ impl<S: Strategy<Value = FuzzCase>> FuzzRun<S> {
             cases_run: self.cases_run,
             distinct_seeds: self.seeds.len(),
             failure: self.failure.clone(),
+            limits_reached: self.limits_reached,
+            first_limit_reached: self.first_limit_reached.clone(),
             finished: self.is_finished(),
         }
     }
@@ -198,6 +214,10 @@ impl<S: Strategy<Value = FuzzCase>> FuzzRun<S> {
         let (violated, trace) = run_case(&original, &self.config.invariants);
         let Some(trace) = trace else { return };
         if violated.is_empty() {
+            if let Some(limit) = trace.limit_reached {
+                self.limits_reached = self.limits_reached.saturating_add(1);
+                self.first_limit_reached.get_or_insert((original, limit));
+            }
             return;
         }
         let mut best = (original.clone(), violated, trace);

@@ -217,3 +217,34 @@ fn a_failure_replays_from_its_printed_seed() {
     let distinct: std::collections::BTreeSet<_> = runs.iter().map(|(tried, _)| tried).collect();
     assert_eq!(distinct.len(), runs.len());
 }
+
+/// Issue 33: a case whose run stops at a limit of the store is no failure. The double-submit
+/// lesson, idempotent, in a store whose tables hold one row: placing an order writes two.
+/// Before, the store's refusal surfaced as a 500 or a failed delivery that an invariant blamed.
+#[test]
+fn a_case_stopped_at_a_store_limit_is_counted_not_reported_as_a_violation() {
+    let mut lesson = crate::sim::catalogue_scenario("f06-double-submit")
+        .unwrap()
+        .with_mode(PatternMode::Idempotent);
+    lesson.shop.store.rows_per_table_max = 1;
+    let config = FuzzConfig { cases: 32, ..FuzzConfig::default() };
+    let report = fuzz(lesson_cases(lesson), config, &mut |_| {});
+    assert_eq!(report.failure, None);
+    assert!(report.limits_reached > 0, "{report:?}");
+    let (case, limit) = report.first_limit_reached.expect("the first case stopped at the limit");
+    let trace = crate::sim::Simulation::run(case.scenario, case.seed).unwrap();
+    assert_eq!(trace.limit_reached, Some(limit));
+}
+
+/// Issue 33: one open transaction is a pool of one connection, not a limit a run meets: the
+/// idempotent double submit, fuzzed, neither fails nor stops at a limit (a second BEGIN waits).
+#[test]
+fn one_open_transaction_is_a_pool_the_fuzzer_never_meets_as_a_limit() {
+    let mut lesson = crate::sim::catalogue_scenario("f06-double-submit")
+        .unwrap()
+        .with_mode(PatternMode::Idempotent);
+    lesson.shop.store.open_transactions_max = 1;
+    let config = FuzzConfig { cases: 32, ..FuzzConfig::default() };
+    let report = fuzz(lesson_cases(lesson), config, &mut |_| {});
+    assert!(report.failure.is_none() && report.limits_reached == 0, "{report:?}");
+}

@@ -5,7 +5,7 @@
 //! reads it and never changes it: the sequence diagram's model (`diagram`), the run's decisive
 //! moments it narrates (`moments`) and its Mermaid text (`mermaid`), what waits at the cursor
 //! for display (`pending`), one schedule run in both modes side by side (`compare`), where each
-//! invariant broke (`breaks`), the dead letters in words (`dead_letters`), the link that carries a run (`share`), and the words (`lang`:
+//! invariant broke (`breaks`), the dead letters in words (`dead_letters`), a limit of the store reached in words (`limit_reached`), the link that carries a run (`share`), and the words (`lang`:
 //! the languages and the invariants' and faults' titles; `lesson`: the lessons' texts).
 //! Nothing in `sim` uses this module.
 
@@ -15,6 +15,7 @@ mod compare;
 mod dead_letters;
 mod diagram;
 mod lesson;
+mod limit_reached;
 mod mermaid;
 mod moments;
 mod pending;
@@ -33,6 +34,7 @@ pub use diagram::{
     step_items, step_items_in,
 };
 pub use lesson::{LessonText, LessonTextError, lesson_text};
+pub use limit_reached::limit_reached_sentence;
 pub use mermaid::{diagram_to_mermaid, trace_to_mermaid};
 pub use moments::{Moment, MomentKind, moments, step_moments};
 pub use pending::{PendingItem, PendingTarget, pending, pending_in};

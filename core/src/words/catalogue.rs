@@ -1068,4 +1068,11 @@ words! {
     ck_fuzz_passed: Text,
     /// A fuzz failure, shrunk.
     ck_fuzz_violated: Text,
+    /// A run stopped at the store's limit of open transactions (`{step}` not taken).
+    limit_open_transactions: Text,
+    /// A run stopped at the store's limit of rows in `{table}` (`{step}` not taken).
+    limit_table_full: Text,
+    /// The fuzzer's cases that stopped at a store limit (`{cases}` counted, `{first}` the
+    /// first one's sentence).
+    fuzz_limits_reached: Text,
 }

@@ -555,4 +555,7 @@ pub const WORDS: Words = Words {
     ck_fuzz_cancelled: "Cancelled after {run} of {cases} cases: no verdict.",
     ck_fuzz_passed: "No violation in {cases} cases ({seeds} distinct seeds).",
     ck_fuzz_violated: "Violated: {ids} in case {case} of {cases}; shrunk in {shrink} steps to seed {seed}; faults fired: injected {injected}, from random rates {random}; broken at step {broke_at} of {steps}.",
+    limit_open_transactions: "Limit reached at step {step}: the store holds as many open transactions as shop.store.open_transactions_max allows ({limit}) and the step needed one more. The run stops before it: a limit reached is its own outcome, not a fault of the shop, and no invariant judges that step.",
+    limit_table_full: "Limit reached at step {step}: the store's table {table} is full, or a transaction holds as many writes as shop.store.rows_per_table_max allows ({limit}). The run stops before it: a limit reached is its own outcome, not a fault of the shop, and no invariant judges that step.",
+    fuzz_limits_reached: "{cases} stopped at a limit of the store before breaking an invariant (not counted as violations). The first, seed {seed}: {first}",
 };
