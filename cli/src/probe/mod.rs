@@ -3,7 +3,16 @@
 //! stored effect must be: `file` (the probe file, strict), `template` (fresh bodies),
 //! `schedule` (drawn from the seed, made smaller), `plan` (a schedule as requests), `judge`
 //! (the verdicts), `shrink` and `story`. The I/O is at the edge: `client` (HTTP through
-//! `ureq`, SQLite through `rusqlite`, PostgreSQL through `postgres`) and `execute` (one schedule against the service).
+//! `ureq`, SQLite through `rusqlite`, PostgreSQL through `postgres`) and `execute` (one
+//! schedule against the service).
+//!
+//! Why schedules are drawn from the core's seeded stream and shrunk by `shrink`'s own greedy
+//! loop rather than by proptest's `TestRunner`: each case is a round trip to a live service
+//! whose answers under concurrency may differ from one run to the next, so the candidates are
+//! tried in a fixed order (fewer operations, then simpler faults, then fewer faults) under an
+//! explicit budget of re-runs (`SHRINK_RUNS_MAX`), each from a reset, each candidate tried
+//! once; and the same seed must draw the same keys and bodies, which the README's checked
+//! output and the printed replay command rely on.
 
 mod client;
 mod execute;
