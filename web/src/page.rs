@@ -111,6 +111,8 @@ pub enum PageAction {
         lesson: usize,
         /// The step.
         step: usize,
+        /// The link asks for the presenter view (`presenter=1`).
+        presenter: bool,
     },
     /// A course link in the address that cannot be opened: why, in the page's language.
     RefuseCourseLink(String),
@@ -181,7 +183,12 @@ impl PageState {
             _ => None,
         };
         let stepping = action == Action::StepForward;
+        let reached_before = self.narration_reached();
         self.lab_does(action);
+        if !reached_before && self.narration_reached() {
+            // The run reached the narrated point: it comes into view.
+            self.bring_into_view();
+        }
         if let Some(target) = focus {
             self.focus_on(target);
         } else if stepping && !self.lab.can_step_forward() {
@@ -210,6 +217,9 @@ impl PageState {
             if let Some(action) = course::arrival(lesson, step, &page.lab) {
                 page.lab_does(action);
             }
+            if page.narration_reached() {
+                page.bring_into_view();
+            }
             page.focus_on(FocusTarget::LessonCard);
         };
         match event {
@@ -229,8 +239,9 @@ impl PageState {
             }
             PanelEvent::GoThere(point) => {
                 let unreachable = crate::labels::ui(self.language).course.unreachable.to_owned();
-                self.lab_does(Action::GoTo { point, unreachable });
+                self.lab_does(Action::GoTo { point, unreachable: Some(unreachable) });
                 self.focus_on(FocusTarget::LessonNext);
+                self.bring_into_view();
             }
             PanelEvent::Answered => {
                 self.course_does(CourseAction::PassStep);
@@ -240,13 +251,42 @@ impl PageState {
         }
     }
 
-    /// A trainer's link names a lesson at a step: a fresh run of it, the course at that step.
-    fn open_lesson_by_link(&mut self, index: usize, step: usize) {
-        let found = course::course().and_then(|course| course.lessons.get(index));
-        if let Some(action) = found.and_then(|lesson| course::fresh_opening(lesson, step)) {
-            self.lab_does(action);
-            self.course_does(CourseAction::OpenByLink { lesson: index, step });
+    /// A trainer's link names a lesson at a step: a fresh run of it at the point the step
+    /// needs, whatever the stored progress (`course::link_opening`), the course at that step,
+    /// in the presenter view if the link asks for it; the point is brought into view.
+    fn open_lesson_by_link(&mut self, index: usize, step: usize, presenter: bool) {
+        let Some(lesson) = course::course().and_then(|course| course.lessons.get(index)) else {
+            return;
+        };
+        let actions = course::link_opening(lesson, step);
+        if actions.is_empty() {
+            return;
         }
+        for action in actions {
+            self.lab_does(action);
+        }
+        if presenter && !self.lab.presenter {
+            self.lab_does(Action::TogglePresenter);
+        }
+        self.course_does(CourseAction::OpenByLink { lesson: index, step });
+        self.bring_into_view();
+    }
+
+    /// Asks the page to bring the current step, its broken invariant and its changed rows
+    /// into view after the next render (`crate::app::edges::use_jumps`).
+    fn bring_into_view(&mut self) {
+        self.jumps = self.jumps.wrapping_add(1).max(1);
+    }
+
+    /// Whether the lesson's current step is a narration whose point the run shown has
+    /// reached (`course::step_status`'s rule).
+    fn narration_reached(&self) -> bool {
+        let Some((_, lesson, step)) = self.course.lesson() else { return false };
+        matches!(
+            lesson.steps.get(step),
+            Some(idempotency_lab::course::CourseStep::Narration(narration))
+                if narration.at.resolve(&self.lab.sim).is_some_and(|at| at <= self.lab.cursor)
+        )
     }
 
     /// The view changes: back to the course's list moves the focus there, on to the free lab
@@ -279,7 +319,9 @@ impl Reducible for PageState {
             PageAction::OpenLesson { lesson, step, resume } => {
                 next.open_lesson(lesson, step, resume);
             }
-            PageAction::OpenLessonByLink { lesson, step } => next.open_lesson_by_link(lesson, step),
+            PageAction::OpenLessonByLink { lesson, step, presenter } => {
+                next.open_lesson_by_link(lesson, step, presenter);
+            }
             PageAction::RefuseCourseLink(error) => {
                 next.lab_does(Action::RefuseLink(error));
                 next.course_does(CourseAction::ShowCourse);
@@ -305,7 +347,7 @@ impl Reducible for PageState {
             }
             PageAction::JumpTo(step) => {
                 next.lab_does(Action::SeekTo(step));
-                next.jumps = next.jumps.wrapping_add(1).max(1);
+                next.bring_into_view();
             }
         }
         Rc::new(next)
