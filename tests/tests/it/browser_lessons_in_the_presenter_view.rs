@@ -173,6 +173,11 @@ fn a_presenter_link_on_a_phone_still_gives_a_usable_lesson() {
     page.wait_in_view("[data-testid=course-step]");
     page.evaluate("document.querySelector('[data-testid=course-next]').scrollIntoView(), true");
     page.wait_in_view("[data-testid=course-next]");
+    // The panel holds its card and its buttons: it is not squeezed under them.
+    let inside = page.evaluate(
+        "(() => { const panel = document.querySelector('.lesson-panel').getBoundingClientRect();          const next = document.querySelector('[data-testid=course-next]').getBoundingClientRect();          const card = document.querySelector('[data-testid=course-step]').getBoundingClientRect();          return card.top >= panel.top && next.bottom <= panel.bottom; })()",
+    );
+    assert_eq!(inside, serde_json::Value::Bool(true), "the panel does not hold its card");
     page.screenshot("lesson-presenter-phone-390x844");
     assert_eq!(page.console_errors(), Vec::<String>::new());
 }
