@@ -266,3 +266,39 @@ fn go_there_brings_the_point_into_a_720_px_window() {
     page.screenshot("lesson-go-there-1280x720");
     assert_eq!(page.console_errors(), Vec::<String>::new());
 }
+
+/// #34 item 2's navigation: in lesson 10 the F2 button the task's hint asks for sat at y 784 in
+/// a 720 px window. Every task that offers a place to start at a fault: its link, and its Go
+/// there, bring that fault's button into the viewport, with and without the presenter view
+/// (with it, on one screen).
+#[test]
+fn a_tasks_go_there_brings_the_fault_button_it_asks_for_into_view() {
+    let page = LabPage::open_course("");
+    page.set_viewport(1280, 720, false);
+    let mut checked = 0;
+    for lesson in &course().lessons {
+        for (step, course_step) in lesson.steps.iter().enumerate() {
+            let CourseStep::Task(task) = course_step else { continue };
+            let Some(Point::Fault(class)) = task.go_to else { continue };
+            let button = format!(".pending [data-fault={class}]");
+            for presenter in ["", "&presenter=1"] {
+                page.evaluate("window.scrollTo(0, 0), true");
+                let link = format!("#lesson={}&step={}{presenter}", lesson.id, step + 1);
+                page.evaluate(&format!("location.hash = {link:?}, true"));
+                wait_for_step(&page, lesson, step);
+                page.wait_in_view(&button);
+                page.evaluate("window.scrollTo(0, 0), true");
+                page.click("[data-testid=course-go-there]");
+                page.wait_in_view(&button);
+                if !presenter.is_empty() {
+                    assert_eq!(page.overflow(), (0, 0), "{link}: the page scrolls");
+                    page.wait_in_view("[data-testid=course-step]");
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 0, "no task offers a place to start at a fault");
+    page.screenshot("lesson-task-fault-button-presenter");
+    assert_eq!(page.console_errors(), Vec::<String>::new());
+}

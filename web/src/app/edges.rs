@@ -7,6 +7,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use gloo::events::{EventListener, EventListenerOptions};
+use gloo::render::{AnimationFrame, request_animation_frame};
 use gloo::timers::callback::Interval;
 use idempotency_lab::view::Language;
 use wasm_bindgen::JsCast;
@@ -261,22 +262,28 @@ pub fn use_focus(state: &PageState, root: &NodeRef) {
 
 /// "Go to step N, where it broke", a lesson's Go there, a trainer's link and a narration's
 /// point reached: after the page shows the step, what it names (the lesson's card, the rows
-/// the step changed, the broken invariant, the step in the diagram) is scrolled into view,
-/// the step last, so that it wins where not all fit.
+/// the step changed, the broken invariant, the step in the diagram, a task's fault button) is
+/// scrolled into view, in the order of [`crate::page::JumpTarget::selectors`], so that the
+/// last wins where not all fit.
+///
+/// Once more two frames later: the diagram follows its current step again when its box is
+/// resized (the presenter view switched by a link, the panel's new card), in the next frame's
+/// resize observations, which would otherwise undo the scroll.
 #[hook]
 pub fn use_jumps(state: &PageState, root: &NodeRef) {
     let root = root.clone();
-    use_effect_with(state.jumps, move |jumps| {
-        if *jumps > 0 {
-            let selectors = [
-                "[data-testid=course-step]",
-                "tr.changed",
-                ".invariant.broken",
-                ".invariant:focus-within",
-                ".diagram .step.current",
-            ];
-            bring_into_view(&root, &selectors.map(str::to_owned));
-        }
+    use_effect_with((state.jumps, state.jump_target), move |(jumps, target)| {
+        let second: Rc<RefCell<Option<AnimationFrame>>> = Rc::default();
+        let first = (*jumps > 0).then(|| {
+            let selectors = target.selectors();
+            bring_into_view(&root, &selectors);
+            let (root, second) = (root.clone(), second.clone());
+            request_animation_frame(move |_| {
+                let again = request_animation_frame(move |_| bring_into_view(&root, &selectors));
+                *second.borrow_mut() = Some(again);
+            })
+        });
+        move || drop((first, second))
     });
 }
 

@@ -12,7 +12,7 @@ use crate::course::progress::CourseProgress;
 use crate::course::state::{CourseAction, CourseState, PageView};
 use crate::course::{self as course, PageStart};
 use crate::opening::{self, FirstSlice, Openings};
-use crate::page::PageState;
+use crate::page::{JumpTarget, PageState};
 use crate::presenter::{TypeScale, in_fullscreen};
 use crate::state::{LabState, OpeningKind, Pending, SPEEDS_MS};
 use crate::storage;
@@ -51,8 +51,11 @@ pub fn initial(
     let mut state = PageState::new(lab, initial_course_state(page, &start), language);
     state.type_scale = TypeScale::stored();
     // A trainer's link brings the point it opens at into view once the page shows it.
-    if matches!(start, PageStart::Lesson { .. }) {
+    if let PageStart::Lesson { lesson, step, .. } = start {
         state.jumps = 1;
+        let lesson = course::course().and_then(|course| course.lessons.get(lesson));
+        let point = lesson.and_then(|lesson| course::go_to_point(lesson, step));
+        state.jump_target = point.map(JumpTarget::of_point).unwrap_or_default();
     }
     state.narrow = narrow_screen().is_some_and(|query| query.matches());
     state.fullscreen = in_fullscreen();

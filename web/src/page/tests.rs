@@ -190,6 +190,9 @@ fn a_trainers_link_opens_the_lesson_at_its_step_visited_not_passed() {
     assert!(!state.lab.presenter);
     let presenting = after([PageAction::OpenLessonByLink { lesson: 0, step: 2, presenter: true }]);
     assert!(presenting.lab.presenter, "presenter=1 opens the presenter view");
+    let plain =
+        presenting.reduce(PageAction::OpenLessonByLink { lesson: 0, step: 1, presenter: false });
+    assert!(!plain.lab.presenter, "a link without presenter=1 shows the lesson without it");
 }
 
 /// The page of a learner who finished every lesson (each step passed, each lesson done).
