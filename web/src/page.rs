@@ -12,6 +12,8 @@
 
 use std::rc::Rc;
 
+use idempotency_lab::course::{CourseStep, Point};
+use idempotency_lab::faults::FaultClass;
 use idempotency_lab::view::Language;
 use yew::prelude::*;
 
@@ -63,6 +65,47 @@ pub struct Focus {
     pub target: FocusTarget,
 }
 
+/// What a jump brings into view besides the current step, its broken invariant and its
+/// changed rows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct JumpTarget {
+    /// A narration's point behind the cursor: the diagram's step of that number, rather than
+    /// the current one.
+    pub step: Option<usize>,
+    /// A task's place to start at a fault: the fault button of this class the task asks for.
+    pub fault: Option<FaultClass>,
+}
+
+impl JumpTarget {
+    /// The target of going to `point`: its fault button, if it is the place for a fault.
+    pub fn of_point(point: Point) -> JumpTarget {
+        match point {
+            Point::Fault(class) => JumpTarget { step: None, fault: Some(class) },
+            Point::Start | Point::End | Point::Moment(_) | Point::Break(_) => JumpTarget::default(),
+        }
+    }
+
+    /// The selectors to scroll into view, in order: the last wins where not all fit.
+    pub fn selectors(self) -> Vec<String> {
+        let mut selectors: Vec<String> = [
+            "[data-testid=course-step]",
+            "tr.changed",
+            ".invariant.broken",
+            ".invariant:focus-within",
+        ]
+        .map(str::to_owned)
+        .to_vec();
+        selectors.push(match self.step {
+            Some(step) => format!(".diagram .step[data-step=\"{step}\"]"),
+            None => ".diagram .step.current".to_owned(),
+        });
+        if let Some(class) = self.fault {
+            selectors.push(format!(".pending [data-fault={class}]"));
+        }
+        selectors
+    }
+}
+
 /// Everything the page shows and remembers while it is open.
 #[derive(Clone, Debug)]
 pub struct PageState {
@@ -85,6 +128,9 @@ pub struct PageState {
     /// How many times "go to step N, where it broke" was pressed: each brings what it names
     /// into view.
     pub jumps: u32,
+    /// What the last of those brings into view besides the current step, its broken invariant
+    /// and its changed rows.
+    pub jump_target: JumpTarget,
     /// Where the focus goes after the last action, if it moves.
     pub focus: Option<Focus>,
 }
@@ -111,6 +157,8 @@ pub enum PageAction {
         lesson: usize,
         /// The step.
         step: usize,
+        /// The link asks for the presenter view (`presenter=1`).
+        presenter: bool,
     },
     /// A course link in the address that cannot be opened: why, in the page's language.
     RefuseCourseLink(String),
@@ -147,6 +195,7 @@ impl PageState {
             fullscreen: false,
             revealed: (0, 0),
             jumps: 0,
+            jump_target: JumpTarget::default(),
             focus: None,
         }
     }
@@ -181,7 +230,12 @@ impl PageState {
             _ => None,
         };
         let stepping = action == Action::StepForward;
+        let reached_before = self.narration_reached().is_some();
         self.lab_does(action);
+        if !reached_before && self.narration_reached().is_some() {
+            // The run reached the narrated point: it comes into view.
+            self.bring_into_view(JumpTarget::default());
+        }
         if let Some(target) = focus {
             self.focus_on(target);
         } else if stepping && !self.lab.can_step_forward() {
@@ -210,6 +264,12 @@ impl PageState {
             if let Some(action) = course::arrival(lesson, step, &page.lab) {
                 page.lab_does(action);
             }
+            // A narration whose point is reached: the point comes into view, the diagram's
+            // step of it if the run is past it.
+            if let Some(at) = page.narration_reached() {
+                let step = (at > 0 && at < page.lab.cursor).then_some(at);
+                page.bring_into_view(JumpTarget { step, fault: None });
+            }
             page.focus_on(FocusTarget::LessonCard);
         };
         match event {
@@ -229,8 +289,9 @@ impl PageState {
             }
             PanelEvent::GoThere(point) => {
                 let unreachable = crate::labels::ui(self.language).course.unreachable.to_owned();
-                self.lab_does(Action::GoTo { point, unreachable });
+                self.lab_does(Action::GoTo { point, unreachable: Some(unreachable) });
                 self.focus_on(FocusTarget::LessonNext);
+                self.bring_into_view(JumpTarget::of_point(point));
             }
             PanelEvent::Answered => {
                 self.course_does(CourseAction::PassStep);
@@ -240,13 +301,45 @@ impl PageState {
         }
     }
 
-    /// A trainer's link names a lesson at a step: a fresh run of it, the course at that step.
-    fn open_lesson_by_link(&mut self, index: usize, step: usize) {
-        let found = course::course().and_then(|course| course.lessons.get(index));
-        if let Some(action) = found.and_then(|lesson| course::fresh_opening(lesson, step)) {
-            self.lab_does(action);
-            self.course_does(CourseAction::OpenByLink { lesson: index, step });
+    /// A trainer's link names a lesson at a step: a fresh run of it at the point the step
+    /// needs, whatever the stored progress (`course::link_opening`), the course at that step,
+    /// in the presenter view if the link asks for it (out of it if not); the point is brought
+    /// into view.
+    fn open_lesson_by_link(&mut self, index: usize, step: usize, presenter: bool) {
+        let Some(lesson) = course::course().and_then(|course| course.lessons.get(index)) else {
+            return;
+        };
+        let actions = course::link_opening(lesson, step);
+        if actions.is_empty() {
+            return;
         }
+        for action in actions {
+            self.lab_does(action);
+        }
+        // The link says how to show the lesson: in the presenter view with `presenter=1`,
+        // out of it without.
+        if presenter != self.lab.presenter {
+            self.lab_does(Action::TogglePresenter);
+        }
+        self.course_does(CourseAction::OpenByLink { lesson: index, step });
+        let point = course::go_to_point(lesson, step);
+        self.bring_into_view(point.map(JumpTarget::of_point).unwrap_or_default());
+    }
+
+    /// Asks the page to bring the current step, its broken invariant and its changed rows
+    /// (and what `target` names) into view after the next render
+    /// (`crate::app::edges::use_jumps`).
+    fn bring_into_view(&mut self, target: JumpTarget) {
+        self.jumps = self.jumps.wrapping_add(1).max(1);
+        self.jump_target = target;
+    }
+
+    /// Where the lesson's current step is a narration whose point the run shown has reached
+    /// (`course::step_status`'s rule): the point's step.
+    fn narration_reached(&self) -> Option<usize> {
+        let (_, lesson, step) = self.course.lesson()?;
+        let Some(CourseStep::Narration(narration)) = lesson.steps.get(step) else { return None };
+        narration.at.resolve(&self.lab.sim).filter(|at| *at <= self.lab.cursor)
     }
 
     /// The view changes: back to the course's list moves the focus there, on to the free lab
@@ -279,7 +372,9 @@ impl Reducible for PageState {
             PageAction::OpenLesson { lesson, step, resume } => {
                 next.open_lesson(lesson, step, resume);
             }
-            PageAction::OpenLessonByLink { lesson, step } => next.open_lesson_by_link(lesson, step),
+            PageAction::OpenLessonByLink { lesson, step, presenter } => {
+                next.open_lesson_by_link(lesson, step, presenter);
+            }
             PageAction::RefuseCourseLink(error) => {
                 next.lab_does(Action::RefuseLink(error));
                 next.course_does(CourseAction::ShowCourse);
@@ -305,7 +400,7 @@ impl Reducible for PageState {
             }
             PageAction::JumpTo(step) => {
                 next.lab_does(Action::SeekTo(step));
-                next.jumps = next.jumps.wrapping_add(1).max(1);
+                next.bring_into_view(JumpTarget::default());
             }
         }
         Rc::new(next)

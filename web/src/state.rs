@@ -259,12 +259,13 @@ pub enum Action {
     },
     /// Show the run at a point of it ([`Point::resolve`]), running it on to its end first if
     /// it has not got there; `unreachable` (in the page's language) is the banner's text if
-    /// the run never gets there.
+    /// the run never gets there (`None`: the run stays where it was, silently, as when a
+    /// trainer's link asks for a point that only the learner's own fault reaches).
     GoTo {
         /// The point.
         point: Point,
         /// What the banner says if the run never reaches it.
-        unreachable: String,
+        unreachable: Option<String>,
     },
     /// A link in the address that cannot be opened: the banner says why, and the address
     /// keeps it until the next action.
@@ -535,7 +536,7 @@ impl LabState {
 
     /// Shows the step at which the run is at `point`, running it on to its end first if it
     /// has not got there; if it never does, the banner says `unreachable`.
-    fn go_to(&mut self, point: Point, unreachable: String) {
+    fn go_to(&mut self, point: Point, unreachable: Option<String>) {
         let mut at = point.resolve(&self.sim);
         if at.is_none() && self.sim.stop_reason().is_none() {
             Rc::make_mut(&mut self.sim).run_to_end();
@@ -543,7 +544,7 @@ impl LabState {
         }
         match at {
             Some(step) => self.seek(step),
-            None => self.error = Some(unreachable),
+            None => self.error = unreachable.or(self.error.take()),
         }
     }
 

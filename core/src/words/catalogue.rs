@@ -447,13 +447,17 @@ words! {
     course_link_unknown_field: Text,
     /// Why: a field given twice (`{field}`).
     course_link_duplicate_field: Text,
+    /// Why: the step given both as `step` (from 1) and as `at` (from 0).
+    course_link_step_twice: Text,
     /// Why: no lesson named.
     course_link_no_lesson: Text,
-    /// Why: `at` is not a step number (`{value}`).
+    /// Why: `step` or `at` (`{field}`) is not a step number (`{value}`).
     course_link_bad_step: Text,
+    /// Why: `presenter` is neither 1 nor 0 (`{value}`).
+    course_link_bad_presenter: Text,
     /// The course has no such lesson (`{id}`).
     course_link_unknown_lesson: Text,
-    /// The lesson has no such step (`{lesson}`, `{at}`, its last step `{last}`).
+    /// The lesson has no such step (`{lesson}`, `{step}` from 1, its last step `{last}`).
     course_link_step_out_of_range: Text,
 
     // The invariants' names and statements (`InvariantId::title`, `description`), the fault

@@ -9,7 +9,7 @@
 //! and each lesson takes at most [`CLICKS_MAX`]. Three lessons are photographed at 1280x720
 //! with the lesson panel and the diagram on screen.
 //!
-//! A trainer's link (`#lesson=inbox&at=2`) opens that lesson at that step, the steps before it
+//! A trainer's link (`#lesson=inbox&at=2`, the old numbering from 0, read as `step=3`) opens that lesson at that step, the steps before it
 //! visited but not passed; there an unfinished task shows the core's own reason and a wrong
 //! prediction the lesson's hint, and neither lets Next on. A bad link (`#lesson=nope`, a step
 //! past the last) shows the core's words in the error banner and keeps the stored progress.
@@ -367,7 +367,8 @@ fn a_trainers_link_opens_a_lesson_at_a_step_and_a_bad_one_says_what_is_wrong() {
     let inbox = lesson("inbox");
     let page = LabPage::open_course("#lesson=inbox&at=2");
     let card = card_at(&page, inbox, 2);
-    assert_eq!(page.location().split_once('#').map(|(_, f)| f), Some("lesson=inbox&at=2"));
+    // An old link (`at`, from 0) still reads; the address then counts from 1, as the panel.
+    assert_eq!(page.location().split_once('#').map(|(_, f)| f), Some("lesson=inbox&step=3"));
     // The steps before the link's are visited, none passed.
     let marks = page.evaluate(
         "JSON.stringify(Array.from(document.querySelectorAll('.lesson-step'), mark => mark.dataset.state))",
@@ -425,8 +426,8 @@ fn a_trainers_link_opens_a_lesson_at_a_step_and_a_bad_one_says_what_is_wrong() {
     for (fragment, expected) in [
         ("#lesson=nope", CourseLinkError::UnknownLesson { id: "nope".to_owned() }),
         (
-            &format!("#lesson=inbox&at={steps}") as &str,
-            CourseLinkError::StepOutOfRange { lesson: "inbox".to_owned(), at: steps, steps },
+            &format!("#lesson=inbox&step={}", steps + 1) as &str,
+            CourseLinkError::StepOutOfRange { lesson: "inbox".to_owned(), step: steps + 1, steps },
         ),
     ] {
         let text = expected.text(Language::En);

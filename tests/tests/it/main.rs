@@ -20,6 +20,7 @@ mod browser_inject_in_diagram;
 mod browser_invalid_share_link;
 mod browser_keyboard_only;
 mod browser_language;
+mod browser_lessons_in_the_presenter_view;
 mod browser_moments;
 mod browser_monkey;
 mod browser_naive_duplicate_breaks_an_invariant;

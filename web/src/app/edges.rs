@@ -7,6 +7,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use gloo::events::{EventListener, EventListenerOptions};
+use gloo::render::{AnimationFrame, request_animation_frame};
 use gloo::timers::callback::Interval;
 use idempotency_lab::view::Language;
 use wasm_bindgen::JsCast;
@@ -88,7 +89,7 @@ pub fn use_address(state: &PageState, page: bool) {
     let lab = &state.lab;
     let opening_link = lab.opening.is_some_and(|opening| opening.kind == OpeningKind::Link);
     let address = match state.course.lesson() {
-        Some((_, lesson, step)) => course::lesson_fragment(lesson, step),
+        Some((_, lesson, step)) => course::lesson_fragment(lesson, step, lab.presenter),
         None if state.course.view == PageView::Course => page_path(),
         None => lab.share_fragment(),
     };
@@ -130,8 +131,8 @@ fn address_changed(edges: &Edges, language: Language) {
     let fragment = current_fragment();
     let dispatcher = &edges.dispatcher;
     match PageStart::of(&fragment, language) {
-        PageStart::Lesson { lesson, step } => {
-            dispatcher.dispatch(PageAction::OpenLessonByLink { lesson, step });
+        PageStart::Lesson { lesson, step, presenter } => {
+            dispatcher.dispatch(PageAction::OpenLessonByLink { lesson, step, presenter });
         }
         PageStart::BadCourseLink(error) => {
             dispatcher.dispatch(PageAction::RefuseCourseLink(error));
@@ -259,17 +260,30 @@ pub fn use_focus(state: &PageState, root: &NodeRef) {
     });
 }
 
-/// "Go to step N, where it broke": after the page shows step N, what the button names (the
-/// step in the diagram, the invariant, the rows the step changed) is scrolled into view, the
-/// step last, so that it wins where not all fit.
+/// "Go to step N, where it broke", a lesson's Go there, a trainer's link and a narration's
+/// point reached: after the page shows the step, what it names (the lesson's card, the rows
+/// the step changed, the broken invariant, the step in the diagram, a task's fault button) is
+/// scrolled into view, in the order of [`crate::page::JumpTarget::selectors`], so that the
+/// last wins where not all fit.
+///
+/// Once more two frames later: the diagram follows its current step again when its box is
+/// resized (the presenter view switched by a link, the panel's new card), in the next frame's
+/// resize observations, which would otherwise undo the scroll.
 #[hook]
 pub fn use_jumps(state: &PageState, root: &NodeRef) {
     let root = root.clone();
-    use_effect_with(state.jumps, move |jumps| {
-        if *jumps > 0 {
-            let selectors = ["tr.changed", ".invariant:focus-within", ".diagram .step.current"];
-            bring_into_view(&root, &selectors.map(str::to_owned));
-        }
+    use_effect_with((state.jumps, state.jump_target), move |(jumps, target)| {
+        let second: Rc<RefCell<Option<AnimationFrame>>> = Rc::default();
+        let first = (*jumps > 0).then(|| {
+            let selectors = target.selectors();
+            bring_into_view(&root, &selectors);
+            let (root, second) = (root.clone(), second.clone());
+            request_animation_frame(move |_| {
+                let again = request_animation_frame(move |_| bring_into_view(&root, &selectors));
+                *second.borrow_mut() = Some(again);
+            })
+        });
+        move || drop((first, second))
     });
 }
 

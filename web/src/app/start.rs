@@ -12,7 +12,7 @@ use crate::course::progress::CourseProgress;
 use crate::course::state::{CourseAction, CourseState, PageView};
 use crate::course::{self as course, PageStart};
 use crate::opening::{self, FirstSlice, Openings};
-use crate::page::PageState;
+use crate::page::{JumpTarget, PageState};
 use crate::presenter::{TypeScale, in_fullscreen};
 use crate::state::{LabState, OpeningKind, Pending, SPEEDS_MS};
 use crate::storage;
@@ -50,6 +50,13 @@ pub fn initial(
     let language = props.embed.as_ref().map_or_else(stored_language, |embed| embed.language);
     let mut state = PageState::new(lab, initial_course_state(page, &start), language);
     state.type_scale = TypeScale::stored();
+    // A trainer's link brings the point it opens at into view once the page shows it.
+    if let PageStart::Lesson { lesson, step, .. } = start {
+        state.jumps = 1;
+        let lesson = course::course().and_then(|course| course.lessons.get(lesson));
+        let point = lesson.and_then(|lesson| course::go_to_point(lesson, step));
+        state.jump_target = point.map(JumpTarget::of_point).unwrap_or_default();
+    }
     state.narrow = narrow_screen().is_some_and(|query| query.matches());
     state.fullscreen = in_fullscreen();
     state
@@ -64,12 +71,14 @@ fn initial_lab(
     let opened = |action| Rc::unwrap_or_clone(Rc::new(LabState::initial()).reduce(action));
     match start {
         PageStart::Nothing => LabState::initial(),
-        PageStart::Lesson { lesson, step } => {
+        PageStart::Lesson { lesson, step, presenter } => {
             let lesson = course::course().and_then(|course| course.lessons.get(*lesson));
-            match lesson.and_then(|lesson| course::fresh_opening(lesson, *step)) {
-                Some(action) => opened(action),
-                None => LabState::initial(),
-            }
+            let actions = lesson.map(|lesson| course::link_opening(lesson, *step));
+            let lab = actions
+                .unwrap_or_default()
+                .into_iter()
+                .fold(Rc::new(LabState::initial()), |lab, action| lab.reduce(action));
+            LabState { presenter: *presenter, ..Rc::unwrap_or_clone(lab) }
         }
         PageStart::BadCourseLink(error) => {
             LabState { error: Some(error.clone()), keep_fragment: true, ..LabState::initial() }
@@ -104,7 +113,7 @@ fn initial_course_state(page: bool, start: &PageStart) -> CourseState {
     };
     let state = CourseState { view, progress };
     match *start {
-        PageStart::Lesson { lesson, step } => {
+        PageStart::Lesson { lesson, step, .. } => {
             Rc::unwrap_or_clone(Rc::new(state).reduce(CourseAction::OpenByLink { lesson, step }))
         }
         _ => state,

@@ -123,6 +123,17 @@ pub fn fresh_opening(lesson: &Lesson, step: usize) -> Option<Action> {
     Some(Action::OpenLesson { scenario: Box::new(scenario), mode: lesson.mode_at(step) })
 }
 
+/// What the lab does when a trainer's link opens `lesson` at `step`, whatever the stored
+/// progress: a fresh run of the lesson's scenario in the twin of that step, shown at the
+/// point the step needs (a narration's point, a task's place to start) if a fresh run gets
+/// there; else at its start, without a banner (a point only the learner's fault reaches).
+pub fn link_opening(lesson: &Lesson, step: usize) -> Vec<Action> {
+    let Some(fresh) = fresh_opening(lesson, step) else { return Vec::new() };
+    let point = go_to_point(lesson, step).filter(|point| *point != Point::Start);
+    let go_to = point.map(|point| Action::GoTo { point, unreachable: None });
+    std::iter::once(fresh).chain(go_to).collect()
+}
+
 /// The point a step offers to go to: a narration's, or a task's place to start.
 pub fn go_to_point(lesson: &Lesson, step: usize) -> Option<Point> {
     match lesson.steps.get(step)? {
@@ -156,12 +167,14 @@ pub fn reason_hook(reason: &NotYet) -> &'static str {
 pub enum PageStart {
     /// Nothing: the course, or the free lab if the learner chose it last.
     Nothing,
-    /// A trainer's link: this lesson (its position) at this step.
+    /// A trainer's link: this lesson (its position) at this step, in the presenter view or not.
     Lesson {
         /// The lesson's position.
         lesson: usize,
-        /// The step.
+        /// The step, from 0.
         step: usize,
+        /// Whether the link asks for the presenter view (`presenter=1`).
+        presenter: bool,
     },
     /// A course link that cannot be opened: why, in the page's language.
     BadCourseLink(String),
@@ -180,24 +193,27 @@ impl PageStart {
             return PageStart::Run;
         }
         match link_place(fragment, course) {
-            Ok((lesson, step)) => PageStart::Lesson { lesson, step },
+            Ok((lesson, link)) => {
+                PageStart::Lesson { lesson, step: link.at, presenter: link.presenter }
+            }
             Err(error) => PageStart::BadCourseLink(error.text(language)),
         }
     }
 }
 
-/// The lesson (its position) and step a course link names.
-pub fn link_place(fragment: &str, course: &Course) -> Result<(usize, usize), CourseLinkError> {
+/// The lesson (its position) a course link names, and the link.
+pub fn link_place(fragment: &str, course: &Course) -> Result<(usize, CourseLink), CourseLinkError> {
     let link = CourseLink::decode(fragment, course)?;
     let lesson = course
         .position(&link.lesson)
         .ok_or_else(|| CourseLinkError::UnknownLesson { id: link.lesson.clone() })?;
-    Ok((lesson, link.at))
+    Ok((lesson, link))
 }
 
-/// The address's fragment of a view: a lesson's course link; none for the course (the lab's
-/// is its run's share link, which the lab state knows).
-pub fn lesson_fragment(lesson: &Lesson, step: usize) -> String {
+/// The address's fragment of a view: a lesson's course link (with `presenter=1` while the
+/// presenter view is on); none for the course (the lab's is its run's share link, which the
+/// lab state knows).
+pub fn lesson_fragment(lesson: &Lesson, step: usize, presenter: bool) -> String {
     let at = step.min(lesson.steps.len().saturating_sub(1));
-    CourseLink { lesson: lesson.id.clone(), at }.encode()
+    CourseLink::new(&lesson.id, at).presenting(presenter).encode()
 }

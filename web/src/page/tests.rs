@@ -181,12 +181,69 @@ fn a_bad_course_link_shows_the_course_with_its_banner() {
 
 #[test]
 fn a_trainers_link_opens_the_lesson_at_its_step_visited_not_passed() {
-    let state = after([PageAction::OpenLessonByLink { lesson: 0, step: 2 }]);
+    let state = after([PageAction::OpenLessonByLink { lesson: 0, step: 2, presenter: false }]);
     let lesson = &course::course().unwrap().lessons[0];
     assert_eq!(state.course.view, PageView::Lesson { lesson: 0, step: 2 });
     let progress = state.course.progress.of(lesson);
     assert_eq!(progress.visited.len(), 3);
     assert!(progress.passed.is_empty());
+    assert!(!state.lab.presenter);
+    let presenting = after([PageAction::OpenLessonByLink { lesson: 0, step: 2, presenter: true }]);
+    assert!(presenting.lab.presenter, "presenter=1 opens the presenter view");
+    let plain =
+        presenting.reduce(PageAction::OpenLessonByLink { lesson: 0, step: 1, presenter: false });
+    assert!(!plain.lab.presenter, "a link without presenter=1 shows the lesson without it");
+}
+
+/// The page of a learner who finished every lesson (each step passed, each lesson done).
+fn after_the_whole_course() -> Rc<PageState> {
+    let mut state = PageState::default();
+    let mut progress = state.course.progress.clone();
+    for lesson in &course::course().unwrap().lessons {
+        for step in 0..lesson.steps.len() {
+            progress.pass(lesson, step);
+        }
+        progress.finish(lesson);
+    }
+    state.course =
+        Rc::new(crate::course::state::CourseState { progress, ..(*state.course).clone() });
+    Rc::new(state)
+}
+
+/// #34's repro: after a rehearsal (every step passed), a link to a narration opened the
+/// narration over an empty run at step 0 with no way to its point. Now every narration's link
+/// opens the run at its point, whatever the progress; only a point that the learner's own
+/// fault reaches (none on a fresh run) leaves the run at its start, and then the card offers
+/// "Go there".
+#[test]
+fn a_link_opens_the_run_at_the_point_its_step_needs_whatever_the_progress() {
+    let course = course::course().unwrap();
+    let mut opened_at_a_point = 0;
+    for (index, lesson) in course.lessons.iter().enumerate() {
+        for (step, course_step) in lesson.steps.iter().enumerate() {
+            let CourseStep::Narration(narration) = course_step else { continue };
+            let link = PageAction::OpenLessonByLink { lesson: index, step, presenter: true };
+            let state = after_the_whole_course().reduce(link);
+            assert_eq!(state.course.view, PageView::Lesson { lesson: index, step });
+            assert_eq!(state.lab.error, None, "{} step {step}: no banner", lesson.id);
+            assert!(state.jumps > 0, "{} step {step}: the point is brought into view", lesson.id);
+            let status = course::step_status(lesson, step, &state.lab);
+            if status == (course::StepStatus::Narration { reached: true }) {
+                let at = narration.at.resolve(&state.lab.sim).unwrap();
+                assert_eq!(state.lab.cursor, at, "{} step {step}: shown at its point", lesson.id);
+                opened_at_a_point += 1;
+            } else {
+                let mut fresh = idempotency_lab::sim::Simulation::new(
+                    lesson.scenario().unwrap().with_mode(lesson.mode_at(step)),
+                    0,
+                )
+                .unwrap();
+                fresh.run_to_end();
+                assert_eq!(narration.at.resolve(&fresh), None, "{} step {step}", lesson.id);
+            }
+        }
+    }
+    assert!(opened_at_a_point > 0, "no narration's link opened at its point");
 }
 
 /// The free lab's first scenario, stepped until the message can be duplicated, duplicated.
