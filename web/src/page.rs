@@ -207,7 +207,8 @@ impl PageState {
     fn panel(&mut self, event: PanelEvent) {
         let Some((_, lesson, step)) = self.course.lesson() else { return };
         let arrive = |page: &mut PageState, step: usize| {
-            if let Some(action) = course::arrival(lesson, step, &page.lab) {
+            let answered = page.course.progress.of(lesson).passed.contains(&step);
+            for action in course::arrival(lesson, step, &page.lab, answered) {
                 page.lab_does(action);
             }
             page.focus_on(FocusTarget::LessonCard);

@@ -6,13 +6,14 @@
 //! the learner does ([`PanelEvent`]): a narration's text once the run reaches its point (before:
 //! "Go there"); a prediction's answer buttons or number field, judged by the core on Check,
 //! its hint after a wrong answer and its explanation after the right one (never the answer
-//! before); a task's text with the core's reason it is not done yet and its hint, or its done
-//! mark. Next is enabled only when the step's condition is met, or was met before.
+//! before); a task's text with the core's reason it is not done yet, its hint once the
+//! learner has tried (run it to its end) and it did not pass, or its done mark. Next is enabled only when the step's condition is met, or was met before.
 
 use std::rc::Rc;
 
 use idempotency_lab::course::{
     Answer, Course, CourseStep, Guess, Lesson, Narration, Point, Prediction, Task, TaskVerdict,
+    patterns_text,
 };
 use idempotency_lab::invariants::InvariantId;
 use idempotency_lab::view::Language;
@@ -69,8 +70,13 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
     let passed = props.progress.passed.contains(&step);
     let met = match &*props.status {
         StepStatus::Narration { reached } => *reached,
-        StepStatus::Task(Ok(TaskVerdict::Passed)) => true,
-        StepStatus::Prediction | StepStatus::Task(_) | StepStatus::Finished => false,
+        StepStatus::Task(Ok(TaskVerdict::Passed)) | StepStatus::TaskTried(Ok(TaskVerdict::Passed)) => {
+            true
+        }
+        StepStatus::Prediction
+        | StepStatus::Task(_)
+        | StepStatus::TaskTried(_)
+        | StepStatus::Finished => false,
     };
     let can_next = step < total && (passed || met);
     let emit = |event: PanelEvent| props.on_event.reform(move |_: MouseEvent| event);
@@ -202,9 +208,10 @@ fn task_card(
     on_event: &Callback<PanelEvent>,
 ) -> Html {
     let TaskContext { lesson, step, passed, labels, language } = *context;
-    let verdict = match status {
-        StepStatus::Task(verdict) => verdict.clone(),
-        _ => Err(String::new()),
+    let (verdict, tried) = match status {
+        StepStatus::Task(verdict) => (verdict.clone(), false),
+        StepStatus::TaskTried(verdict) => (verdict.clone(), true),
+        _ => (Err(String::new()), false),
     };
     let done = passed || verdict == Ok(TaskVerdict::Passed);
     let (state, reason) = match (&verdict, done) {
@@ -225,11 +232,18 @@ fn task_card(
             data-reason={reason.as_ref().map(reason_hook)} aria-live="polite">
             { kind_line(labels.kinds.2, step, lesson.steps.len(), labels) }
             <p class="course-text" data-testid="task-text">{ task.text.get(language) }</p>
+            if let Ok(patterns) = lesson.patterns_at(step) {
+                <p class="task-start" data-testid="task-start">
+                    { fill(labels.starts_from, &[("patterns", &patterns_text(patterns, language))]) }
+                </p>
+            }
             if done {
                 <p class="task-done" data-testid="task-done">{ labels.task_done }</p>
             } else if let Some(reason) = &reason {
                 <p class="task-reason" data-testid="task-reason"><b>{ labels.not_yet }</b>{ " " }{ reason.text(language) }</p>
-                <p class="task-hint" data-testid="task-hint"><b>{ labels.hint }</b>{ " " }{ task.hint.get(language) }</p>
+                if tried {
+                    <p class="task-hint" data-testid="task-hint"><b>{ labels.hint }</b>{ " " }{ task.hint.get(language) }</p>
+                }
                 { for go_there }
             } else {
                 <p class="task-reason error-text" data-testid="task-reason">
