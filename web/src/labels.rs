@@ -164,8 +164,6 @@ pub struct CourseLabels {
     pub not_yet: &'static str,
     /// Before a hint.
     pub hint: &'static str,
-    /// A task card's switches it starts from (`{patterns}`).
-    pub starts_from: &'static str,
     /// A check that could not run, before the error.
     pub check_failed: &'static str,
     /// The card after the last step.
@@ -267,7 +265,6 @@ fn ui_text(language: Language) -> UiText {
             task_done: w.ui_course_task_done,
             not_yet: w.ui_course_not_yet,
             hint: w.ui_course_hint,
-            starts_from: w.ui_course_starts_from,
             check_failed: w.ui_course_check_failed,
             finished: w.ui_course_finished,
             next_lesson: w.ui_course_next_lesson,

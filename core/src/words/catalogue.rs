@@ -788,8 +788,6 @@ words! {
     ui_course_not_yet: Text,
     /// Before a hint.
     ui_course_hint: Text,
-    /// A task card: every pattern's switch the task starts from (`{patterns}`).
-    ui_course_starts_from: Text,
     /// A check that could not run, before the error.
     ui_course_check_failed: Text,
     /// The card after the last step.

@@ -121,7 +121,7 @@ pub const WORDS: Words = Words {
     moment_reservation_already_present: "INSERT ... ON CONFLICT DO NOTHING -> 0 rows",
     moment_reservation_already_present_why: "The reservation is there already: no stock is \
                                              taken a second time.",
-    moment_inbox_duplicate: "INSERT inbox hits the unique key: seen before",
+    moment_inbox_duplicate: "INSERT inbox hits the unique key: seen before -> ROLLBACK",
     moment_inbox_duplicate_why: "Nothing is applied: the transaction rolls back and the copy is \
                                  acked.",
     moment_already_paid: "MarkPaid -> already paid, no-op",
@@ -415,7 +415,6 @@ pub const WORDS: Words = Words {
     ui_course_task_done: "✓ Done: the check passes on your run.",
     ui_course_not_yet: "Not yet:",
     ui_course_hint: "Hint:",
-    ui_course_starts_from: "Starts from {patterns}.",
     ui_course_check_failed: "The check could not run:",
     ui_course_finished: "✓ Lesson done!",
     ui_course_next_lesson: "Next lesson: {title} ▶",

@@ -122,7 +122,7 @@ pub const WORDS: Words = Words {
     moment_reservation_already_present: "INSERT ... ON CONFLICT DO NOTHING -> 0 строк",
     moment_reservation_already_present_why: "Резервация уже есть: остаток второй раз не \
                                              списывается.",
-    moment_inbox_duplicate: "INSERT inbox упёрся в уникальный ключ: уже обработано",
+    moment_inbox_duplicate: "INSERT inbox упёрся в уникальный ключ: уже обработано -> ROLLBACK",
     moment_inbox_duplicate_why: "Эффект не применяется: транзакция откатывается, копия просто \
                                  подтверждается.",
     moment_already_paid: "MarkPaid -> уже оплачено, ничего не делаем",
@@ -423,7 +423,6 @@ pub const WORDS: Words = Words {
     ui_course_task_done: "✓ Готово: проверка проходит на вашем прогоне.",
     ui_course_not_yet: "Пока нет:",
     ui_course_hint: "Подсказка:",
-    ui_course_starts_from: "Начало: {patterns}.",
     ui_course_check_failed: "Проверку не удалось выполнить:",
     ui_course_finished: "✓ Урок пройден!",
     ui_course_next_lesson: "Следующий урок: {title} ▶",

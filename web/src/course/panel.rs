@@ -13,7 +13,6 @@ use std::rc::Rc;
 
 use idempotency_lab::course::{
     Answer, Course, CourseStep, Guess, Lesson, Narration, Point, Prediction, Task, TaskVerdict,
-    patterns_text,
 };
 use idempotency_lab::invariants::InvariantId;
 use idempotency_lab::view::Language;
@@ -232,11 +231,6 @@ fn task_card(
             data-reason={reason.as_ref().map(reason_hook)} aria-live="polite">
             { kind_line(labels.kinds.2, step, lesson.steps.len(), labels) }
             <p class="course-text" data-testid="task-text">{ task.text.get(language) }</p>
-            if let Ok(patterns) = lesson.patterns_at(step) {
-                <p class="task-start" data-testid="task-start">
-                    { fill(labels.starts_from, &[("patterns", &patterns_text(patterns, language))]) }
-                </p>
-            }
             if done {
                 <p class="task-done" data-testid="task-done">{ labels.task_done }</p>
             } else if let Some(reason) = &reason {
