@@ -114,6 +114,11 @@ enum Command {
         /// Without STEP, as early as its target allows after the choice before it.
         #[arg(long, value_name = "CHOICE")]
         inject: Vec<String>,
+        /// Leave out the scenario's own faults (its injections and random fault rates), so
+        /// that the faults are the ones `--inject` places: a course task that has you break
+        /// the run yourself.
+        #[arg(long)]
+        no_scripted_faults: bool,
     },
     /// Print a run as psql scripts: the schema and starting rows, then one script per
     /// session (an API attempt, a consumer instance, the relay), every statement tagged with
@@ -277,8 +282,8 @@ fn main() -> ExitCode {
             })
         }
         Command::Explain { scenario } => explain(&scenario, lang),
-        Command::Run { scenario, seed, mode, json, pattern, inject } => {
-            let choices = Choices { patterns: &pattern, injections: &inject };
+        Command::Run { scenario, seed, mode, json, pattern, inject, no_scripted_faults } => {
+            let choices = Choices { patterns: &pattern, injections: &inject, no_scripted_faults };
             run(&scenario, seed, mode, &choices, json, lang)
         }
         Command::Sql { scenario, seed, mode } => sql(&scenario, seed, mode),
@@ -430,6 +435,8 @@ fn json_report(counterexample: Option<&Trace>, headline: &str, summary_json: Str
 struct Choices<'a> {
     patterns: &'a [(Pattern, PatternMode)],
     injections: &'a [String],
+    /// `--no-scripted-faults`: the scenario's injections and random rates left out.
+    no_scripted_faults: bool,
 }
 
 /// `P3=idempotent`, for `run --pattern`.
@@ -463,6 +470,9 @@ fn run(
     let mut scenario = scenario_in_mode(&named.scenario, mode);
     for (pattern, twin) in choices.patterns {
         scenario.patterns = scenario.patterns.with(*pattern, *twin);
+    }
+    if choices.no_scripted_faults {
+        scenario = scenario.without_scripted_faults();
     }
     let trace = if choices.injections.is_empty() {
         simulate(&named.source_name, scenario, seed)?

@@ -261,7 +261,8 @@ impl PageState {
     fn panel(&mut self, event: PanelEvent) {
         let Some((_, lesson, step)) = self.course.lesson() else { return };
         let arrive = |page: &mut PageState, step: usize| {
-            if let Some(action) = course::arrival(lesson, step, &page.lab) {
+            let answered = page.course.progress.of(lesson).passed.contains(&step);
+            for action in course::arrival(lesson, step, &page.lab, answered) {
                 page.lab_does(action);
             }
             // A narration whose point is reached: the point comes into view, the diagram's

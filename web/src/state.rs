@@ -222,8 +222,13 @@ pub enum Action {
     SetSeed(u64),
     /// Switch one pattern's twin.
     SetPattern(Pattern, PatternMode),
-    /// Switch the lesson's focus patterns (all four if it names none) to one twin.
+    /// Switch the lesson's focus patterns (all four if it names none) to one twin: the
+    /// JavaScript API's `setMode`, as the CLI's `--mode`.
     SetAllPatterns(PatternMode),
+    /// Set every pattern's switch: the page's "All naive" and "All idempotent" (every
+    /// pattern, whatever the scenario's focus), and a lesson's step arriving with the
+    /// switches its course file sets.
+    SetPatterns(Patterns),
     /// Start the run again from step 0.
     Reset,
     /// One step forward (taking a new step at the end of the run).
@@ -249,13 +254,13 @@ pub enum Action {
     OpenRunAt(Box<Trace>, usize),
     /// Open a scenario read from a file.
     LoadScenario(Box<Scenario>),
-    /// Open a lesson of the course: its scenario (`Lesson::scenario`), seed 0, its focus
-    /// patterns in `mode`, at step 0.
+    /// Open a lesson of the course: its scenario (`Lesson::scenario`), seed 0, with the
+    /// switches its step starts from (`Lesson::patterns_at`), at step 0.
     OpenLesson {
         /// The lesson's scenario.
         scenario: Box<Scenario>,
-        /// The twin of its focus patterns.
-        mode: PatternMode,
+        /// Every pattern's switch.
+        patterns: Patterns,
     },
     /// Show the run at a point of it ([`Point::resolve`]), running it on to its end first if
     /// it has not got there; `unreachable` (in the page's language) is the banner's text if
@@ -608,9 +613,16 @@ impl LabState {
         match LabState::with_run(&id, base, patterns, seed, self.choices.clone()) {
             Ok(state) => {
                 let cursor = self.cursor;
+                let at_end = self.sim.stop_reason().is_some() && cursor == self.sim.steps().len();
                 *self = self.keeping_the_view(state);
                 let sim = Rc::make_mut(&mut self.sim);
                 while sim.steps().len() < cursor && sim.step().is_some() {}
+                // Shown at the run's end before the switch: whether the other twin ends there
+                // too is found by trying its next step, so that the page never shows "34 / 34"
+                // of a run that goes on, nor asks to run on a run that has ended.
+                if at_end && sim.steps().len() == cursor {
+                    sim.step();
+                }
                 self.notice = self.missing_notice();
                 self.show_new_run_at(cursor);
             }
@@ -748,6 +760,7 @@ impl LabState {
                 let base = Scenario { patterns: self.patterns, ..self.base.clone() };
                 self.switch_patterns(base.with_mode(mode).patterns);
             }
+            Action::SetPatterns(patterns) => self.switch_patterns(patterns),
             Action::Reset => self.restart(),
             Action::StepForward => {
                 self.step_forward();
@@ -809,9 +822,8 @@ impl LabState {
                 let patterns = scenario.patterns;
                 self.rebuild(&id, *scenario, patterns, 0);
             }
-            Action::OpenLesson { scenario, mode } => {
+            Action::OpenLesson { scenario, patterns } => {
                 let id = scenario.id.clone();
-                let patterns = scenario.with_mode(mode).patterns;
                 self.playing = false;
                 self.rebuild(&id, *scenario, patterns, 0);
             }

@@ -20,15 +20,15 @@ fn course_lists_every_lesson_in_order_in_both_languages() {
     let run = run_cli(&["course"]);
     assert_eq!((run.code, run.stderr.as_str()), (0, ""));
     expect![[r#"
-        1. reservation-ledger: P1. The reservation ledger (6 steps)
+        1. reservation-ledger: P1. The reservation ledger (7 steps)
         2. mark-paid: P2. MarkPaid on the order state machine (5 steps)
-        3. idempotency-key: P3. The Idempotency-Key layer (5 steps)
-        4. inbox: P4. The inbox consumer (4 steps)
+        3. idempotency-key: P3. The Idempotency-Key layer (6 steps)
+        4. inbox: P4. The inbox consumer (5 steps)
         5. lease-takeover: Beyond the article: lease and takeover (4 steps)
         6. fingerprint: Beyond the article: one key, another body (422) (4 steps)
         7. retention: Beyond the article: retention (4 steps)
-        8. outbox-relay: Beyond the article: outbox and relay (4 steps)
-        9. races: Beyond the article: two instances at once (4 steps)
+        8. outbox-relay: Beyond the article: outbox and relay (5 steps)
+        9. races: Beyond the article: two instances at once (5 steps)
         10. crash-before-commit: Beyond the article: where the crash happens (4 steps)
         11. new-key: Beyond the article: what keys cannot fix (3 steps)
     "#]]
@@ -47,7 +47,8 @@ fn lesson_tells_the_steps_without_their_answers() {
     assert!(
         run.stdout.contains("2. Prediction (naive): The broker will deliver OrderPlaced twice.")
     );
-    assert!(run.stdout.contains("4. Task: Keep the same schedule, switch P1 to idempotent"));
+    assert!(run.stdout.contains("3. Task: Break it yourself."));
+    assert!(run.stdout.contains("5. Task: Keep the same schedule, switch P1 to idempotent"));
     // The explanation after a right answer is not printed: it gives the answer away.
     assert!(!run.stdout.contains("4: each delivery took 3 apples"), "{}", run.stdout);
     assert!(run.stdout.ends_with("idempotency-lab lesson reservation-ledger --check <trace.json>... (traces from the page's Download or from run --json)\n"));
@@ -61,13 +62,13 @@ fn lesson_check_passes_a_task_that_one_of_the_traces_passes() {
     let run = run_cli(&["lesson", "inbox", "--check", &naive]);
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
     expect![[r#"
-        task 3: not yet: Switch exactly one pattern, P4, to idempotent, and keep the others naive. Hint: The consumer's pattern is P4; the crash stays in the run.
+        task 4: not yet: From the lesson's start, P1 naive, P2 idempotent, P3 idempotent, P4 naive, switch exactly one pattern, P4, to idempotent, and leave the others as they start. Hint: The consumer's pattern is P4; the crash stays in the run.
         0 of 1 tasks passed
     "#]]
     .assert_eq(run.stdout.split("\n\n").last().unwrap());
     let run = run_cli(&["lesson", "inbox", "--check", &naive, &switched]);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
-    assert!(run.stdout.ends_with("task 3: passed\n1 of 1 tasks passed\n"), "{}", run.stdout);
+    assert!(run.stdout.ends_with("task 4: passed\n1 of 1 tasks passed\n"), "{}", run.stdout);
     let run = run_cli(&["--lang", "ru", "lesson", "inbox", "--check", &switched]);
     assert_eq!(run.code, 0);
     expect_file!["snapshots/lesson_inbox_check_passed_ru.txt"]

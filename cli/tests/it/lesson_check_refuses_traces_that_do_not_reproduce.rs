@@ -39,8 +39,11 @@ fn assert_refused(run: &CliRun, dir: &std::path::Path, name: &str, step: usize) 
 fn the_honest_trace_passes() {
     let dir = scratch_dir("lesson-check-honest");
     let run = check(&dir, "honest.json", &ledger_run("idempotent"));
-    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
-    assert!(run.stdout.ends_with("task 4: passed\n1 of 1 tasks passed\n"), "{}", run.stdout);
+    // Graded, not refused: it passes the fix (task 5); the "break it yourself" task (3)
+    // needs a run of the learner's own fault.
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("task 5: passed\n"), "{}", run.stdout);
+    assert!(run.stdout.ends_with("1 of 2 tasks passed\n"), "{}", run.stdout);
 }
 
 #[test]

@@ -7,8 +7,8 @@ use crate::course::{Answer, CourseError, Goal, Lesson, Prediction, Quantity, Tas
 use crate::faults::FaultClass;
 use crate::invariants::InvariantId;
 use crate::sim::{
-    Choice, NotReproduced, Pattern, PatternMode, ReplayError, Run, Scenario, SimEvent, Simulation,
-    StopReason, Trace, reproduce,
+    Choice, NotReproduced, Pattern, PatternMode, Patterns, ReplayError, Run, Scenario, SimEvent,
+    Simulation, StopReason, Trace, reproduce,
 };
 use crate::view::Language;
 use crate::words::fill;
@@ -49,10 +49,13 @@ pub struct Verdict {
 pub enum NotYet {
     /// The run is not of this lesson's scenario.
     OtherScenario,
-    /// The focus patterns are not all in the twin the task asks for.
+    /// The patterns are not the ones the task asks for: the lesson's focus patterns all in
+    /// one twin, the others as the lesson starts them.
     Patterns {
-        /// The twin asked for.
+        /// The twin of the focus patterns asked for.
         mode: PatternMode,
+        /// Every pattern's switch as the task asks for it.
+        patterns: Patterns,
     },
     /// The learner placed no fault of their own (of the classes that count).
     NoFault,
@@ -92,6 +95,11 @@ pub enum NotYet {
     NotOneSwitch {
         /// The pattern to switch, if the task names one.
         pattern: Option<Pattern>,
+        /// The switches the lesson starts from, its focus patterns naive: what one switch is
+        /// counted from.
+        start: Patterns,
+        /// The patterns one of which may be switched (the lesson's focus).
+        candidates: Vec<Pattern>,
     },
     /// The same schedule does not break the invariant with every focus pattern naive, so it
     /// shows nothing.
@@ -105,13 +113,11 @@ impl NotYet {
     /// The reason in `language`.
     pub fn text(&self, language: Language) -> String {
         let words = language.words();
-        let mode = |mode: PatternMode| match mode {
-            PatternMode::Naive => words.course_naive,
-            PatternMode::Idempotent => words.course_idempotent,
-        };
         match self {
             NotYet::OtherScenario => words.course_other_scenario.to_owned(),
-            NotYet::Patterns { mode: m } => fill(words.course_patterns, &[("mode", &mode(*m))]),
+            NotYet::Patterns { patterns, .. } => {
+                fill(words.course_patterns, &[("patterns", &patterns_text(*patterns, language))])
+            }
             NotYet::NoFault => words.course_no_fault.to_owned(),
             NotYet::TooManyFaults { placed, max } => fill(
                 words.course_too_many_faults,
@@ -131,15 +137,49 @@ impl NotYet {
             NotYet::Broken { invariant } => {
                 fill(words.course_broken, &[("invariant", &invariant.to_string())])
             }
-            NotYet::NotOneSwitch { pattern: Some(pattern) } => {
-                fill(words.course_not_one_switch, &[("pattern", &format!("{pattern:?}"))])
-            }
-            NotYet::NotOneSwitch { pattern: None } => words.course_not_one_switch_any.to_owned(),
+            NotYet::NotOneSwitch { pattern: Some(pattern), start, .. } => fill(
+                words.course_not_one_switch,
+                &[
+                    ("pattern", &format!("{pattern:?}")),
+                    ("start", &patterns_text(*start, language)),
+                ],
+            ),
+            NotYet::NotOneSwitch { pattern: None, start, candidates } => fill(
+                words.course_not_one_switch_any,
+                &[
+                    ("candidates", &names(candidates)),
+                    ("start", &patterns_text(*start, language)),
+                ],
+            ),
             NotYet::NaiveHoldsToo { invariant } => {
                 fill(words.course_naive_holds_too, &[("invariant", &invariant.to_string())])
             }
         }
     }
+}
+
+/// Every pattern's switch in words, in `language`: "P1 naive, P2 idempotent, P3 idempotent,
+/// P4 naive", what a task's reason and a step's card show.
+pub fn patterns_text(patterns: Patterns, language: Language) -> String {
+    let words = language.words();
+    let mode = |mode: PatternMode| match mode {
+        PatternMode::Naive => words.course_naive,
+        PatternMode::Idempotent => words.course_idempotent,
+    };
+    [
+        (Pattern::P1, patterns.p1_stock),
+        (Pattern::P2, patterns.p2_order),
+        (Pattern::P3, patterns.p3_api),
+        (Pattern::P4, patterns.p4_inbox),
+    ]
+    .iter()
+    .map(|(pattern, twin)| format!("{pattern:?} {}", mode(*twin)))
+    .collect::<Vec<_>>()
+    .join(", ")
+}
+
+fn names(patterns: &[Pattern]) -> String {
+    patterns.iter().map(|pattern| format!("{pattern:?}")).collect::<Vec<_>>().join(", ")
 }
 
 /// A task judged.
@@ -270,7 +310,7 @@ impl Task {
     /// opens). The page judges its run at every step, so replaying it once more each time would
     /// cost a run per render; a trace from outside goes through [`Task::check`].
     pub fn check_played(&self, lesson: &Lesson, trace: &Trace) -> Result<TaskVerdict, GradeError> {
-        let scenario = lesson.scenario()?;
+        let scenario = lesson.task_scenario(self)?;
         if !same_but_patterns(&trace.scenario, &scenario) {
             return Ok(TaskVerdict::NotYet(NotYet::OtherScenario));
         }
@@ -280,7 +320,10 @@ impl Task {
         let verdict = match &self.goal {
             Goal::Break { invariant, faults_max, faults } => {
                 if trace.scenario.patterns != naive {
-                    return Ok(TaskVerdict::NotYet(NotYet::Patterns { mode: PatternMode::Naive }));
+                    return Ok(TaskVerdict::NotYet(NotYet::Patterns {
+                        mode: PatternMode::Naive,
+                        patterns: naive,
+                    }));
                 }
                 let placed = user_faults(trace);
                 if let Some(class) =
@@ -305,7 +348,7 @@ impl Task {
                             == naive.with(*candidate, PatternMode::Idempotent)
                 });
                 if !one_switch {
-                    NotYet::NotOneSwitch { pattern: *pattern }
+                    NotYet::NotOneSwitch { pattern: *pattern, start: naive, candidates: focus }
                 } else if broke(&trace.steps, *invariant) {
                     NotYet::Broken { invariant: *invariant }
                 } else if !ended {
@@ -326,14 +369,16 @@ impl Task {
                     .filter(|class| faults.is_empty() || faults.contains(class))
                     .collect();
                 if trace.scenario.patterns != idempotent {
-                    NotYet::Patterns { mode: PatternMode::Idempotent }
+                    NotYet::Patterns { mode: PatternMode::Idempotent, patterns: idempotent }
                 } else if let Some(step) = trace.steps.iter().find(|s| !s.new_violations.is_empty())
                 {
                     NotYet::Broken { invariant: step.new_violations[0].invariant }
+                } else if !ended {
+                    // The learner's faults are counted over the whole run: a choice the twin
+                    // takes after the step shown is still the learner's.
+                    NotYet::NotAtEnd
                 } else if placed.len() < *faults_min {
                     NotYet::TooFewFaults { placed: placed.len(), min: *faults_min }
-                } else if !ended {
-                    NotYet::NotAtEnd
                 } else {
                     return Ok(TaskVerdict::Passed);
                 }

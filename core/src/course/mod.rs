@@ -32,7 +32,9 @@ use crate::view::{Language, MomentKind, moments};
 mod check;
 mod link;
 
-pub use check::{Actual, GradeError, Guess, NotYet, TaskGrade, TaskVerdict, Verdict};
+pub use check::{
+    Actual, GradeError, Guess, NotYet, TaskGrade, TaskVerdict, Verdict, patterns_text,
+};
 pub use link::{COURSE_LINK_BYTES_MAX, CourseLink, CourseLinkError, Malformed};
 
 /// The version of the course file this build reads.
@@ -123,7 +125,7 @@ impl CourseStep {
         match self {
             CourseStep::Narration(narration) => narration.run,
             CourseStep::Prediction(prediction) => Some(prediction.run),
-            CourseStep::Task(_) => None,
+            CourseStep::Task(task) => task.run,
         }
     }
 }
@@ -234,6 +236,10 @@ pub enum Quantity {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Task {
+    /// The twin the lesson's focus patterns start this task in, if it switches them (the
+    /// page switches them on arrival, and the card shows every pattern's switch).
+    #[serde(default)]
+    pub run: Option<PatternMode>,
     /// What is checked.
     pub goal: Goal,
     /// What to do.
@@ -243,6 +249,11 @@ pub struct Task {
     /// Where the page offers to take the learner to start on the task, if anywhere.
     #[serde(default)]
     pub go_to: Option<Point>,
+    /// Whether the task's run starts without the scenario's scripted faults (its injections
+    /// and random rates), so that the learner places them: a "break it yourself" task in a
+    /// lesson whose other steps watch the scripted run. The CLI's `run --no-scripted-faults`.
+    #[serde(default)]
+    pub own_faults: bool,
 }
 
 /// What a task checks in the learner's run ([`Task::check`]).
@@ -569,6 +580,28 @@ impl Lesson {
                 CourseStep::Narration(narration) => {
                     (Some(narration.at), format!("{field}.narration.at"))
                 }
+                CourseStep::Task(task) if task.own_faults => {
+                    // The task's own run, without the scripted faults, in its twin.
+                    let own = run_to_end(self.task_scenario(task)?.with_mode(PatternMode::Naive))?;
+                    if let Goal::Break { invariant, .. } = task.goal
+                        && Point::Break(invariant).resolve(&own).is_some()
+                    {
+                        return Err(CourseError::BreaksUntouched {
+                            field: format!("{field}.task.goal"),
+                            invariant,
+                        });
+                    }
+                    let own = run_to_end(self.task_scenario(task)?.with_mode(mode))?;
+                    if let Some(point) = task.go_to
+                        && point.resolve(&own).is_none()
+                    {
+                        return Err(CourseError::PointNotReached {
+                            field: format!("{field}.task.go_to"),
+                            mode,
+                        });
+                    }
+                    (None, field)
+                }
                 CourseStep::Task(task) => {
                     if let Goal::Break { invariant, .. } = task.goal
                         && Point::Break(invariant).resolve(&naive).is_some()
@@ -598,12 +631,24 @@ impl Lesson {
         let scenario = catalogue_scenario(&self.scenario).map_err(|_| {
             CourseError::UnknownScenario { field: "scenario".to_owned(), id: self.scenario.clone() }
         })?;
-        let mut scenario = scenario.with_mode(PatternMode::Naive);
-        if !self.scripted_faults {
-            scenario.injections.clear();
-            scenario.fault_rates = Default::default();
+        let scenario = scenario.with_mode(PatternMode::Naive);
+        Ok(if self.scripted_faults { scenario } else { scenario.without_scripted_faults() })
+    }
+
+    /// The scenario `task`'s run starts from: the lesson's ([`Lesson::scenario`]), without its
+    /// scripted faults if the task has the learner place them ([`Task::own_faults`]).
+    pub fn task_scenario(&self, task: &Task) -> Result<Scenario, CourseError> {
+        let scenario = self.scenario()?;
+        Ok(if task.own_faults { scenario.without_scripted_faults() } else { scenario })
+    }
+
+    /// The scenario the page runs at step `index`: a task's ([`Lesson::task_scenario`]), or the
+    /// lesson's.
+    pub fn scenario_at(&self, index: usize) -> Result<Scenario, CourseError> {
+        match self.steps.get(index) {
+            Some(CourseStep::Task(task)) => self.task_scenario(task),
+            _ => self.scenario(),
         }
-        Ok(scenario)
     }
 
     /// The patterns the lesson is about: its scenario's focus, or all four if it names none.
@@ -627,19 +672,29 @@ impl Lesson {
         self.steps[..end].iter().rev().find_map(CourseStep::run).unwrap_or(PatternMode::Naive)
     }
 
+    /// Every pattern's switch at step `index`: the lesson's scenario with its focus patterns
+    /// in the twin of [`Lesson::mode_at`], the others as the scenario sets them. What the page
+    /// opens and switches to on arrival, and what a step's card shows.
+    pub fn patterns_at(&self, index: usize) -> Result<Patterns, CourseError> {
+        self.patterns(self.mode_at(index))
+    }
+
     /// The lesson's own run in `mode`, with no choice of the learner's, to its end: what its
     /// predictions are judged against and where its narrations' points lie.
     pub fn reference_run(&self, mode: PatternMode) -> Result<Simulation, CourseError> {
-        let scenario = self.scenario()?.with_mode(mode);
-        let mut simulation = Simulation::new(scenario, 0).map_err(CourseError::Json)?;
-        simulation.run_to_end();
-        Ok(simulation)
+        run_to_end(self.scenario()?.with_mode(mode))
     }
 
     /// Its title in `language`.
     pub fn title_in(&self, language: Language) -> &str {
         self.title.get(language)
     }
+}
+
+fn run_to_end(scenario: Scenario) -> Result<Simulation, CourseError> {
+    let mut simulation = Simulation::new(scenario, 0).map_err(CourseError::Json)?;
+    simulation.run_to_end();
+    Ok(simulation)
 }
 
 /// Every built-in scenario id, for error messages and tests.

@@ -190,9 +190,9 @@ fn every_prediction_is_answered_by_the_run_as_pinned_here() {
         idempotency-key 4: Holds(true)
         inbox 1: Number(4)
         lease-takeover 0: Number(2)
-        lease-takeover 3: Number(1)
+        lease-takeover 2: Number(1)
         fingerprint 0: FirstBroken([I4])
-        fingerprint 3: Number(5)
+        fingerprint 2: Number(5)
         retention 0: Holds(false)
         retention 2: Number(7)
         outbox-relay 0: Number(2)
@@ -246,22 +246,27 @@ fn every_narration_and_place_to_start_lies_in_its_lessons_run_as_pinned_here() {
     }
     expect_test::expect![[r#"
         reservation-ledger 0 Naive Start: Some(0)
-        reservation-ledger 2 Naive Break(I2): Some(34)
-        reservation-ledger 4 Idempotent Moment(ReservationAlreadyPresent): Some(34)
+        reservation-ledger 2 Naive Fault(F1): Some(18)
+        reservation-ledger 3 Naive Break(I2): Some(34)
+        reservation-ledger 6 Idempotent Moment(ReservationAlreadyPresent): Some(32)
         mark-paid 0 Naive Start: Some(0)
         mark-paid 2 Naive Break(I3): Some(37)
         mark-paid 4 Idempotent Moment(AlreadyPaid): Some(37)
         idempotency-key 0 Naive Start: Some(0)
-        idempotency-key 3 Idempotent Moment(ResponseReplayed): Some(35)
+        idempotency-key 2 Naive Break(I4): Some(34)
+        idempotency-key 5 Idempotent Moment(ResponseReplayed): Some(35)
         inbox 0 Naive Start: Some(0)
-        inbox 3 Idempotent Moment(InboxDuplicate): Some(34)
-        lease-takeover 2 Idempotent Moment(LeaseTakeover): Some(62)
-        fingerprint 2 Idempotent Moment(KeyReused): Some(26)
+        inbox 2 Naive Break(I2): Some(34)
+        inbox 4 Idempotent Moment(InboxDuplicate): Some(33)
+        lease-takeover 3 Idempotent Moment(LeaseTakeover): Some(62)
+        fingerprint 3 Idempotent Moment(KeyReused): Some(26)
         retention 1 Idempotent Break(I6): Some(44)
-        outbox-relay 1 Naive Break(I2): Some(29)
-        outbox-relay 3 Idempotent Moment(InboxDuplicate): Some(36)
-        races 1 Naive Break(I2): Some(25)
-        races 3 Idempotent Moment(InboxDuplicate): Some(34)
+        outbox-relay 1 Naive Fault(F12): Some(9)
+        outbox-relay 2 Naive Break(I2): Some(29)
+        outbox-relay 4 Idempotent Moment(InboxDuplicate): Some(35)
+        races 1 Naive Fault(F4): Some(10)
+        races 2 Naive Break(I2): Some(25)
+        races 4 Idempotent Moment(InboxDuplicate): Some(33)
         crash-before-commit 1 Naive End: Some(26)
         crash-before-commit 2 Naive Fault(F2): Some(25)
         crash-before-commit 3 Naive Fault(F2): Some(25)
@@ -303,14 +308,18 @@ fn a_point_is_where_the_run_reaches_it_and_nowhere_before() {
 fn fixing_by_switching_passes_only_the_same_breaking_schedule_with_the_one_switch_run_to_its_end() {
     use PatternMode::{Idempotent, Naive};
     let inbox = lesson("inbox");
-    let task = 2;
+    let task = 3;
     assert_eq!(
         verdict(inbox, task, &learner_run(inbox, Naive, &[Pattern::P4], &[], true)),
         TaskVerdict::Passed
     );
     assert_eq!(
         verdict(inbox, task, &learner_run(inbox, Naive, &[], &[], true)),
-        not_yet(NotYet::NotOneSwitch { pattern: Some(Pattern::P4) })
+        not_yet(NotYet::NotOneSwitch {
+            pattern: Some(Pattern::P4),
+            start: inbox.patterns(Naive).unwrap(),
+            candidates: vec![Pattern::P4],
+        })
     );
     assert_eq!(
         verdict(inbox, task, &learner_run(inbox, Naive, &[Pattern::P4], &[], false)),
@@ -332,7 +341,11 @@ fn fixing_by_switching_passes_only_the_same_breaking_schedule_with_the_one_switc
     );
     assert_eq!(
         verdict(lease, 1, &learner_run(lease, Naive, &[Pattern::P2, Pattern::P3], &[], true)),
-        not_yet(NotYet::NotOneSwitch { pattern: None })
+        not_yet(NotYet::NotOneSwitch {
+            pattern: None,
+            start: Patterns::all(Naive),
+            candidates: vec![Pattern::P1, Pattern::P2, Pattern::P3, Pattern::P4],
+        })
     );
     // Retention: the inbox alone forgets, the ledger does not.
     let retention = lesson("retention");
@@ -353,7 +366,7 @@ fn fixing_by_switching_refuses_a_schedule_that_the_naive_twin_survives_too() {
     calm.scripted_faults = false;
     let trace = learner_run(&calm, PatternMode::Naive, &[Pattern::P4], &[], true);
     assert_eq!(
-        verdict(&calm, 2, &trace),
+        verdict(&calm, 3, &trace),
         not_yet(NotYet::NaiveHoldsToo { invariant: InvariantId::I2 })
     );
 }
@@ -389,7 +402,7 @@ fn breaking_passes_only_with_the_learners_own_faults_within_the_budget() {
     );
     assert_eq!(
         verdict(crash, task, &learner_run(crash, Idempotent, &[], &[FaultClass::F2], true)),
-        not_yet(NotYet::Patterns { mode: Naive })
+        not_yet(NotYet::Patterns { mode: Naive, patterns: Patterns::all(Naive) })
     );
 }
 
@@ -412,7 +425,7 @@ fn surviving_passes_only_all_idempotent_with_the_faults_run_to_the_end() {
     );
     assert_eq!(
         verdict(new_key, task, &learner_run(new_key, Naive, &[], &[FaultClass::F6], true)),
-        not_yet(NotYet::Patterns { mode: Idempotent })
+        not_yet(NotYet::Patterns { mode: Idempotent, patterns: Patterns::all(Idempotent) })
     );
     let crash = lesson("crash-before-commit");
     assert_eq!(
@@ -439,16 +452,29 @@ fn a_lesson_is_graded_over_several_traces_each_task_by_the_first_that_passes_it(
         ]
     );
     let grades = crash.grade(&[broken]).unwrap();
-    assert_eq!(grades[1].verdict, not_yet(NotYet::Patterns { mode: PatternMode::Idempotent }));
+    assert_eq!(
+        grades[1].verdict,
+        not_yet(NotYet::Patterns {
+            mode: PatternMode::Idempotent,
+            patterns: Patterns::all(PatternMode::Idempotent)
+        })
+    );
     let reason = match &grades[1].verdict {
         TaskVerdict::NotYet(reason) => reason,
         TaskVerdict::Passed => unreachable!(),
     };
-    assert_eq!(reason.text(Language::En), "Switch the lesson's patterns to idempotent first.");
+    assert_eq!(
+        reason.text(Language::En),
+        "This task needs the patterns set to P1 idempotent, P2 idempotent, P3 idempotent, \
+         P4 idempotent: set them first."
+    );
     let ru = Language::Ru.words();
     assert_eq!(
         reason.text(Language::Ru),
-        crate::words::fill(ru.course_patterns, &[("mode", &ru.course_idempotent)])
+        crate::words::fill(
+            ru.course_patterns,
+            &[("patterns", &check::patterns_text(Patterns::all(PatternMode::Idempotent), Language::Ru))]
+        )
     );
 }
 
@@ -504,9 +530,9 @@ fn a_course_file_is_refused_with_the_field_it_is_wrong_about() {
         "lessons[0].steps[1].prediction.answer names sku \"plum\", which the lesson's scenario does not stock"
     );
     assert_eq!(
-        message(|v| v["lessons"][0]["steps"][3]["task"]["goal"]["fix_by_switching"]["pattern"] =
+        message(|v| v["lessons"][0]["steps"][4]["task"]["goal"]["fix_by_switching"]["pattern"] =
             "P3".into()),
-        "lessons[0].steps[3].task.goal.fix_by_switching.pattern names P3, which is not among the lesson's focus patterns"
+        "lessons[0].steps[4].task.goal.fix_by_switching.pattern names P3, which is not among the lesson's focus patterns"
     );
     assert_eq!(
         message(|v| {
@@ -516,9 +542,9 @@ fn a_course_file_is_refused_with_the_field_it_is_wrong_about() {
         "lessons[0].steps has no task: every lesson has a narration, a prediction and a task"
     );
     assert_eq!(
-        message(|v| v["lessons"][0]["steps"][2]["narration"]["at"] =
+        message(|v| v["lessons"][0]["steps"][3]["narration"]["at"] =
             serde_json::json!({"moment": "key_reused"})),
-        "lessons[0].steps[2].narration.at is a point the lesson's Naive run never reaches"
+        "lessons[0].steps[3].narration.at is a point the lesson's Naive run never reaches"
     );
     assert_eq!(
         message(|v| v["lessons"][9]["steps"][2]["task"]["goal"]["break"]["faults_max"] = 0.into()),
@@ -534,12 +560,12 @@ fn a_course_file_is_refused_with_the_field_it_is_wrong_about() {
 #[test]
 fn a_break_task_the_lessons_own_faults_already_pass_is_refused() {
     let error = parse_edited(|v| {
-        v["lessons"][0]["steps"][3]["task"]["goal"] =
+        v["lessons"][0]["steps"][4]["task"]["goal"] =
             serde_json::json!({"break": {"invariant": "I2", "faults_max": 1}});
     });
     assert_eq!(
         error.to_string(),
-        "lessons[0].steps[3].task.goal asks the learner to break I2, but the lesson's naive run breaks it without them"
+        "lessons[0].steps[4].task.goal asks the learner to break I2, but the lesson's naive run breaks it without them"
     );
 }
 
@@ -567,7 +593,7 @@ fn differing_step(difference: &crate::sim::TraceDifference) -> usize {
 fn a_trace_is_graded_only_once_it_reproduces_from_its_scenario_seed_and_choices() {
     use PatternMode::{Idempotent, Naive};
     let ledger = lesson("reservation-ledger");
-    let task = 3;
+    let task = 4;
     let honest = learner_run(ledger, Idempotent, &[], &[], true);
     assert_eq!(verdict(ledger, task, &honest), TaskVerdict::Passed);
 
@@ -634,4 +660,145 @@ fn a_trace_is_graded_only_once_it_reproduces_from_its_scenario_seed_and_choices(
         Err(GradeError::NotReproduced { trace: 1, .. }) => {}
         other => panic!("the cut trace was graded: {other:?}"),
     }
+}
+
+#[test]
+fn a_tasks_reason_names_the_patterns_the_lesson_starts_from_not_all_naive() {
+    use PatternMode::{Idempotent, Naive};
+    // P1's lesson starts with P2 and P3 idempotent and P4 naive: the reason says so, and
+    // never "keep the others naive".
+    let ledger = lesson("reservation-ledger");
+    let fix = |s: &CourseStep| {
+        matches!(s, CourseStep::Task(Task { goal: Goal::FixBySwitching { .. }, .. }))
+    };
+    let task = ledger.steps.iter().position(fix).unwrap();
+    let untouched = learner_run(ledger, Naive, &[], &[], true);
+    let TaskVerdict::NotYet(reason) = verdict(ledger, task, &untouched) else {
+        panic!("the task passes untouched")
+    };
+    assert_eq!(
+        reason.text(Language::En),
+        "From the lesson's start, P1 naive, P2 idempotent, P3 idempotent, P4 naive, switch \
+         exactly one pattern, P1, to idempotent, and leave the others as they start."
+    );
+    assert!(!reason.text(Language::En).contains("others naive"));
+    let ru = format!("P2 {}", Language::Ru.words().course_idempotent);
+    assert!(reason.text(Language::Ru).contains(&ru), "{}", reason.text(Language::Ru));
+    // "All idempotent" in the page switches every pattern: in mark-paid that turns P3 on too,
+    // and the task, which asks that P2 alone fix the charge, does not pass.
+    let mark_paid = lesson("mark-paid");
+    let task = mark_paid.steps.iter().position(fix).unwrap();
+    let mut scenario = mark_paid.scenario().unwrap();
+    scenario.patterns = Patterns::all(Idempotent);
+    let mut everything = Simulation::new(scenario, 0).unwrap();
+    everything.run_to_end();
+    assert!(matches!(
+        verdict(mark_paid, task, &everything.trace()),
+        TaskVerdict::NotYet(NotYet::NotOneSwitch { pattern: Some(Pattern::P2), .. })
+    ));
+    assert_eq!(
+        verdict(mark_paid, task, &learner_run(mark_paid, Naive, &[Pattern::P2], &[], true)),
+        TaskVerdict::Passed
+    );
+}
+
+#[test]
+fn a_survive_task_counts_the_learners_faults_over_the_whole_run_not_up_to_the_step_shown() {
+    use PatternMode::Idempotent;
+    // The crash placed, the run shown before the twin takes it: the run has not ended, and
+    // that is the reason, not "you placed 0 faults".
+    let crash = lesson("crash-before-commit");
+    let scenario = crash.scenario().unwrap().with_mode(Idempotent);
+    let fresh = Simulation::new(scenario, 0).unwrap().trace();
+    assert_eq!(verdict(crash, 3, &fresh), not_yet(NotYet::NotAtEnd));
+}
+
+#[test]
+fn each_step_starts_from_the_patterns_the_course_file_sets() {
+    use PatternMode::{Idempotent, Naive};
+    // Retention's last task says "now from all naive": it starts all naive, though the steps
+    // before it run idempotent.
+    let retention = lesson("retention");
+    let task = retention.steps.len() - 1;
+    assert!(matches!(retention.steps[task], CourseStep::Task(_)));
+    assert_eq!(retention.mode_at(task - 1), Idempotent);
+    assert_eq!(retention.patterns_at(task).unwrap(), Patterns::all(Naive));
+    // A lesson with a focus keeps its other patterns as its scenario sets them.
+    let ledger = lesson("reservation-ledger");
+    assert_eq!(
+        ledger.patterns_at(0).unwrap(),
+        Patterns {
+            p1_stock: Naive,
+            p2_order: Idempotent,
+            p3_api: Idempotent,
+            p4_inbox: Naive
+        }
+    );
+}
+
+/// How many tasks of the course ask for each kind of work: switching a pattern, or placing
+/// faults of the learner's own (breaking a naive run, surviving faults all idempotent).
+#[test]
+fn at_least_a_third_of_the_tasks_have_the_learner_place_the_fault() {
+    let (mut switch, mut broken, mut survived) = (0, 0, 0);
+    for lesson in &course().lessons {
+        for step in &lesson.steps {
+            match step {
+                CourseStep::Task(Task { goal: Goal::FixBySwitching { .. }, .. }) => switch += 1,
+                CourseStep::Task(Task { goal: Goal::Break { .. }, .. }) => broken += 1,
+                CourseStep::Task(Task { goal: Goal::Survive { .. }, .. }) => survived += 1,
+                _ => {}
+            }
+        }
+    }
+    assert_eq!((switch, broken, survived), (9, 4, 2));
+    let total = switch + broken + survived;
+    assert!(3 * (broken + survived) >= total, "{broken} + {survived} of {total}");
+}
+
+/// A "break it yourself" task of the learner's own faults, passed in its own run.
+fn break_it_yourself(id: &str, class: FaultClass) {
+    let lesson = lesson(id);
+    let index = lesson
+        .steps
+        .iter()
+        .position(|step| matches!(step, CourseStep::Task(task) if task.own_faults))
+        .unwrap_or_else(|| panic!("{id} has no task of the learner's own faults"));
+    let task = task_at(lesson, index);
+    let scenario = lesson.scenario_at(index).unwrap();
+    assert!(scenario.injections.is_empty() && scenario.fault_classes().is_empty(), "{id}");
+    assert_eq!(scenario, lesson.task_scenario(task).unwrap());
+    assert!(!lesson.scenario().unwrap().injections.is_empty(), "{id}'s other steps are scripted");
+    // Untouched, the run holds; with the learner's one fault it breaks, and the task passes.
+    let run = |faults: &[FaultClass]| {
+        let mut simulation = Simulation::new(scenario.with_mode(PatternMode::Naive), 0).unwrap();
+        for class in faults {
+            let action = loop {
+                let offered = simulation
+                    .world()
+                    .enabled_fault_actions()
+                    .into_iter()
+                    .find(|action| action.fault_class() == Some(*class));
+                if let Some(action) = offered {
+                    break action;
+                }
+                assert!(simulation.step().is_some(), "{class:?} never offered in {id}");
+            };
+            simulation.step_with(action).unwrap();
+        }
+        simulation.run_to_end();
+        simulation.trace()
+    };
+    assert_eq!(verdict(lesson, index, &run(&[])), not_yet(NotYet::NoFault), "{id}");
+    assert_eq!(verdict(lesson, index, &run(&[class])), TaskVerdict::Passed, "{id}");
+    // The lesson's scripted run is of another scenario for this task.
+    let scripted = learner_run(lesson, PatternMode::Naive, &[], &[class], true);
+    assert_eq!(verdict(lesson, index, &scripted), not_yet(NotYet::OtherScenario), "{id}");
+}
+
+#[test]
+fn p1_outbox_and_races_each_have_the_learner_break_the_naive_run_themselves() {
+    break_it_yourself("reservation-ledger", FaultClass::F1);
+    break_it_yourself("outbox-relay", FaultClass::F12);
+    break_it_yourself("races", FaultClass::F4);
 }

@@ -497,6 +497,13 @@ impl Scenario {
         Scenario { patterns: Patterns::all(mode), ..self.clone() }
     }
 
+    /// The same scenario without its own faults (its injections and random fault rates): a
+    /// run whose faults are all a learner's (a course task that has the learner break it, the
+    /// CLI's `run --no-scripted-faults`).
+    pub fn without_scripted_faults(&self) -> Scenario {
+        Scenario { injections: Vec::new(), fault_rates: Default::default(), ..self.clone() }
+    }
+
     /// The same scenario with the lesson's focus patterns (all four if it names none) in
     /// `mode`: the page's naive/idempotent switch.
     pub fn with_mode(&self, mode: PatternMode) -> Scenario {

@@ -9,8 +9,9 @@
 //! placed by hand:
 //! - [`SimEvent::MessageConsumed`] with [`ConsumeOutcome::DuplicateIgnored`] is
 //!   [`MomentKind::InboxDuplicate`]; a processed outcome whose reservation found a line reserved
-//!   already is [`MomentKind::ReservationAlreadyPresent`] (both on the acknowledging step,
-//!   where the delivery's outcome is final);
+//!   already is [`MomentKind::ReservationAlreadyPresent`] (both carried by the acknowledging
+//!   step, where the delivery's outcome is final, and drawn by [`moments`] on the statement
+//!   that did it: the insert of 0 rows, the inbox insert that met the key);
 //! - the P3 layer's [`IdempotencyEvent`]s: `KeyInProgress` and `ReservationLost` (both answer
 //!   409), `FingerprintMismatch` (422), `KeyTakenOver`, `StaleCompletionRejected`,
 //!   `ResponseReplayed`.
@@ -136,18 +137,103 @@ pub fn step_moments(step: &TraceStep) -> Vec<MomentKind> {
 /// Every moment of a run, in step order: each step's [`step_moments`], and
 /// [`MomentKind::AlreadyPaid`] on the `COMMIT` of a payment that found its order paid by the
 /// same payment.
+///
+/// A consumer's outcome is final on its acknowledging step, where its event is; the moment is
+/// drawn on the statement that did it ([`ConsumerStatements`]): P1's
+/// `INSERT INTO reservations ... ON CONFLICT DO NOTHING` that inserted 0 rows, P4's
+/// `INSERT INTO inbox` that met the key. The trace is not changed: the view maps them.
 pub fn moments(steps: &[TraceStep]) -> Vec<Moment> {
     let mut payments = PaymentRepeats::default();
+    let mut consumers = ConsumerStatements::default();
     let mut moments = Vec::new();
     for step in steps {
         let lane = Lane::of_actor(step.actor);
+        consumers.step(step);
         let mut kinds = step_moments(step);
         if payments.step(step) && !kinds.contains(&MomentKind::AlreadyPaid) {
             kinds.push(MomentKind::AlreadyPaid);
         }
-        moments.extend(kinds.into_iter().map(|kind| Moment { step: step.step, kind, lane }));
+        moments.extend(kinds.into_iter().map(|kind| Moment {
+            step: consumers.statement_of(step, kind).unwrap_or(step.step),
+            kind,
+            lane,
+        }));
     }
+    // Mapped back to their statements, the moments stay in step order (stable: two on one
+    // step keep their event order).
+    moments.sort_by_key(|moment| moment.step);
     moments
+}
+
+/// The start of P1's idempotent ledger insert (`sql::statements::insert` of a reservation).
+const RESERVATION_INSERT: &str = "INSERT INTO reservations ";
+
+/// The start of the ledger's stock update, which follows an insert that inserted its row.
+const STOCK_UPDATE: &str = "UPDATE stock ";
+
+/// The start of P4's inbox insert (`sql::statements::insert` of an inbox row).
+const INBOX_INSERT: &str = "INSERT INTO inbox ";
+
+/// What one consumer instance's transaction has run so far, by its statements.
+#[derive(Clone, Copy, Debug, Default)]
+struct Delivery {
+    /// The step of its last `INSERT INTO inbox`.
+    inbox_insert: Option<usize>,
+    /// The step of an `INSERT INTO reservations` whose next statement is not known yet.
+    reservation_insert: Option<usize>,
+    /// The step of its first `INSERT INTO reservations` that inserted 0 rows: the next
+    /// statement was not the `UPDATE stock` that takes stock for a new row.
+    reservation_present: Option<usize>,
+}
+
+/// Each consumer instance's [`Delivery`], by its statements in step order.
+#[derive(Default)]
+struct ConsumerStatements {
+    deliveries: Vec<(Actor, Delivery)>,
+}
+
+impl ConsumerStatements {
+    /// Follows `step`. A step that waited for a lock ran nothing: it is left out.
+    fn step(&mut self, step: &TraceStep) {
+        let Actor::Consumer { .. } = step.actor else { return };
+        if step.events.iter().any(|event| matches!(event, SimEvent::Blocked { .. })) {
+            return;
+        }
+        let Some(statement) = &step.statement else { return };
+        let delivery = match self.deliveries.iter_mut().find(|(actor, _)| *actor == step.actor) {
+            Some((_, delivery)) => delivery,
+            None => {
+                self.deliveries.push((step.actor, Delivery::default()));
+                let last = self.deliveries.len() - 1;
+                &mut self.deliveries[last].1
+            }
+        };
+        if statement == "BEGIN" {
+            *delivery = Delivery::default();
+            return;
+        }
+        if let Some(insert) = delivery.reservation_insert.take()
+            && !statement.starts_with(STOCK_UPDATE)
+        {
+            delivery.reservation_present.get_or_insert(insert);
+        }
+        if statement.starts_with(RESERVATION_INSERT) {
+            delivery.reservation_insert = Some(step.step);
+        } else if statement.starts_with(INBOX_INSERT) {
+            delivery.inbox_insert = Some(step.step);
+        }
+    }
+
+    /// The step of the statement that made `kind` happen, for a moment `step` (followed
+    /// already) carries; `None` for a kind that is on its own step.
+    fn statement_of(&self, step: &TraceStep, kind: MomentKind) -> Option<usize> {
+        let (_, delivery) = self.deliveries.iter().find(|(actor, _)| *actor == step.actor)?;
+        match kind {
+            MomentKind::ReservationAlreadyPresent => delivery.reservation_present,
+            MomentKind::InboxDuplicate => delivery.inbox_insert,
+            _ => None,
+        }
+    }
 }
 
 /// The moment an event is, if any. Every event is listed, so that a new one is decided here.

@@ -358,7 +358,7 @@ words! {
     course_idempotent: Text,
     /// A task's run is of another scenario.
     course_other_scenario: Text,
-    /// A task asks for the focus patterns in one twin (`{mode}`).
+    /// A task asks for these switches of every pattern (`{patterns}`).
     course_patterns: Text,
     /// A task asks for a fault of the learner's own.
     course_no_fault: Text,
@@ -374,11 +374,13 @@ words! {
     course_not_at_end: Text,
     /// An invariant a task asks to keep broke.
     course_broken: Text,
-    /// A task asks for exactly one pattern switched.
+    /// A task asks for exactly one pattern (`{pattern}`) switched from the lesson's start
+    /// (`{start}`).
     course_not_one_switch: Text,
     /// The same schedule does not break the invariant naive either.
     course_naive_holds_too: Text,
-    /// A task asks for exactly one pattern, any, switched.
+    /// A task asks for exactly one pattern, any of `{candidates}`, switched from the lesson's
+    /// start (`{start}`).
     course_not_one_switch_any: Text,
 
     // The CLI's course and lesson.

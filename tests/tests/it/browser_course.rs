@@ -9,9 +9,11 @@
 //! and each lesson takes at most [`CLICKS_MAX`]. Three lessons are photographed at 1280x720
 //! with the lesson panel and the diagram on screen.
 //!
-//! A trainer's link (`#lesson=inbox&at=2`, the old numbering from 0, read as `step=3`) opens that lesson at that step, the steps before it
-//! visited but not passed; there an unfinished task shows the core's own reason and a wrong
-//! prediction the lesson's hint, and neither lets Next on. A bad link (`#lesson=nope`, a step
+//! A trainer's link (`#lesson=inbox&at=<its task>`, the old numbering from 0, read as
+//! `step=<its task + 1>`) opens that lesson at that step, the steps before it visited but not
+//! passed; there an unfinished task shows the core's own reason, its hint only after a wrong
+//! try (run to the end), and a wrong prediction the lesson's hint, and neither lets Next on. A
+//! bad link (`#lesson=nope`, a step
 //! past the last) shows the core's words in the error banner and keeps the stored progress.
 //! The course reads in Russian, at 390 px it is no wider than the phone, and axe-core finds no
 //! WCAG 2 A or AA violation in the course or a lesson.
@@ -39,7 +41,7 @@ const CLICKS_MAX: usize = 25;
 
 /// The lessons photographed at 1280x720, and the step at which.
 const PHOTOGRAPHED: [(&str, usize); 3] =
-    [("reservation-ledger", 2), ("inbox", 3), ("crash-before-commit", 2)];
+    [("reservation-ledger", 3), ("inbox", 4), ("crash-before-commit", 2)];
 
 /// The most actions a task takes before it must pass.
 const TASK_ACTIONS_MAX: usize = 8;
@@ -365,20 +367,24 @@ fn the_second_half_of_the_course_is_completed_with_real_clicks_within_25_each() 
 #[test]
 fn a_trainers_link_opens_a_lesson_at_a_step_and_a_bad_one_says_what_is_wrong() {
     let inbox = lesson("inbox");
-    let page = LabPage::open_course("#lesson=inbox&at=2");
-    let card = card_at(&page, inbox, 2);
+    let task_step = inbox.steps.iter().position(|step| matches!(step, CourseStep::Task(_)));
+    let task_step = task_step.expect("the inbox lesson has a task");
+    let page = LabPage::open_course(&format!("#lesson=inbox&at={task_step}"));
+    let card = card_at(&page, inbox, task_step);
     // An old link (`at`, from 0) still reads; the address then counts from 1, as the panel.
-    assert_eq!(page.location().split_once('#').map(|(_, f)| f), Some("lesson=inbox&step=3"));
+    let expected = format!("lesson=inbox&step={}", task_step + 1);
+    assert_eq!(page.location().split_once('#').map(|(_, f)| f), Some(expected.as_str()));
     // The steps before the link's are visited, none passed.
     let marks = page.evaluate(
         "JSON.stringify(Array.from(document.querySelectorAll('.lesson-step'), mark => mark.dataset.state))",
     );
     let marks: Vec<String> = serde_json::from_str(marks.as_str().unwrap()).unwrap();
-    assert_eq!(&marks[..3], ["visited", "visited", "visited"], "{marks:?}");
+    assert!(marks[..=task_step].iter().all(|mark| mark == "visited"), "{marks:?}");
 
-    // An unfinished task: the core's reason for the learner's run, the hint, and no Next.
-    let CourseStep::Task(task) = &inbox.steps[2] else { panic!("inbox step 2 is a task") };
-    let scenario = inbox.scenario().unwrap().with_mode(inbox.mode_at(2));
+    // An unfinished task: the core's reason for the learner's run and no Next; no hint
+    // before the learner has tried.
+    let CourseStep::Task(task) = &inbox.steps[task_step] else { unreachable!() };
+    let scenario = inbox.scenario().unwrap().with_mode(inbox.mode_at(task_step));
     let fresh = Simulation::new(scenario, 0).unwrap().trace();
     let TaskVerdict::NotYet(reason) = task.check(inbox, &fresh).unwrap() else {
         panic!("the task passes untouched")
@@ -386,20 +392,36 @@ fn a_trainers_link_opens_a_lesson_at_a_step_and_a_bad_one_says_what_is_wrong() {
     assert!(matches!(reason, NotYet::NotOneSwitch { .. }), "{reason:?}");
     assert_eq!(card.state, "not-yet");
     assert!(card.text.contains(&words(&reason.text(Language::En))), "{:?}", card.text);
-    assert!(card.text.contains(&words(&task.hint.en)), "{:?}", card.text);
+    assert!(!reason.text(Language::En).contains("others naive"), "{reason:?}");
+    assert!(!card.text.contains(&words(&task.hint.en)), "a hint before a try: {:?}", card.text);
     assert!(!card.next, "Next before the task is done");
     assert_accessible(&page, "a lesson's task, wide");
     // Half done: the pattern switched, the run not at its end; the core says so.
     page.tap("[data-testid=pattern-P4]");
-    let card = card_when(&page, inbox, 2, "card.dataset.reason === 'not-at-end'");
+    let card = card_when(&page, inbox, task_step, "card.dataset.reason === 'not-at-end'");
     assert!(card.text.contains(&words(&NotYet::NotAtEnd.text(Language::En))), "{:?}", card.text);
+    assert!(!card.text.contains(&words(&task.hint.en)), "a hint before a try: {:?}", card.text);
     assert!(!card.next, "Next before the run's end");
+    // A wrong try: P1 switched too, run to its end; now the hint shows.
+    page.tap("[data-testid=pattern-P1]");
+    card_when(&page, inbox, task_step, "card.dataset.reason === 'not-one-switch'");
+    page.tap("[data-testid=run-to-end]");
+    let card = card_when(
+        &page,
+        inbox,
+        task_step,
+        "card.dataset.reason === 'not-one-switch' && !!card.querySelector('[data-testid=task-hint]')",
+    );
+    assert!(card.text.contains(&words(&task.hint.en)), "{:?}", card.text);
+    assert!(!card.next, "Next after a wrong try");
     page.click("[data-testid=course-next]");
-    card_at(&page, inbox, 2);
+    card_at(&page, inbox, task_step);
 
     // Back to the prediction, visited but not passed: a wrong answer shows "not quite" and
     // the hint, never the explanation, and Next stays off.
-    page.tap("[data-testid=course-back]");
+    for _ in 1..task_step {
+        page.tap("[data-testid=course-back]");
+    }
     let card = card_at(&page, inbox, 1);
     let CourseStep::Prediction(prediction) = &inbox.steps[1] else { panic!("step 1 predicts") };
     let Actual::Number(right) = prediction.actual(inbox).unwrap() else { panic!("a number") };

@@ -24,7 +24,10 @@ fn the_inbox_duplicate_is_a_callout_with_its_headline_in_english_and_in_russian(
         .into_iter()
         .find(|moment| moment.kind == MomentKind::InboxDuplicate)
         .expect("the lesson's second copy meets the inbox");
-    assert_eq!(duplicate.step, 34, "the golden trace's step");
+    // Drawn on the inbox insert that met the key (33), not on the ACK (34) that carries it.
+    assert_eq!(duplicate.step, 33, "the golden trace's step");
+    let statement = trace.steps[duplicate.step - 1].statement.as_deref().unwrap_or_default();
+    assert!(statement.starts_with("INSERT INTO inbox"), "{statement}");
 
     let page = LabPage::open("");
     page.open_lesson(LESSON, PatternMode::Idempotent);

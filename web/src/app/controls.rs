@@ -2,7 +2,7 @@
 //! the lesson's text), the run's controls (reset, step, play, speed, the rewind slider and
 //! the view buttons) and the files bar (compare, check, export, import, share).
 
-use idempotency_lab::sim::{CATALOGUE, Pattern, PatternMode};
+use idempotency_lab::sim::{CATALOGUE, Pattern, PatternMode, Patterns};
 use idempotency_lab::view::lesson_text;
 use yew::prelude::*;
 
@@ -57,8 +57,8 @@ pub fn scenario_bar(state: &PageState, edges: &Edges, in_lesson: bool) -> Html {
                 </label>
                 }
                 <span class="modes">
-                    <button data-testid="all-naive" onclick={send(edges, PageAction::Lab(Action::SetAllPatterns(PatternMode::Naive)))}>{ ui.all_naive }</button>
-                    <button data-testid="all-idempotent" onclick={send(edges, PageAction::Lab(Action::SetAllPatterns(PatternMode::Idempotent)))}>{ ui.all_idempotent }</button>
+                    <button data-testid="all-naive" onclick={send(edges, PageAction::Lab(Action::SetPatterns(Patterns::all(PatternMode::Naive))))}>{ ui.all_naive }</button>
+                    <button data-testid="all-idempotent" onclick={send(edges, PageAction::Lab(Action::SetPatterns(Patterns::all(PatternMode::Idempotent))))}>{ ui.all_idempotent }</button>
                 </span>
             </div>
             { pattern_switches(state, edges) }

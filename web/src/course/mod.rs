@@ -44,6 +44,10 @@ pub enum StepStatus {
     Prediction,
     /// A task: the core's verdict on the run up to the step shown, or why it could not judge.
     Task(Result<TaskVerdict, String>),
+    /// A task whose learner has tried: the run shown is at its end, and the verdict is the
+    /// core's on it. Only then does the card show the task's hint (a nudge after a wrong
+    /// try, never before one).
+    TaskTried(Result<TaskVerdict, String>),
     /// After the lesson's last step.
     Finished,
 }
@@ -85,42 +89,60 @@ pub fn step_status(lesson: &Lesson, step: usize, lab: &LabState) -> StepStatus {
             reached: narration.at.resolve(&lab.sim).is_some_and(|at| at <= lab.cursor),
         },
         Some(CourseStep::Prediction(_)) => StepStatus::Prediction,
-        Some(CourseStep::Task(task)) => StepStatus::Task(
-            task.check_played(lesson, &lab.trace_at_cursor()).map_err(|error| error.to_string()),
-        ),
+        Some(CourseStep::Task(task)) => {
+            let verdict = task
+                .check_played(lesson, &lab.trace_at_cursor())
+                .map_err(|error| error.to_string());
+            let tried = lab.sim.stop_reason().is_some() && lab.cursor == lab.sim.steps().len();
+            if tried { StepStatus::TaskTried(verdict) } else { StepStatus::Task(verdict) }
+        }
     }
 }
 
-/// Whether the lesson's focus patterns are all in `mode` in `lab`'s run.
-pub fn in_mode(lesson: &Lesson, lab: &LabState, mode: PatternMode) -> bool {
-    let focus = lesson.focus(&lab.base);
-    focus.iter().fold(lab.patterns, |patterns, pattern| patterns.with(*pattern, mode))
-        == lab.patterns
-}
-
 /// What the lab does when the learner arrives at step `step` of `lesson` (by Next or Back):
-/// a step that names a twin switches the focus patterns to it, unless they are in it already
-/// (`SetAllPatterns` keeps the choices and the step shown).
-pub fn arrival(lesson: &Lesson, step: usize, lab: &LabState) -> Option<Action> {
-    let mode = lesson.steps.get(step)?.run()?;
-    (!in_mode(lesson, lab, mode)).then_some(Action::SetAllPatterns(mode))
+/// a step of another scenario ([`Lesson::scenario_at`]) opens a fresh run of it; a step that
+/// names a twin sets every pattern as the course file starts that step
+/// ([`Lesson::patterns_at`]), unless they are so already (`SetPatterns` keeps the choices
+/// and the step shown).
+///
+/// A prediction not yet answered is asked before the run shows its answer: the run is shown
+/// from its start (`SeekTo(0)`; its steps stay, one click away), so that no table, invariant
+/// or callout of the run's end answers it on the screen.
+pub fn arrival(lesson: &Lesson, step: usize, lab: &LabState, answered: bool) -> Vec<Action> {
+    let mut actions = Vec::new();
+    let Some(course_step) = lesson.steps.get(step) else { return actions };
+    if lesson.scenario_at(step).is_ok_and(|scenario| scenario != lab.base) {
+        // A task whose learner places the faults starts from a run without the scripted
+        // ones; the step after it goes back to the lesson's run.
+        actions.extend(fresh_opening(lesson, step));
+    } else if course_step.run().is_some()
+        && let Ok(patterns) = lesson.patterns_at(step)
+        && lab.patterns != patterns
+    {
+        actions.push(Action::SetPatterns(patterns));
+    }
+    if matches!(course_step, CourseStep::Prediction(_)) && !answered {
+        actions.push(Action::SeekTo(0));
+    }
+    actions
 }
 
 /// What the lab does when the learner opens `lesson` at `step`: a fresh run of the lesson's
-/// scenario in the twin the lesson is in at that step; or, on Resume in the same page, the
-/// learner's run as it was, switched to that twin if it is not in it.
+/// scenario with the switches that step starts from; or, on Resume in the same page, the
+/// learner's run as it was, switched to them if it is not.
 pub fn opening(lesson: &Lesson, step: usize, lab: &LabState, resume: bool) -> Option<Action> {
-    let mode = lesson.mode_at(step);
-    if resume && lesson.scenario().is_ok_and(|scenario| lab.base == scenario) {
-        return (!in_mode(lesson, lab, mode)).then_some(Action::SetAllPatterns(mode));
+    if resume && lesson.scenario_at(step).is_ok_and(|scenario| lab.base == scenario) {
+        let patterns = lesson.patterns_at(step).ok()?;
+        return (lab.patterns != patterns).then_some(Action::SetPatterns(patterns));
     }
     fresh_opening(lesson, step)
 }
 
-/// A fresh run of `lesson`'s scenario in the twin the lesson is in at `step`.
+/// A fresh run of `lesson`'s scenario with the switches step `step` starts from.
 pub fn fresh_opening(lesson: &Lesson, step: usize) -> Option<Action> {
-    let scenario = lesson.scenario().ok()?;
-    Some(Action::OpenLesson { scenario: Box::new(scenario), mode: lesson.mode_at(step) })
+    let scenario = lesson.scenario_at(step).ok()?;
+    let patterns = lesson.patterns_at(step).ok()?;
+    Some(Action::OpenLesson { scenario: Box::new(scenario), patterns })
 }
 
 /// What the lab does when a trainer's link opens `lesson` at `step`, whatever the stored
@@ -148,8 +170,8 @@ pub fn go_to_point(lesson: &Lesson, step: usize) -> Option<Point> {
 pub fn reason_hook(reason: &NotYet) -> &'static str {
     match reason {
         NotYet::OtherScenario => "other-scenario",
-        NotYet::Patterns { mode: PatternMode::Naive } => "patterns-naive",
-        NotYet::Patterns { mode: PatternMode::Idempotent } => "patterns-idempotent",
+        NotYet::Patterns { mode: PatternMode::Naive, .. } => "patterns-naive",
+        NotYet::Patterns { mode: PatternMode::Idempotent, .. } => "patterns-idempotent",
         NotYet::NoFault => "no-fault",
         NotYet::TooManyFaults { .. } => "too-many-faults",
         NotYet::TooFewFaults { .. } => "too-few-faults",

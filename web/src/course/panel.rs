@@ -6,8 +6,8 @@
 //! the learner does ([`PanelEvent`]): a narration's text once the run reaches its point (before:
 //! "Go there"); a prediction's answer buttons or number field, judged by the core on Check,
 //! its hint after a wrong answer and its explanation after the right one (never the answer
-//! before); a task's text with the core's reason it is not done yet and its hint, or its done
-//! mark. Next is enabled only when the step's condition is met, or was met before.
+//! before); a task's text with the core's reason it is not done yet, its hint once the
+//! learner has tried (run it to its end) and it did not pass, or its done mark. Next is enabled only when the step's condition is met, or was met before.
 
 use std::rc::Rc;
 
@@ -69,8 +69,13 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
     let passed = props.progress.passed.contains(&step);
     let met = match &*props.status {
         StepStatus::Narration { reached } => *reached,
-        StepStatus::Task(Ok(TaskVerdict::Passed)) => true,
-        StepStatus::Prediction | StepStatus::Task(_) | StepStatus::Finished => false,
+        StepStatus::Task(Ok(TaskVerdict::Passed)) | StepStatus::TaskTried(Ok(TaskVerdict::Passed)) => {
+            true
+        }
+        StepStatus::Prediction
+        | StepStatus::Task(_)
+        | StepStatus::TaskTried(_)
+        | StepStatus::Finished => false,
     };
     let can_next = step < total && (passed || met);
     let emit = |event: PanelEvent| props.on_event.reform(move |_: MouseEvent| event);
@@ -202,9 +207,10 @@ fn task_card(
     on_event: &Callback<PanelEvent>,
 ) -> Html {
     let TaskContext { lesson, step, passed, labels, language } = *context;
-    let verdict = match status {
-        StepStatus::Task(verdict) => verdict.clone(),
-        _ => Err(String::new()),
+    let (verdict, tried) = match status {
+        StepStatus::Task(verdict) => (verdict.clone(), false),
+        StepStatus::TaskTried(verdict) => (verdict.clone(), true),
+        _ => (Err(String::new()), false),
     };
     let done = passed || verdict == Ok(TaskVerdict::Passed);
     let (state, reason) = match (&verdict, done) {
@@ -229,7 +235,9 @@ fn task_card(
                 <p class="task-done" data-testid="task-done">{ labels.task_done }</p>
             } else if let Some(reason) = &reason {
                 <p class="task-reason" data-testid="task-reason"><b>{ labels.not_yet }</b>{ " " }{ reason.text(language) }</p>
-                <p class="task-hint" data-testid="task-hint"><b>{ labels.hint }</b>{ " " }{ task.hint.get(language) }</p>
+                if tried {
+                    <p class="task-hint" data-testid="task-hint"><b>{ labels.hint }</b>{ " " }{ task.hint.get(language) }</p>
+                }
                 { for go_there }
             } else {
                 <p class="task-reason error-text" data-testid="task-reason">

@@ -5,7 +5,7 @@ use std::rc::Rc;
 
 use idempotency_lab::course::CourseStep;
 use idempotency_lab::sim::{
-    Action as SimAction, AnchoredAction, PatternMode, RequestIndex, UserChoice,
+    Action as SimAction, AnchoredAction, PatternMode, Patterns, RequestIndex, UserChoice,
 };
 use idempotency_lab::view::Language;
 use yew::Reducible;
@@ -124,7 +124,61 @@ fn a_lesson_step_that_names_a_twin_switches_the_patterns() {
         .chain((0..step).map(|_| PageAction::Panel(PanelEvent::Next)));
     let state = after(actions);
     assert_eq!(state.course.view, PageView::Lesson { lesson: 0, step });
-    assert!(course::in_mode(lesson, &state.lab, PatternMode::Idempotent));
+    assert_eq!(state.lab.patterns, lesson.patterns_at(step).unwrap());
+    assert_eq!(state.lab.patterns.p1_stock, PatternMode::Idempotent);
+}
+
+/// The position of the lesson with this id.
+fn lesson_position(id: &str) -> usize {
+    course::course().unwrap().position(id).unwrap()
+}
+
+#[test]
+fn each_step_opens_with_the_patterns_its_course_file_sets() {
+    // Retention's last task, "now from all naive", opens all naive though the steps before
+    // it are idempotent; by Next from the step before it too.
+    let index = lesson_position("retention");
+    let lesson = &course::course().unwrap().lessons[index];
+    let last = lesson.steps.len() - 1;
+    let opened = after([PageAction::OpenLesson { lesson: index, step: last, resume: false }]);
+    assert_eq!(opened.lab.patterns, Patterns::all(PatternMode::Naive));
+    let before = PageAction::OpenLesson { lesson: index, step: last - 1, resume: false };
+    let state = after([before, PageAction::Panel(PanelEvent::Next)]);
+    assert_eq!(state.lab.patterns, Patterns::all(PatternMode::Naive));
+}
+
+#[test]
+fn all_idempotent_switches_every_pattern_whatever_the_lessons_focus() {
+    // mark-paid's focus is P2 and it starts with P3 naive: "All idempotent" turns P3 on too.
+    let index = lesson_position("mark-paid");
+    let all = PageAction::Lab(Action::SetPatterns(Patterns::all(PatternMode::Idempotent)));
+    let state = after([PageAction::OpenLesson { lesson: index, step: 0, resume: false }, all]);
+    assert_eq!(state.lab.patterns, Patterns::all(PatternMode::Idempotent));
+    let none = PageAction::Lab(Action::SetPatterns(Patterns::all(PatternMode::Naive)));
+    assert_eq!(state.reduce(none).lab.patterns, Patterns::all(PatternMode::Naive));
+}
+
+#[test]
+fn a_switch_at_the_runs_end_knows_whether_the_other_twin_ends_there_too() {
+    // The inbox lesson with P4 idempotent, run to its end (34 steps), then P4 switched back
+    // to naive there: the naive twin goes on past 34, and the page shows that it does (one
+    // more step taken), never "34 / 34" of a run that has not ended.
+    let index = lesson_position("inbox");
+    let open = PageAction::OpenLesson { lesson: index, step: 0, resume: false };
+    let p4 = |mode| PageAction::Lab(Action::SetPattern(idempotency_lab::sim::Pattern::P4, mode));
+    let state = after([open, p4(PatternMode::Idempotent), PageAction::Lab(Action::RunToEnd)]);
+    let end = state.lab.cursor;
+    assert!(state.lab.sim.stop_reason().is_some());
+    assert_eq!(end, state.lab.sim.steps().len());
+    let switched = state.reduce(p4(PatternMode::Naive));
+    let sim = &switched.lab.sim;
+    assert_eq!(switched.lab.cursor, end);
+    assert!(
+        sim.stop_reason().is_some() || sim.steps().len() > end,
+        "at {end} of {} steps, the run neither ended nor shows more",
+        sim.steps().len()
+    );
+    assert!(sim.steps().len() > end, "the naive twin is longer: {}", sim.steps().len());
 }
 
 #[test]
@@ -306,4 +360,32 @@ fn play_steps_on_each_tick_and_stops_at_the_end() {
         assert_eq!(state.lab.cursor, tick);
     }
     panic!("play never reached the end");
+}
+
+#[test]
+fn a_prediction_is_asked_before_the_run_shows_its_answer() {
+    // Lesson 1: the fix task's run, run to its end, shows the stock table at the end; Next to
+    // the prediction "how many apples at the end?" shows the run from its start, its steps
+    // kept.
+    let lesson = &course::course().unwrap().lessons[0];
+    let prediction = lesson
+        .steps
+        .iter()
+        .rposition(|step| matches!(step, CourseStep::Prediction(_)))
+        .expect("lesson 1 has a prediction");
+    let open = PageAction::OpenLesson { lesson: 0, step: prediction - 1, resume: false };
+    let there = after([open, PageAction::Lab(Action::RunToEnd)]);
+    assert!(there.lab.cursor > 0);
+    let asked = there.reduce(PageAction::Panel(PanelEvent::Next));
+    assert_eq!(asked.course.view, PageView::Lesson { lesson: 0, step: prediction });
+    assert_eq!(asked.lab.cursor, 0, "the prediction is asked at the run's start");
+    assert!(!asked.lab.sim.steps().is_empty(), "the run's steps are kept");
+    // Answered, Back and Next again leave the run where it is.
+    let answered = asked.reduce(PageAction::Panel(PanelEvent::Answered));
+    let again = answered
+        .reduce(PageAction::Lab(Action::SeekTo(3)))
+        .reduce(PageAction::Panel(PanelEvent::Back))
+        .reduce(PageAction::Lab(Action::SeekTo(3)))
+        .reduce(PageAction::Panel(PanelEvent::Next));
+    assert_eq!(again.lab.cursor, 3);
 }

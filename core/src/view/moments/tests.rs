@@ -63,19 +63,19 @@ fn every_lesson_shows_its_moments_at_pinned_steps_and_its_naive_twin_none() {
         }
     }
     expect![[r#"
-        f01-duplicate-delivery Idempotent: 34 InboxDuplicate on Consumer A
-        f02-crash-after-commit Idempotent: 34 InboxDuplicate on Consumer B
-        f04-concurrent-delivery Idempotent: 34 InboxDuplicate on Consumer A
+        f01-duplicate-delivery Idempotent: 33 InboxDuplicate on Consumer A
+        f02-crash-after-commit Idempotent: 33 InboxDuplicate on Consumer B
+        f04-concurrent-delivery Idempotent: 33 InboxDuplicate on Consumer A
         f05-lost-response Idempotent: 35 ResponseReplayed on API
         f06-double-submit Idempotent: 12 KeyInProgress on API, 40 ResponseReplayed on API
         f07-key-reuse Idempotent: 26 KeyReused on API
         f08-api-crash Idempotent: 47 KeyInProgress on API, 54 KeyInProgress on API, 62 LeaseTakeover on API, 68 AlreadyPaid on API
-        f10-duplicate-after-retention Idempotent: 44 ReservationAlreadyPresent on Consumer A
-        f12-relay-crash Idempotent: 36 InboxDuplicate on Consumer A
-        p1-stock-reservation Idempotent: 34 ReservationAlreadyPresent on Consumer A
+        f10-duplicate-after-retention Idempotent: 42 ReservationAlreadyPresent on Consumer A
+        f12-relay-crash Idempotent: 35 InboxDuplicate on Consumer A
+        p1-stock-reservation Idempotent: 32 ReservationAlreadyPresent on Consumer A
         p2-order-state-machine Idempotent: 37 AlreadyPaid on API
         p3-idempotency-key Idempotent: 35 ResponseReplayed on API
-        p4-inbox-consumer Idempotent: 34 InboxDuplicate on Consumer B
+        p4-inbox-consumer Idempotent: 33 InboxDuplicate on Consumer B
     "#]]
     .assert_eq(&text);
 }
@@ -96,8 +96,16 @@ fn each_kind_stands_on_the_step_that_decides_it() {
             assert!(at.statement.as_deref().unwrap_or("").starts_with(statement), "{id} {at:?}");
         }
     };
-    check("p1-stock-reservation", 34, MomentKind::ReservationAlreadyPresent, Some("ACK"));
-    check("p4-inbox-consumer", 34, MomentKind::InboxDuplicate, Some("ACK"));
+    // A consumer's outcome is carried by its ACK; the moment is on the insert that did it.
+    check(
+        "p1-stock-reservation",
+        32,
+        MomentKind::ReservationAlreadyPresent,
+        Some("INSERT INTO reservations"),
+    );
+    check("p4-inbox-consumer", 33, MomentKind::InboxDuplicate, Some("INSERT INTO inbox"));
+    check("f04-concurrent-delivery", 33, MomentKind::InboxDuplicate, Some("INSERT INTO inbox"));
+    check("f12-relay-crash", 35, MomentKind::InboxDuplicate, Some("INSERT INTO inbox"));
     check("p2-order-state-machine", 37, MomentKind::AlreadyPaid, Some("COMMIT"));
     check("f08-api-crash", 68, MomentKind::AlreadyPaid, Some("COMMIT"));
     check("f06-double-submit", 12, MomentKind::KeyInProgress, None);
