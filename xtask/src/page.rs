@@ -80,10 +80,13 @@ pub const INITIAL_TRANSFER: [&str; 4] =
     ["index.html", "style.css", "idempotency_lab_web.js", "idempotency_lab_web_bg.wasm"];
 
 /// The most the initial transfer may weigh, gzipped, built by the Debian route with wasm-opt
-/// (sizes are deterministic for one toolchain): a ratchet at today's 714,108 bytes plus 2%,
-/// lowered as the page sheds weight (issue 36 aims at 250 KB). A build by another route is
-/// reported, not judged: its std is compiled otherwise.
-pub const INITIAL_TRANSFER_BUDGET: u64 = 728_000;
+/// (sizes are deterministic for one toolchain; the checkout's path still moves them by a few
+/// KB): a ratchet, lowered as the page sheds weight (issue 36 aims at 250 KB). It was 728,000
+/// (714,108 plus 2%); it was raised to 742,000 once, by the lesson's presenter view, trainer
+/// links and the course's new words and tasks (issue 34), which took the transfer to 734,611:
+/// about 1% over that. A build by another route is reported, not judged: its std is compiled
+/// otherwise.
+pub const INITIAL_TRANSFER_BUDGET: u64 = 742_000;
 
 impl PageBuild {
     /// The initial transfer's gzipped bytes, and its files with theirs.

@@ -9,7 +9,7 @@
 //! empty one), one numbering for links and the panel (`step` from 1; old `at` from 0 still
 //! reads; the panel's last step opens), and Go there bringing the point into a 720 px window.
 
-use idempotency_lab::course::{Course, CourseStep, Lesson, Point};
+use idempotency_lab::course::{Course, CourseStep, Lesson, Narration, Point};
 use idempotency_lab::sim::Simulation;
 use idempotency_lab_tests::browser::LabPage;
 
@@ -70,6 +70,20 @@ fn expect_on_one_screen(page: &LabPage, what: &str, selectors: &[String]) {
     }
 }
 
+/// The index (from 0) of the first step of `lesson` that narrates a point `wanted` accepts, and
+/// that narration: the tests follow the course file, not a step number written down here.
+fn narration_at(lesson: &Lesson, wanted: impl Fn(&Point) -> bool) -> (usize, &Narration) {
+    lesson
+        .steps
+        .iter()
+        .enumerate()
+        .find_map(|(index, step)| match step {
+            CourseStep::Narration(narration) if wanted(&narration.at) => Some((index, narration)),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("{} narrates no such point", lesson.id))
+}
+
 #[test]
 fn every_narrated_point_of_every_lesson_is_on_one_projected_screen() {
     let page = LabPage::open_course("");
@@ -104,17 +118,18 @@ fn every_narrated_point_of_every_lesson_is_on_one_projected_screen() {
     assert_eq!(page.console_errors(), Vec::<String>::new());
 }
 
-/// #34 item 1: `#lesson=reservation-ledger&at=2`, `p`, Go there showed the diagram to x 792,
+/// #34 item 1: `#lesson=reservation-ledger&at=2` (its I2 break, now a later step), `p`, Go there showed the diagram to x 792,
 /// the Consumer lanes and "I2 violated" behind a scrollbar, the tables out of reach.
 #[test]
 fn a_lesson_in_the_presenter_view_shows_every_lane_the_invariant_and_the_tables() {
     let lesson = course().lesson("reservation-ledger").unwrap();
-    let CourseStep::Narration(narration) = &lesson.steps[2] else { panic!("step 3 narrates") };
-    let (at, mut selectors) = expected_at(lesson, 2, narration.at).expect("a fresh run gets there");
+    let (index, narration) = narration_at(lesson, |point| matches!(point, Point::Break(_)));
+    let (at, mut selectors) =
+        expected_at(lesson, index, narration.at).expect("a fresh run gets there");
     let page = LabPage::open_course("");
     page.set_viewport(1280, 720, false);
-    page.evaluate("location.hash = '#lesson=reservation-ledger&at=2', true");
-    wait_for_step(&page, lesson, 2);
+    page.evaluate(&format!("location.hash = '#lesson=reservation-ledger&at={index}', true"));
+    wait_for_step(&page, lesson, index);
     // Outside the presenter view the diagram's smallest text is 14 px or more at 1280 px.
     wait_for_cursor(&page, at);
     let smallest = page.smallest_text_px(".diagram text").expect("the diagram has text");
@@ -126,7 +141,7 @@ fn a_lesson_in_the_presenter_view_shows_every_lane_the_invariant_and_the_tables(
     page.wait_until("the presenter view", "!!document.querySelector('.lab.presenter')");
     page.wait_until(
         "the address carries presenter=1",
-        "location.hash === '#lesson=reservation-ledger&step=3&presenter=1'",
+        &format!("location.hash === '#lesson=reservation-ledger&step={}&presenter=1'", index + 1),
     );
     // Every lane's name is on screen, none behind a scrollbar.
     let lanes = page.evaluate(
@@ -155,7 +170,7 @@ fn a_lesson_in_the_presenter_view_shows_every_lane_the_invariant_and_the_tables(
     page.wait_until("the presenter view is off", "!document.querySelector('.lab.presenter')");
     page.wait_until(
         "the address drops presenter",
-        "location.hash === '#lesson=reservation-ledger&step=3'",
+        &format!("location.hash === '#lesson=reservation-ledger&step={}'", index + 1),
     );
     assert_eq!(page.console_errors(), Vec::<String>::new());
 }
@@ -182,13 +197,13 @@ fn a_presenter_link_on_a_phone_still_gives_a_usable_lesson() {
     assert_eq!(page.console_errors(), Vec::<String>::new());
 }
 
-/// #34 item 5: after a finished rehearsal, `#lesson=reservation-ledger&at=2` showed the
+/// #34 item 5: after a finished rehearsal, `#lesson=reservation-ledger&at=2` (its I2 break) showed the
 /// narration over an empty run at "step 0 / 0" with no Go there.
 #[test]
 fn a_link_after_a_finished_rehearsal_opens_the_run_at_its_point() {
     let lesson = course().lesson("reservation-ledger").unwrap();
-    let CourseStep::Narration(narration) = &lesson.steps[2] else { panic!("step 3 narrates") };
-    let (at, _) = expected_at(lesson, 2, narration.at).expect("a fresh run gets there");
+    let (index, narration) = narration_at(lesson, |point| matches!(point, Point::Break(_)));
+    let (at, _) = expected_at(lesson, index, narration.at).expect("a fresh run gets there");
     assert!(at > 0, "the narration's point is past the start");
     let page = LabPage::open_course("");
     // The stored progress of a learner who finished the lesson.
@@ -204,20 +219,19 @@ fn a_link_after_a_finished_rehearsal_opens_the_run_at_its_point() {
     ));
     page.reload(false);
     page.wait_in_page("the course", "document.querySelector('[data-testid=course-lesson-reservation-ledger][data-done=true]') !== null");
-    page.evaluate("location.hash = '#lesson=reservation-ledger&at=2', true");
-    wait_for_step(&page, lesson, 2);
+    page.evaluate(&format!("location.hash = '#lesson=reservation-ledger&at={index}', true"));
+    wait_for_step(&page, lesson, index);
     wait_for_cursor(&page, at);
     assert!(page.exists("[data-testid=narration-text]"), "the narration shows");
     // Loaded as a page too, not only pasted.
     page.reload(false);
-    wait_for_step(&page, lesson, 2);
+    wait_for_step(&page, lesson, index);
     wait_for_cursor(&page, at);
     assert!(page.exists("[data-testid=narration-text]"), "the narration shows on load");
-    assert!(page.text("[data-testid=course-step]").contains("Step 3 of"));
-    assert_eq!(
-        page.location().split_once('#').map(|(_, f)| f),
-        Some("lesson=reservation-ledger&step=3")
-    );
+    let step = index + 1;
+    assert!(page.text("[data-testid=course-step]").contains(&format!("Step {step} of")));
+    let expected = format!("lesson=reservation-ledger&step={step}");
+    assert_eq!(page.location().split_once('#').map(|(_, f)| f), Some(expected.as_str()));
     assert_eq!(page.console_errors(), Vec::<String>::new());
 }
 
@@ -246,12 +260,12 @@ fn links_count_steps_from_1_as_the_panel_and_old_links_still_read() {
 #[test]
 fn go_there_brings_the_point_into_a_720_px_window() {
     let inbox = course().lesson("inbox").unwrap();
-    let CourseStep::Narration(narration) = &inbox.steps[3] else { panic!("step 4 narrates") };
-    let (at, _) = expected_at(inbox, 3, narration.at).expect("a fresh run gets there");
+    let (index, narration) = narration_at(inbox, |point| matches!(point, Point::Moment(_)));
+    let (at, _) = expected_at(inbox, index, narration.at).expect("a fresh run gets there");
     let page = LabPage::open_course("");
     page.set_viewport(1280, 720, false);
-    page.evaluate("location.hash = '#lesson=inbox&at=3', true");
-    wait_for_step(&page, inbox, 3);
+    page.evaluate(&format!("location.hash = '#lesson=inbox&at={index}', true"));
+    wait_for_step(&page, inbox, index);
     wait_for_cursor(&page, at);
     page.wait_in_view(".diagram .step.current");
     // Back to the start of the run, then Go there from the card.
