@@ -7,3 +7,4 @@ pub mod monkey;
 pub mod node;
 pub mod npm;
 pub mod postgres;
+pub mod sources;

@@ -146,10 +146,7 @@ impl NotYet {
             ),
             NotYet::NotOneSwitch { pattern: None, start, candidates } => fill(
                 words.course_not_one_switch_any,
-                &[
-                    ("candidates", &names(candidates)),
-                    ("start", &patterns_text(*start, language)),
-                ],
+                &[("candidates", &names(candidates)), ("start", &patterns_text(*start, language))],
             ),
             NotYet::NaiveHoldsToo { invariant } => {
                 fill(words.course_naive_holds_too, &[("invariant", &invariant.to_string())])

@@ -473,7 +473,10 @@ fn a_lesson_is_graded_over_several_traces_each_task_by_the_first_that_passes_it(
         reason.text(Language::Ru),
         crate::words::fill(
             ru.course_patterns,
-            &[("patterns", &check::patterns_text(Patterns::all(PatternMode::Idempotent), Language::Ru))]
+            &[(
+                "patterns",
+                &check::patterns_text(Patterns::all(PatternMode::Idempotent), Language::Ru)
+            )]
         )
     );
 }
@@ -727,12 +730,7 @@ fn each_step_starts_from_the_patterns_the_course_file_sets() {
     let ledger = lesson("reservation-ledger");
     assert_eq!(
         ledger.patterns_at(0).unwrap(),
-        Patterns {
-            p1_stock: Naive,
-            p2_order: Idempotent,
-            p3_api: Idempotent,
-            p4_inbox: Naive
-        }
+        Patterns { p1_stock: Naive, p2_order: Idempotent, p3_api: Idempotent, p4_inbox: Naive }
     );
 }
 

@@ -274,7 +274,7 @@ impl Store {
 
     /// Begins a transaction.
     pub fn begin(&mut self) -> Result<TxId, StoreError> {
-        if self.open.len() >= self.config.open_transactions_max {
+        if !self.can_begin() {
             return Err(self.refused_for_limit(StoreError::TooManyOpenTransactions {
                 open: self.open.len(),
                 limit: self.config.open_transactions_max,

@@ -5,10 +5,9 @@
 //! `//!` paragraph. Each rule is a pure function over file texts, and a test beside each shows
 //! that a breaking line is noticed.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-/// Folders not searched: build output, installed tools and version control.
-const SKIPPED_DIRS: &[&str] = &["target", ".git", "node_modules", "dist"];
+use idempotency_lab_tests::sources::files_with_extension;
 
 /// What the core may not name in its code (comments aside), each with what it would bring in.
 const CORE_FORBIDDEN: &[(&str, &str)] = &[
@@ -41,25 +40,9 @@ const HASHED_ALLOWED: &[(&str, &str)] =
 /// Crates of the web that the core may not depend on.
 const WEB_CRATES: &[&str] = &["wasm-bindgen", "web-sys", "js-sys", "yew", "gloo", "getrandom"];
 
-fn files_with_extension(dir: &Path, extension: &str, files: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap().flatten() {
-        let path = entry.path();
-        let name = entry.file_name();
-        let name = name.to_string_lossy();
-        if path.is_dir() {
-            if !SKIPPED_DIRS.contains(&name.as_ref()) && !name.starts_with('.') {
-                files_with_extension(&path, extension, files);
-            }
-        } else if path.extension().is_some_and(|ext| ext == extension) {
-            files.push(path);
-        }
-    }
-}
-
 /// Every `.rs` file under `dir`, as (path relative to `root` with `/`, text), sorted.
 fn rust_sources(root: &Path, dir: &str) -> Vec<(String, String)> {
-    let mut files = Vec::new();
-    files_with_extension(&root.join(dir), "rs", &mut files);
+    let mut files = files_with_extension(&root.join(dir), "rs");
     files.sort();
     files
         .into_iter()

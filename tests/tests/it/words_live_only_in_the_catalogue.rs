@@ -4,9 +4,10 @@
 //! from the catalogue, or pin it in snapshot files, or in `core/src/words/tests/`), and every
 //! entry of the catalogue exists, non-empty, in every language.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use idempotency_lab::words::{Entry, Language, is_cyrillic};
+use idempotency_lab_tests::sources::files_with_extension;
 
 /// The folder that holds the catalogue, the one place Russian is written in Rust.
 const CATALOGUE_DIR: &str = "core/src/words";
@@ -14,28 +15,9 @@ const CATALOGUE_DIR: &str = "core/src/words";
 /// Files outside the catalogue that may hold Cyrillic, each with its reason: none.
 const ALLOWED: &[(&str, &str)] = &[];
 
-/// Folders not searched: build output and version control.
-const SKIPPED_DIRS: &[&str] = &["target", ".git", "node_modules", "dist"];
-
-fn rust_files(dir: &Path, files: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap().flatten() {
-        let path = entry.path();
-        let name = entry.file_name();
-        let name = name.to_string_lossy();
-        if path.is_dir() {
-            if !SKIPPED_DIRS.contains(&name.as_ref()) && !name.starts_with('.') {
-                rust_files(&path, files);
-            }
-        } else if path.extension().is_some_and(|ext| ext == "rs") {
-            files.push(path);
-        }
-    }
-}
-
 /// `file:line: text` for each line of a `.rs` file outside the catalogue with a Cyrillic letter.
 fn cyrillic_outside_the_catalogue(root: &Path) -> Vec<String> {
-    let mut files = Vec::new();
-    rust_files(root, &mut files);
+    let mut files = files_with_extension(root, "rs");
     files.sort();
     let mut found = Vec::new();
     for file in files {

@@ -69,9 +69,8 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
     let passed = props.progress.passed.contains(&step);
     let met = match &*props.status {
         StepStatus::Narration { reached } => *reached,
-        StepStatus::Task(Ok(TaskVerdict::Passed)) | StepStatus::TaskTried(Ok(TaskVerdict::Passed)) => {
-            true
-        }
+        StepStatus::Task(Ok(TaskVerdict::Passed))
+        | StepStatus::TaskTried(Ok(TaskVerdict::Passed)) => true,
         StepStatus::Prediction
         | StepStatus::Task(_)
         | StepStatus::TaskTried(_)
