@@ -63,7 +63,9 @@ impl World {
         for (index, instance) in self.consumers.iter().enumerate() {
             if let Some(delivery) = &instance.delivery
                 && self.lock_free(delivery.waiting_for)
-                && self.connection_free(|| delivery.machine.next_statement(self.now))
+                && self.connection_free(delivery.machine.open_transaction(), || {
+                    delivery.machine.next_statement(self.now)
+                })
             {
                 actions.push(Action::ConsumerStep { instance: InstanceId(index) });
             }

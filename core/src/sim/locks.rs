@@ -23,10 +23,16 @@ impl World {
     /// `shop.store.open_transactions_max` connections: a statement that begins a transaction
     /// waits while that many are open, and steps once one of them ends. Every open transaction
     /// belongs to an actor that can step (a cycle of lock waits is broken), so the wait ends.
-    /// `next` is the actor's next statement, asked for only while the store is full (when it is
-    /// not, nothing changes: runs that never fill the store are the same step for step).
-    pub(super) fn connection_free(&self, next: impl FnOnce() -> Option<String>) -> bool {
-        self.store.can_begin() || next().as_deref() != Some("BEGIN")
+    /// `open` is the transaction the actor holds (one that holds one never begins another);
+    /// `next`, its next statement, is asked for only while the store is full and the actor holds
+    /// none, since building a statement's text costs (when the store is not full, nothing
+    /// changes: runs that never fill the store are the same step for step).
+    pub(super) fn connection_free(
+        &self,
+        open: Option<TxId>,
+        next: impl FnOnce() -> Option<String>,
+    ) -> bool {
+        self.store.can_begin() || open.is_some() || next().as_deref() != Some("BEGIN")
     }
 
     /// Each blocked actor's open transaction and the transaction it waits for.

@@ -61,7 +61,7 @@ impl World {
         match &self.retention {
             Some(run) => {
                 self.lock_free(run.waiting_for)
-                    && self.connection_free(|| run.next_statement(self.now))
+                    && self.connection_free(run.open_transaction(), || run.next_statement(self.now))
             }
             None => self.something_expired() && self.store.can_begin(),
         }
