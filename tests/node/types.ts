@@ -2,11 +2,13 @@
 // refuse (each `@ts-expect-error` fails the check if its line compiles). Type-checked by the
 // test `node_package_types_check_with_tsc` with `tsc --noEmit --strict`, never run.
 
-import init, { ELEMENT_NAME, Embed, Lab, mount } from "idempotency-lab";
+import init, { ELEMENT_NAME, Embed, Lab, LabError, mount } from "idempotency-lab";
 import type {
-  CheckOptions, CheckProgress, CheckResult, EmbedView, FaultBudget, FaultClass, FuzzOptions,
-  FuzzProgress, FuzzResult, InitInput, InvariantId, InvariantStatus, LabAction, LabError,
-  LessonInfo, Mode, MountOptions, PatternId, PendingFault, PendingItem, Tables,
+  CheckOptions, CheckProgress, CheckResult, EmbedControls, EmbedView, FaultBudget, FaultClass,
+  FuzzOptions, FuzzProgress, FuzzResult, IdempotencyLabAttributes, IdempotencyLabElement,
+  IdempotencyLabEventMap, InitInput, InvariantId, InvariantStatus, LabAction, LabErrorKind,
+  LabInvariantDetail, LabStepDetail, Language, LessonId, LessonInfo, Mode, MountOptions,
+  PatternId, PendingFault, PendingItem, Tables,
 } from "idempotency-lab";
 
 export async function everyExport(slot: Element, wasm: InitInput): Promise<string[]> {
@@ -77,14 +79,53 @@ export async function everyExport(slot: Element, wasm: InitInput): Promise<strin
   try {
     Lab.lesson("no-such-lesson");
   } catch (error) {
-    const lab_error = error as LabError;
-    const where: [string | null, number | null, number | null] = [lab_error.field, lab_error.line, lab_error.column];
-    const kind: LabError["kind"] = lab_error.kind;
-    void where, kind;
+    if (error instanceof LabError) {
+      const where: [string | null, number | null, number | null] = [error.field, error.line, error.column];
+      const kind: LabErrorKind = error.kind;
+      void where, kind;
+    }
   }
+  const made: LabError = new LabError("BadArgument", "seed must be a number", "seed");
+  const lesson: LessonId = "p4-inbox-consumer";
+  const language: Language = "ru";
+
+  // The element: typed by its tag, its methods and its events.
+  const element: IdempotencyLabElement = document.createElement("idempotency-lab");
+  const found: IdempotencyLabElement | null = document.querySelector("idempotency-lab");
+  const stepped: boolean = element.step();
+  const back: number = element.back();
+  const at: number = element.stepTo(4);
+  element.inject("message-0", "F1");
+  element.reset();
+  const shown: Lab = element.lab;
+  shown.free();
+  element.addEventListener("lab-step", (event) => {
+    const detail: LabStepDetail = event.detail;
+    const moved_to: number = detail.step + detail.steps + (detail.ended ? 1 : 0);
+    void moved_to;
+  });
+  element.addEventListener("lab-invariant", (event) => {
+    const detail: LabInvariantDetail = event.detail;
+    const id: InvariantId = detail.id;
+    void id, detail.held, detail.title;
+  });
+  element.addEventListener("lab-error", (event) => {
+    const kind: LabErrorKind = event.detail.kind;
+    void kind;
+  });
+  document.body.addEventListener("lab-step", (event) => void event.detail.step);
+  const events: keyof IdempotencyLabEventMap = "lab-invariant";
+  const controls: EmbedControls = "none";
+  const attributes: IdempotencyLabAttributes = { lesson, lang: language, controls, view: "slide", autoplay: true };
+  void found, stepped, back, at, made, events, attributes;
 
   const view: EmbedView = "compare";
   const options: MountOptions = { lesson: first.id, mode: "naive", step: 12, view, lang: "ru", presenter: true };
+  const slide: MountOptions = {
+    run: link, seed: 7n, modes: { p1: "idempotent", p4: "naive" }, view: "slide", controls: "step",
+    autoplay: true, onEvent: (type, detail) => void [type, detail],
+  };
+  mount(slot, slide).free();
   const embed: Embed = mount(slot, options);
   const bare: Embed = mount(slot, {});
   embed.unmount();
@@ -111,8 +152,17 @@ export async function everyExport(slot: Element, wasm: InitInput): Promise<strin
   await lab.check({ statesMax: "1000" });
   // @ts-expect-error fuzz's options have no statesMax
   await lab.fuzz({ statesMax: 10 });
-  // @ts-expect-error a view is diagram, compare or full
+  // @ts-expect-error a view is slide, diagram, compare or full
   mount(slot, { view: "slides" });
+  // @ts-expect-error controls are none, step or full
+  mount(slot, { controls: "all" });
+  // @ts-expect-error there is no such lesson
+  const no_lesson: LessonId = "p9-unknown";
+  // @ts-expect-error a language is en or ru
+  mount(slot, { lang: "de" });
+  // @ts-expect-error the element's step takes no argument
+  element.step(3);
+  void no_lesson;
   // @ts-expect-error mount takes an element
   mount("#slot", {});
   void no_fault;

@@ -71,6 +71,9 @@ enum Landing {
     FreeLab,
     /// On what the page shows.
     AsShown,
+    /// On a host page of `<idempotency-lab>` elements, each in its shadow root: the page is
+    /// ready when every element shows its lab.
+    Embeds,
 }
 
 /// The page open in a browser tab, with everything it logged.
@@ -508,6 +511,40 @@ impl LabPage {
         LabPage::open_url(url, "", WAIT_TIMEOUT, Some(server), Landing::AsShown)
     }
 
+    /// Opens a page of `<idempotency-lab>` elements at `path` within `dist/` (such as
+    /// `examples/embed.html`), served on loopback or, if `from_disk`, from its `file://` URL
+    /// with no server; waits until every element shows its lab in its shadow root.
+    pub fn open_embeds(path: &str, from_disk: bool) -> LabPage {
+        let dist = dist_dir();
+        assert!(dist.join(path).exists(), "no {path} in {}", dist.display());
+        let page = match from_disk {
+            true => LabPage::open_url(
+                file_url(&dist.join(path)),
+                "",
+                WAIT_TIMEOUT,
+                None,
+                Landing::Embeds,
+            ),
+            false => {
+                let server =
+                    xtask::serve::start(&dist, "127.0.0.1:0").expect("serve dist/ on loopback");
+                let url = format!("{}/{path}", server.url);
+                LabPage::open_url(url, "", WAIT_TIMEOUT, Some(server), Landing::Embeds)
+            }
+        };
+        page.wait_until(
+            "every embed shows its lab",
+            "[...document.querySelectorAll('idempotency-lab')].every((element) => \
+             element.shadowRoot && element.shadowRoot.querySelector('[data-testid=app]') !== null)",
+        );
+        page
+    }
+
+    /// Presses a key (such as `"ArrowRight"`) on whatever has the focus.
+    pub fn press_key_on_focus(&self, key: &str) {
+        self.tab.press_key(key).unwrap_or_else(|error| panic!("press {key}: {error}"));
+    }
+
     /// Opens the single-file page (`dist/idempotency-lab.html`) from disk, through its
     /// `file://` URL, at `fragment`, with no server: as a learner double-clicking the file.
     pub fn open_file(fragment: &str) -> LabPage {
@@ -533,7 +570,11 @@ impl LabPage {
         collect_console_errors(&tab, Arc::clone(&console_errors));
         tab.navigate_to(&format!("{url}{fragment}")).expect("navigate to the page");
         tab.wait_until_navigated().expect("page load");
-        tab.wait_for_element("[data-testid=app]").expect("the app mounts within the timeout");
+        let ready = match landing {
+            Landing::Embeds => "idempotency-lab",
+            Landing::FreeLab | Landing::AsShown => "[data-testid=app]",
+        };
+        tab.wait_for_element(ready).expect("the app mounts within the timeout");
         tab.set_default_timeout(WAIT_TIMEOUT);
         let page = LabPage {
             tab,

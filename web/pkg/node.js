@@ -3,14 +3,14 @@
 // shared with browsers and resolves at once). `mount` needs a DOM and refuses without one.
 
 import { readFileSync } from "node:fs";
-import { initSync } from "./idempotency_lab_web.js";
+import { Embed, Lab, initSync } from "./idempotency_lab_web.js";
+import { guardFreed } from "./element.js";
 
 initSync({ module: readFileSync(new URL("./idempotency_lab_web_bg.wasm", import.meta.url)) });
+guardFreed([Lab, Embed]);
 
 export { Lab, Embed, mount } from "./idempotency_lab_web.js";
-
-/** The custom element's tag (browsers only). */
-export const ELEMENT_NAME = "idempotency-lab";
+export { ELEMENT_NAME, LabError } from "./element.js";
 
 /** Nothing to load in Node: the wasm is ready at import. */
 export default function init() {

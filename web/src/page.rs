@@ -180,6 +180,9 @@ pub enum PageAction {
     Reveal,
     /// Go to the step where an invariant broke, and bring it into view.
     JumpTo(usize),
+    /// Show this lab state: what an embed's script made of the state shown
+    /// (`crate::embed::Embed`).
+    ShowLab(crate::embed::ShownLab),
 }
 
 impl PageState {
@@ -403,6 +406,7 @@ impl Reducible for PageState {
                 next.lab_does(Action::SeekTo(step));
                 next.bring_into_view(JumpTarget::default());
             }
+            PageAction::ShowLab(shown) => next.lab = shown.0,
         }
         Rc::new(next)
     }

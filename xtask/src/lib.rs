@@ -5,6 +5,7 @@
 //!
 //! Nothing here is needed at run time by the lab itself: the page is static files.
 
+pub mod classic;
 pub mod command;
 pub mod install;
 pub mod mutants;

@@ -3,20 +3,23 @@
 //! the embeds): the glue and the wasm with their TypeScript declarations, the package's own
 //! entry points from `web/pkg/` (`index.js` for browsers and bundlers, `node.js` for Node,
 //! which loads the wasm from disk, and `index.d.ts`, the types of both), its `package.json` and `README.md`,
-//! and `style.css` (the page's styles and the embeds' rules). The examples that use it
+//! and `style.css` (the page's styles and the embeds' rules, for `mount` in a page's own
+//! DOM); `element.js` (the custom element, in a shadow root) with `embed-style.js` (its
+//! styles) and `idempotency-lab.embed.js`, the whole package as one classic script for pages
+//! opened from disk (`crate::classic`). The examples that use it
 //! (`examples/embed.html`) go to `dist/examples/`, so `cargo xtask serve` serves them.
 
 use std::path::Path;
 
 use crate::page::OUTPUT_STEM;
-use crate::{XtaskError, io_error};
+use crate::{XtaskError, classic, io_error};
 
 /// The package's directory within `dist/`.
 pub const PACKAGE_DIR: &str = "pkg";
 /// The package's hand-written files, in `web/pkg/`.
 /// One `index.d.ts` types both entry points: they export the same names.
-pub const PACKAGE_SOURCES: [&str; 5] =
-    ["index.js", "index.d.ts", "node.js", "package.json", "README.md"];
+pub const PACKAGE_SOURCES: [&str; 6] =
+    ["index.js", "element.js", "index.d.ts", "node.js", "package.json", "README.md"];
 /// The pages of `examples/` that `dist/examples/` serves.
 pub const EXAMPLE_PAGES: [&str; 1] = ["embed.html"];
 
@@ -27,21 +30,39 @@ pub fn write_package(root: &Path, dist: &Path) -> Result<(), XtaskError> {
     std::fs::create_dir_all(&package).map_err(io_error("create", &package))?;
     for generated in [
         format!("{OUTPUT_STEM}.js"),
-        format!("{OUTPUT_STEM}.d.ts"),
         format!("{OUTPUT_STEM}_bg.wasm"),
         format!("{OUTPUT_STEM}_bg.wasm.d.ts"),
     ] {
         copy(&dist.join(&generated), &package.join(&generated))?;
     }
+    // The glue's types without `[Symbol.dispose]`, which lib es2022 does not know: they then
+    // check with `skipLibCheck: false` on any lib from es2022 (`free()` still releases).
+    let types_name = format!("{OUTPUT_STEM}.d.ts");
+    let types = read(&dist.join(&types_name))?;
+    let types: String = types
+        .lines()
+        .filter(|line| line.trim() != "[Symbol.dispose](): void;")
+        .flat_map(|line| [line, "\n"])
+        .collect();
+    let types_path = package.join(&types_name);
+    std::fs::write(&types_path, types).map_err(io_error("write", &types_path))?;
     let sources = root.join("web/pkg");
     for name in PACKAGE_SOURCES {
         copy(&sources.join(name), &package.join(name))?;
     }
-    let mut style = read(&root.join("web/style.css"))?;
-    style.push('\n');
-    style.push_str(&read(&sources.join("embed.css"))?);
+    let page_style = read(&root.join("web/style.css"))?;
+    let embed_style = read(&sources.join("embed.css"))?;
     let style_path = package.join("style.css");
-    std::fs::write(&style_path, style).map_err(io_error("write", &style_path))?;
+    std::fs::write(&style_path, format!("{page_style}\n{embed_style}"))
+        .map_err(io_error("write", &style_path))?;
+    let shadow_style = classic::shadow_css(&page_style, &embed_style);
+    let module_path = package.join(classic::SHADOW_STYLE_MODULE);
+    let module = format!(
+        "// The styles of <idempotency-lab>'s shadow root (`cargo xtask build` writes them).\nexport default {};\n",
+        classic::js_string(&shadow_style)
+    );
+    std::fs::write(&module_path, module).map_err(io_error("write", &module_path))?;
+    write_classic_script(dist, &package, &sources, &shadow_style)?;
 
     let examples = dist.join("examples");
     std::fs::create_dir_all(&examples).map_err(io_error("create", &examples))?;
@@ -49,6 +70,24 @@ pub fn write_package(root: &Path, dist: &Path) -> Result<(), XtaskError> {
         copy(&root.join("examples").join(name), &examples.join(name))?;
     }
     Ok(())
+}
+
+/// Writes [`classic::CLASSIC_SCRIPT`] into `package` from the glue and the wasm in `dist`.
+fn write_classic_script(
+    dist: &Path,
+    package: &Path,
+    sources: &Path,
+    shadow_style: &str,
+) -> Result<(), XtaskError> {
+    let glue_path = dist.join(format!("{OUTPUT_STEM}.js"));
+    let glue = read(&glue_path)?;
+    let element = read(&sources.join("element.js"))?;
+    let wasm_path = dist.join(format!("{OUTPUT_STEM}_bg.wasm"));
+    let wasm = std::fs::read(&wasm_path).map_err(io_error("read", &wasm_path))?;
+    let script = classic::render_classic_script(&glue, &element, shadow_style, &wasm)
+        .map_err(|problem| XtaskError::Unexpected { path: glue_path, problem })?;
+    let path = package.join(classic::CLASSIC_SCRIPT);
+    std::fs::write(&path, script).map_err(io_error("write", &path))
 }
 
 fn copy(from: &Path, to: &Path) -> Result<(), XtaskError> {

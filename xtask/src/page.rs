@@ -190,6 +190,7 @@ pub fn build(root: &Path) -> Result<PageBuild, XtaskError> {
         SINGLE_FILE.into(),
         format!("{}/index.js", crate::package::PACKAGE_DIR),
         format!("{}/style.css", crate::package::PACKAGE_DIR),
+        format!("{}/{}", crate::package::PACKAGE_DIR, crate::classic::CLASSIC_SCRIPT),
     ]
     .into_iter()
     .map(|name| file_size(&dist_dir, name))

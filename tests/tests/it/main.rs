@@ -12,7 +12,7 @@ mod browser_accessibility;
 mod browser_check_panel;
 mod browser_compare_view;
 mod browser_course;
-mod browser_embeds_share_no_state;
+mod browser_embeds_in_a_deck;
 mod browser_focus_follows_the_action;
 mod browser_idempotent_duplicate_keeps_invariants;
 mod browser_import_export;

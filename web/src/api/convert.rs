@@ -27,6 +27,8 @@ pub enum ErrorKind {
     RunFailed,
     /// The element cannot host an embed (no DOM, or not an element).
     MountFailed,
+    /// The embed was unmounted: it has nothing left to drive.
+    Unmounted,
 }
 
 impl ErrorKind {
@@ -41,6 +43,7 @@ impl ErrorKind {
             ErrorKind::NotApplicable => "NotApplicable",
             ErrorKind::RunFailed => "RunFailed",
             ErrorKind::MountFailed => "MountFailed",
+            ErrorKind::Unmounted => "Unmounted",
         }
     }
 }

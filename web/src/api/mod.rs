@@ -29,6 +29,15 @@ use crate::state::{self, LabState};
 const TYPES: &'static str = r#"
 /** A pattern of the shop: P1 stock, P2 order state, P3 the API's Idempotency-Key, P4 the inbox. */
 export type PatternId = "p1" | "p2" | "p3" | "p4";
+/** A built-in lesson's id (`Lab.lessons()` lists them with their titles). */
+export type LessonId =
+  | "f01-duplicate-delivery" | "f02-crash-after-commit" | "f03-crash-before-commit"
+  | "f04-concurrent-delivery" | "f05-lost-response" | "f06-double-submit" | "f07-key-reuse"
+  | "f08-api-crash" | "f09-out-of-order" | "f10-duplicate-after-retention"
+  | "f11-retry-with-new-key" | "f12-relay-crash" | "p1-stock-reservation"
+  | "p2-order-state-machine" | "p3-idempotency-key" | "p4-inbox-consumer";
+/** A language of the lab's words. */
+export type Language = "en" | "ru";
 /** Which twin of a pattern runs. */
 export type Mode = "naive" | "idempotent";
 /** A fault class of the design, F1-F12. */
@@ -42,7 +51,7 @@ export interface LabAction { action: string; [field: string]: unknown }
 export interface LabError extends Error {
   name: "LabError";
   kind: "BadArgument" | "UnknownLesson" | "InvalidScenario" | "InvalidTrace" | "InvalidLink"
-    | "NotApplicable" | "RunFailed" | "MountFailed";
+    | "NotApplicable" | "RunFailed" | "MountFailed" | "Unmounted" | "Freed";
   /** The argument (`seed`, `options.statesMax`) or the JSON path (`requests[0].operation.lines[0].qty`). */
   field: string | null;
   /** Where in the scenario's or the trace's text, from 1. */
@@ -51,7 +60,7 @@ export interface LabError extends Error {
 }
 
 /** A built-in lesson. */
-export interface LessonInfo { id: string; title: string; description: string }
+export interface LessonInfo { id: LessonId; title: string; description: string }
 
 /** One fault (or letting time pass) that applies to a waiting item. */
 export interface PendingFault {
@@ -172,6 +181,36 @@ impl Lab {
 
     fn trace(&self) -> Trace {
         self.state.trace_at_cursor()
+    }
+
+    /// A lab over the state an embed shows (`crate::embed`): its methods drive a copy.
+    pub fn over(state: Rc<LabState>) -> Lab {
+        Lab { state }
+    }
+
+    /// The state this lab holds now, shared.
+    pub fn shared_state(&self) -> Rc<LabState> {
+        self.state.clone()
+    }
+
+    /// `setPattern` with its arguments read.
+    pub fn set_pattern_checked(
+        &mut self,
+        pattern: sim::Pattern,
+        mode: sim::PatternMode,
+    ) -> Result<(), LabError> {
+        self.dispatch(state::Action::SetPattern(pattern, mode), ErrorKind::RunFailed)
+    }
+
+    /// Goes one step back (nothing at step 0): the page's Back.
+    pub fn step_back(&mut self) -> Result<(), LabError> {
+        self.dispatch(state::Action::StepBack, ErrorKind::RunFailed)
+    }
+
+    /// The run again from its start, with the same scenario, seed, patterns and choices: the
+    /// page's Reset.
+    pub fn reset(&mut self) -> Result<(), LabError> {
+        self.dispatch(state::Action::Reset, ErrorKind::RunFailed)
     }
 
     /// The page's state this lab holds: what an embed opens with.

@@ -71,7 +71,7 @@ pub fn scenario_bar(state: &PageState, edges: &Edges, in_lesson: bool) -> Html {
 }
 
 /// One switch per pattern between its naive and idempotent twin; the lesson's focus marked.
-fn pattern_switches(state: &PageState, edges: &Edges) -> Html {
+pub fn pattern_switches(state: &PageState, edges: &Edges) -> Html {
     let (lab, language) = (&state.lab, state.language);
     let ui = ui(language);
     let patterns = lab.patterns;

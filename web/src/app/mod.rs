@@ -5,6 +5,7 @@
 
 mod controls;
 mod edges;
+mod slide;
 mod start;
 mod view;
 
@@ -67,6 +68,7 @@ pub fn app(props: &AppProps) -> Html {
     edges::use_browser_watch(&edges);
     edges::use_focus(&state, &edges.root);
     edges::use_jumps(&state, &edges.root);
+    crate::embed::use_embed_link(&state, props.embed.clone());
     let files = edges::use_files(&state, &edges);
     view::page(&state, &edges, &files, props.embed.as_deref())
 }

@@ -45,6 +45,9 @@ pub fn page(
     files: &Files,
     embed: Option<&Embedding>,
 ) -> Html {
+    if let Some(embed) = embed.filter(|embed| embed.view == crate::embed::EmbedView::Slide) {
+        return crate::app::slide::slide(state, edges, embed);
+    }
     let banners = banners(state, edges);
     if state.course.view == PageView::Course {
         return course_page(state, edges, banners);
@@ -138,7 +141,7 @@ fn language_switch(language: Language, edges: &Edges, ui: &UiText) -> Html {
 }
 
 /// The error, the opening of a long run (its progress and Cancel) and the notice.
-fn banners(state: &PageState, edges: &Edges) -> Html {
+pub fn banners(state: &PageState, edges: &Edges) -> Html {
     let (lab, language) = (&state.lab, state.language);
     let dismiss = send(edges, PageAction::Lab(Action::DismissError));
     html! {
@@ -197,7 +200,7 @@ fn on_cancel_opening(state: &PageState, edges: &Edges) -> Callback<MouseEvent> {
 
 /// The step's caption: what the step shown did, and why the run ended; announced to screen
 /// readers as it changes, and where the focus goes when the run moves under the learner.
-fn caption(state: &PageState) -> Html {
+pub fn caption(state: &PageState) -> Html {
     let (lab, language) = (&state.lab, state.language);
     let ui = ui(language);
     let step = match lab.current_step() {
@@ -267,7 +270,7 @@ fn comparison(props: &ComparisonProps) -> Html {
 }
 
 /// The rows the step shown changed.
-fn changes(state: &PageState) -> Vec<idempotency_lab::store::RowChange> {
+pub fn changes(state: &PageState) -> Vec<idempotency_lab::store::RowChange> {
     state.lab.current_step().map(|step| step.row_changes.clone()).unwrap_or_default()
 }
 
