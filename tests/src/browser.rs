@@ -515,7 +515,12 @@ impl LabPage {
     /// `examples/embed.html`), served on loopback or, if `from_disk`, from its `file://` URL
     /// with no server; waits until every element shows its lab in its shadow root.
     pub fn open_embeds(path: &str, from_disk: bool) -> LabPage {
-        let dist = dist_dir();
+        LabPage::open_embeds_in(&dist_dir(), path, from_disk)
+    }
+
+    /// [`LabPage::open_embeds`] for a page at `path` within `dist`, any directory (a bundled
+    /// app's).
+    pub fn open_embeds_in(dist: &Path, path: &str, from_disk: bool) -> LabPage {
         assert!(dist.join(path).exists(), "no {path} in {}", dist.display());
         let page = match from_disk {
             true => LabPage::open_url(
@@ -527,7 +532,7 @@ impl LabPage {
             ),
             false => {
                 let server =
-                    xtask::serve::start(&dist, "127.0.0.1:0").expect("serve dist/ on loopback");
+                    xtask::serve::start(dist, "127.0.0.1:0").expect("serve dist/ on loopback");
                 let url = format!("{}/{path}", server.url);
                 LabPage::open_url(url, "", WAIT_TIMEOUT, Some(server), Landing::Embeds)
             }

@@ -174,6 +174,14 @@ fn check_deck(from_disk: bool, screenshot: &str) {
             "{id} does not fit its box after moving"
         );
     }
+    // Played on to its end, the naive run breaks its invariants: the deck still fits.
+    in_embed(&page, BIG, "host.stepTo(60)");
+    page.wait_until(
+        "the big embed shows a broken invariant",
+        &format!("document.getElementById('{BIG}').shadowRoot.querySelector('.invariant.broken') !== null"),
+    );
+    assert_eq!(in_embed(&page, BIG, MISFITS), json!([]), "the ended run does not fit its box");
+    page.screenshot(&format!("{screenshot}-broken"));
 
     // A bad attribute: an error in the element and a lab-error; corrected, the lab is back.
     in_embed(&page, SMALL, "host.setAttribute('lesson', 'no-such-lesson'), true");

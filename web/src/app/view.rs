@@ -276,7 +276,7 @@ pub fn changes(state: &PageState) -> Vec<idempotency_lab::store::RowChange> {
 
 /// The lesson panel, the diagram (or the step list), the invariants and, in the presenter
 /// view, the changed tables.
-fn workspace(state: &UseReducerHandle<PageState>, edges: &Edges) -> Html {
+pub fn workspace(state: &UseReducerHandle<PageState>, edges: &Edges) -> Html {
     let (lab, language) = (&state.lab, state.language);
     let shown = lab.shown_steps();
     let first = first_drawn(shown.len(), state.extra_revealed());

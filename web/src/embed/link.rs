@@ -5,7 +5,6 @@
 //! play tick) and tells the embed's `onEvent` of each step and each invariant that changes.
 
 use std::cell::RefCell;
-use std::collections::BTreeSet;
 use std::rc::Rc;
 
 use idempotency_lab::invariants::InvariantId;
@@ -76,12 +75,19 @@ impl EmbedLink {
     }
 }
 
-/// What the events compare from one render to the next.
-#[derive(Clone, PartialEq)]
+/// What the events compare from one render to the next: the step shown, the steps taken, and
+/// the invariants broken (bit `i` for `InvariantId::ALL[i]`).
+#[derive(Clone, Copy, PartialEq)]
 struct Seen {
     cursor: usize,
     steps: usize,
-    broken: BTreeSet<InvariantId>,
+    broken: u8,
+}
+
+/// The bit of `invariant` in [`Seen::broken`].
+fn bit(invariant: InvariantId) -> u8 {
+    let index = InvariantId::ALL.iter().position(|&id| id == invariant).unwrap_or(0);
+    1 << index
 }
 
 /// An embed's effect after each render: its link follows the state shown, and its `onEvent`
@@ -99,9 +105,13 @@ pub fn use_embed_link(state: &UseReducerHandle<PageState>, embed: Option<Rc<Embe
         let now = Seen {
             cursor: lab.cursor,
             steps: lab.sim.steps().len(),
-            broken: lab.world.violations().iter().map(|violation| violation.invariant).collect(),
+            broken: lab
+                .world
+                .violations()
+                .iter()
+                .fold(0, |mask, violation| mask | bit(violation.invariant)),
         };
-        let before = seen.replace(Some(now.clone()));
+        let before = seen.replace(Some(now));
         let (Some(before), Some(on_event)) = (before, embed.on_event.as_ref()) else { return };
         let tell = |kind: &str, detail: serde_json::Value| {
             let _ = on_event.call2(
@@ -116,7 +126,7 @@ pub fn use_embed_link(state: &UseReducerHandle<PageState>, embed: Option<Rc<Embe
         }
         for invariant in InvariantId::ALL {
             let (held, held_before) =
-                (!now.broken.contains(&invariant), !before.broken.contains(&invariant));
+                (now.broken & bit(invariant) == 0, before.broken & bit(invariant) == 0);
             if held != held_before {
                 tell(
                     "lab-invariant",
