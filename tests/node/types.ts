@@ -22,7 +22,7 @@ export async function everyExport(slot: Element, wasm: InitInput): Promise<strin
   const lab: Lab = Lab.lesson(first.id);
   const pattern: PatternId = "p3";
   const mode: Mode = "idempotent";
-  lab.setSeed(7);
+  const dropped: number[] = lab.setSeed(7);
   lab.setSeed(2n ** 60n);
   lab.setMode(mode);
   lab.setPattern(pattern, "naive");
@@ -171,5 +171,6 @@ export async function everyExport(slot: Element, wasm: InitInput): Promise<strin
     tag, String(moved), String(reached), String(steps), String(cursor), String(ended), seed,
     scenarioId, notice ?? "", broken.join(), brokeAt.join(), String(orders.length), diagram,
     checkOutcome, shrunk ?? "", violated.join(), String(check.brokenAtStep ?? fuzz.brokenAtStep),
+    dropped.join(),
   ];
 }

@@ -531,7 +531,10 @@ impl LabState {
             self.seek(self.cursor + 1);
             return true;
         }
-        if self.sim.stop_reason().is_none() && Rc::make_mut(&mut self.sim).step().is_some() {
+        let sim = Rc::make_mut(&mut self.sim);
+        if sim.stop_reason().is_none() && sim.step().is_some() {
+            // The last step ends the run as running it to its end would (`Simulation::settle`).
+            sim.settle();
             self.cursor = self.sim.steps().len();
             self.world = self.sim.world().clone();
             return true;

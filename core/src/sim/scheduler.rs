@@ -258,12 +258,7 @@ impl Simulation {
             return None;
         }
         let Some((action, chosen_by)) = self.choose() else {
-            let pending = self.world.pending_work();
-            self.stop = Some(if pending.is_empty() {
-                StopReason::Quiescent
-            } else {
-                StopReason::Stuck { pending: pending.join("; ") }
-            });
+            self.stop_with_nothing_to_choose();
             return None;
         };
         let number = self.steps.len().saturating_add(1);
@@ -277,6 +272,33 @@ impl Simulation {
         };
         self.record(number, record, chosen_by);
         self.steps.last()
+    }
+
+    /// Records why the run stops, if it stops where it is (a limit reached, or nothing the
+    /// scheduler may choose enabled), as the next [`Simulation::step`] would, without taking a
+    /// step or drawing randomness: so a run whose last step was reached step by step ends as
+    /// [`Simulation::run_to_end`] ends it. Returns the reason, if any.
+    pub fn settle(&mut self) -> Option<&StopReason> {
+        if self.stop.is_none() && !self.hit_limit() {
+            let enabled = match self.faults_possible() {
+                true => self.world.enabled_actions(),
+                false => self.world.enabled_normal_actions(),
+            };
+            if enabled.is_empty() {
+                self.stop_with_nothing_to_choose();
+            }
+        }
+        self.stop.as_ref()
+    }
+
+    /// Stops the run where nothing is left to choose: quiescent, or stuck with work pending.
+    fn stop_with_nothing_to_choose(&mut self) {
+        let pending = self.world.pending_work();
+        self.stop = Some(if pending.is_empty() {
+            StopReason::Quiescent
+        } else {
+            StopReason::Stuck { pending: pending.join("; ") }
+        });
     }
 
     /// Takes `action`, chosen by the user rather than the scheduler (a fault the learner

@@ -879,3 +879,28 @@ fn a_trace_reproduces_only_as_its_scenario_seed_and_choices_make_it() {
         "step 28 differs: the run ends before it, the trace does not"
     );
 }
+
+/// A run whose last step is reached step by step ends where `run_to_end` ends it once
+/// settled, before any further step, for every lesson in both modes; settling earlier stops
+/// nothing.
+#[test]
+fn settling_at_the_last_step_gives_the_stop_of_the_whole_run() {
+    for entry in CATALOGUE {
+        for mode in [PatternMode::Naive, PatternMode::Idempotent] {
+            let whole = run_catalogue(entry.id, mode, 0);
+            let scenario = catalogue_scenario(entry.id).unwrap().with_mode(mode);
+            let mut simulation = Simulation::new(scenario, 0).unwrap();
+            while simulation.steps().len() < whole.steps.len() {
+                assert_eq!(simulation.settle(), None, "{} {mode:?} settled early", entry.id);
+                simulation.step();
+            }
+            assert_eq!(simulation.settle(), Some(&whole.stop), "{} {mode:?}", entry.id);
+            assert_eq!(
+                simulation.trace(),
+                whole,
+                "{} {mode:?}: settling changed the run",
+                entry.id
+            );
+        }
+    }
+}

@@ -1,8 +1,9 @@
 //! The README's Node bundle recipe, proved: a tiny app that imports the package by its name
 //! (from `node_modules`, as npm installs it), bundled whole by esbuild for Node
 //! (`--bundle --platform=node --format=esm`) into another directory, runs: it finds the wasm
-//! through the package's exports map, plays a lesson to its end, and a call after `free()` is
-//! a `LabError` of kind `Freed`.
+//! through the package's exports map, plays a lesson to its end; the same lesson stepped to
+//! its last step has ended with the same stop; `setSeed` reports the choices it dropped; and a
+//! call after `free()` is a `LabError` of kind `Freed`.
 
 use std::process::Command;
 
@@ -13,6 +14,12 @@ const lab = Lab.lesson("f01-duplicate-delivery");
 lab.setMode("naive");
 const steps = lab.runToEnd();
 const broken = lab.invariants().filter((status) => !status.held).map((status) => status.id);
+const stepped = Lab.lesson("f01-duplicate-delivery");
+stepped.stepTo(steps);
+const stopOf = (run) => JSON.stringify(JSON.parse(run.traceJson()).stop);
+const ended = stepped.ended && stopOf(stepped) === stopOf(lab) ? stopOf(stepped) : "differs";
+const dropped = stepped.setSeed(1);
+stepped.free();
 lab.free();
 let freed = null;
 try {
@@ -20,7 +27,7 @@ try {
 } catch (error) {
   freed = error instanceof LabError ? error.kind : String(error);
 }
-console.log(JSON.stringify({ steps, broken, freed }));
+console.log(JSON.stringify({ steps, broken, ended, dropped, freed }));
 "#;
 
 #[test]
@@ -47,7 +54,9 @@ fn a_node_bundle_of_the_package_runs() {
         serde_json::from_str(stdout.trim()).expect("the app prints JSON");
     assert_eq!(
         result,
-        serde_json::json!({ "steps": 27, "broken": ["I2", "I6"], "freed": "Freed" }),
+        serde_json::json!({
+            "steps": 27, "broken": ["I2", "I6"], "ended": "{\"stop\":\"quiescent\"}", "dropped": [], "freed": "Freed"
+        }),
         "the README's node example says 27 steps, I2 and I6 broken"
     );
     std::fs::remove_dir_all(&dir).ok();

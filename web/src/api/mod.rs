@@ -233,6 +233,8 @@ impl Lab {
             let state = Rc::make_mut(&mut self.state);
             let sim = Rc::make_mut(&mut state.sim);
             while sim.steps().len() < step && sim.step().is_some() {}
+            // Reached step by step, the last step ends the run as `runToEnd` would.
+            sim.settle();
         }
         self.dispatch(state::Action::SeekTo(step), ErrorKind::RunFailed)?;
         Ok(self.state.cursor)
@@ -314,14 +316,17 @@ impl Lab {
         Ok(Lab::of(state)?)
     }
 
-    /// A new run with `seed` (a number up to 2^53 - 1, or a bigint), without choices.
-    #[wasm_bindgen(js_name = setSeed)]
+    /// The run with `seed` (a number up to 2^53 - 1, or a bigint), at step 0, carrying the
+    /// learner's choices as the page does: those the new run can place are kept; returns the
+    /// steps of those it dropped (the page names them in its banner).
+    #[wasm_bindgen(js_name = setSeed, unchecked_return_type = "number[]")]
     pub fn set_seed(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "number | bigint")] seed: JsValue,
-    ) -> Result<(), JsValue> {
+    ) -> Result<JsValue, JsValue> {
         let seed = convert::integer(&seed, "seed", 0, u64::MAX)?;
-        Ok(self.dispatch(state::Action::SetSeed(seed), ErrorKind::RunFailed)?)
+        self.dispatch(state::Action::SetSeed(seed), ErrorKind::RunFailed)?;
+        Ok(convert::to_js(&self.state.dropped))
     }
 
     /// Switches one pattern's twin; the learner's choices replay in it, at the same step.
