@@ -1,6 +1,6 @@
 //! The npm-style package `dist/pkg/`, written beside the page from the same wasm-bindgen
-//! output (one wasm for both: the page calls `startPage()`, the package exports the API and
-//! the embeds): the glue and the wasm with their TypeScript declarations, the package's own
+//! output, moved there (one copy of the wasm for both: the page loads it from `pkg/` and
+//! calls `startPage()`, the package exports the API and the embeds): the glue and the wasm with their TypeScript declarations, the package's own
 //! entry points from `web/pkg/` (`index.js` for browsers and bundlers, `node.js` for Node,
 //! which loads the wasm from disk, and `index.d.ts`, the types of both), its `package.json` and `README.md`,
 //! and `style.css` (the page's styles and the embeds' rules, for `mount` in a page's own
@@ -28,12 +28,14 @@ pub const EXAMPLE_PAGES: [&str; 1] = ["embed.html"];
 pub fn write_package(root: &Path, dist: &Path) -> Result<(), XtaskError> {
     let package = dist.join(PACKAGE_DIR);
     std::fs::create_dir_all(&package).map_err(io_error("create", &package))?;
+    // Moved, not copied: the page loads the glue and the wasm from the package.
     for generated in [
         format!("{OUTPUT_STEM}.js"),
         format!("{OUTPUT_STEM}_bg.wasm"),
         format!("{OUTPUT_STEM}_bg.wasm.d.ts"),
     ] {
-        copy(&dist.join(&generated), &package.join(&generated))?;
+        let from = dist.join(&generated);
+        std::fs::rename(&from, package.join(&generated)).map_err(io_error("move", &from))?;
     }
     // The glue's types without `[Symbol.dispose]`, which lib es2022 does not know: they then
     // check with `skipLibCheck: false` on any lib from es2022 (`free()` still releases).
@@ -46,6 +48,8 @@ pub fn write_package(root: &Path, dist: &Path) -> Result<(), XtaskError> {
         .collect();
     let types_path = package.join(&types_name);
     std::fs::write(&types_path, types).map_err(io_error("write", &types_path))?;
+    let root_types = dist.join(&types_name);
+    std::fs::remove_file(&root_types).map_err(io_error("remove", &root_types))?;
     let sources = root.join("web/pkg");
     for name in PACKAGE_SOURCES {
         copy(&sources.join(name), &package.join(name))?;
@@ -62,7 +66,7 @@ pub fn write_package(root: &Path, dist: &Path) -> Result<(), XtaskError> {
         classic::js_string(&shadow_style)
     );
     std::fs::write(&module_path, module).map_err(io_error("write", &module_path))?;
-    write_classic_script(dist, &package, &sources, &shadow_style)?;
+    write_classic_script(&package, &sources, &shadow_style)?;
 
     let examples = dist.join("examples");
     std::fs::create_dir_all(&examples).map_err(io_error("create", &examples))?;
@@ -74,15 +78,14 @@ pub fn write_package(root: &Path, dist: &Path) -> Result<(), XtaskError> {
 
 /// Writes [`classic::CLASSIC_SCRIPT`] into `package` from the glue and the wasm in `dist`.
 fn write_classic_script(
-    dist: &Path,
     package: &Path,
     sources: &Path,
     shadow_style: &str,
 ) -> Result<(), XtaskError> {
-    let glue_path = dist.join(format!("{OUTPUT_STEM}.js"));
+    let glue_path = package.join(format!("{OUTPUT_STEM}.js"));
     let glue = read(&glue_path)?;
     let element = read(&sources.join("element.js"))?;
-    let wasm_path = dist.join(format!("{OUTPUT_STEM}_bg.wasm"));
+    let wasm_path = package.join(format!("{OUTPUT_STEM}_bg.wasm"));
     let wasm = std::fs::read(&wasm_path).map_err(io_error("read", &wasm_path))?;
     let script = classic::render_classic_script(&glue, &element, shadow_style, &wasm)
         .map_err(|problem| XtaskError::Unexpected { path: glue_path, problem })?;

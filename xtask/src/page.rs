@@ -18,6 +18,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use crate::command::{probe, run};
+use crate::package::PACKAGE_DIR;
 use crate::setup::{
     apt_install, ensure_wasm_bindgen, find_working_wasm_opt, locked_wasm_bindgen_version,
 };
@@ -76,8 +77,9 @@ pub struct PageBuild {
 
 /// The files a browser fetches to show the page: the page itself, its styles, the glue and
 /// the wasm.
+/// The glue and the wasm are the package's (`pkg/`): one copy serves the page and the package.
 pub const INITIAL_TRANSFER: [&str; 4] =
-    ["index.html", "style.css", "idempotency_lab_web.js", "idempotency_lab_web_bg.wasm"];
+    ["index.html", "style.css", "pkg/idempotency_lab_web.js", "pkg/idempotency_lab_web_bg.wasm"];
 
 /// The most the initial transfer may weigh, gzipped, built by the Debian route with wasm-opt
 /// (sizes are deterministic for one toolchain; the checkout's path still moves them by a few
@@ -183,14 +185,14 @@ pub fn build(root: &Path) -> Result<PageBuild, XtaskError> {
     std::fs::rename(&staging, &dist_dir).map_err(io_error("move into place", &dist_dir))?;
 
     let sizes = [
-        format!("{OUTPUT_STEM}_bg.wasm"),
-        format!("{OUTPUT_STEM}.js"),
+        format!("{PACKAGE_DIR}/{OUTPUT_STEM}_bg.wasm"),
+        format!("{PACKAGE_DIR}/{OUTPUT_STEM}.js"),
         "index.html".into(),
         "style.css".into(),
         SINGLE_FILE.into(),
-        format!("{}/index.js", crate::package::PACKAGE_DIR),
-        format!("{}/style.css", crate::package::PACKAGE_DIR),
-        format!("{}/{}", crate::package::PACKAGE_DIR, crate::classic::CLASSIC_SCRIPT),
+        format!("{PACKAGE_DIR}/index.js"),
+        format!("{PACKAGE_DIR}/style.css"),
+        format!("{PACKAGE_DIR}/{}", crate::classic::CLASSIC_SCRIPT),
     ]
     .into_iter()
     .map(|name| file_size(&dist_dir, name))
@@ -282,7 +284,7 @@ pub fn render_index_html(source: &str) -> String {
         let trimmed = line.trim_start();
         if trimmed.starts_with("<link data-trunk rel=\"rust\"") {
             page.push_str(&format!(
-                "    <script type=\"module\">import init, {{ {START_PAGE} }} from './{OUTPUT_STEM}.js'; await init({{ module_or_path: './{OUTPUT_STEM}_bg.wasm' }}); {START_PAGE}();</script>\n"
+                "    <script type=\"module\">import init, {{ {START_PAGE} }} from './{PACKAGE_DIR}/{OUTPUT_STEM}.js'; await init({{ module_or_path: './{PACKAGE_DIR}/{OUTPUT_STEM}_bg.wasm' }}); {START_PAGE}();</script>\n"
             ));
         } else if trimmed.starts_with("<link data-trunk rel=\"css\"") {
             page.push_str("    <link rel=\"stylesheet\" href=\"style.css\" />\n");
@@ -433,8 +435,8 @@ mod tests {
             route,
             wasm_optimized: true,
             sizes: vec![
-                file("idempotency_lab_web_bg.wasm", wasm_gzip_bytes),
-                file("idempotency_lab_web.js", 11_000),
+                file("pkg/idempotency_lab_web_bg.wasm", wasm_gzip_bytes),
+                file("pkg/idempotency_lab_web.js", 11_000),
                 file("index.html", 500),
                 file("style.css", 5_000),
                 // The single file is not fetched by the page: it is not counted.
@@ -464,7 +466,7 @@ mod tests {
         let source = "<head>\n    <link data-trunk rel=\"rust\" href=\"web/Cargo.toml\" />\n    <link data-trunk rel=\"css\" href=\"web/style.css\" />\n</head>\n";
         expect_test::expect![[r#"
             <head>
-                <script type="module">import init, { startPage } from './idempotency_lab_web.js'; await init({ module_or_path: './idempotency_lab_web_bg.wasm' }); startPage();</script>
+                <script type="module">import init, { startPage } from './pkg/idempotency_lab_web.js'; await init({ module_or_path: './pkg/idempotency_lab_web_bg.wasm' }); startPage();</script>
                 <link rel="stylesheet" href="style.css" />
             </head>
         "#]]

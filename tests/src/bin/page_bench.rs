@@ -91,7 +91,7 @@ const MEASURE_JUMPS: &str = r#"(async (targets) => {
 
 fn main() {
     let dist = dist_dir();
-    let wasm = xtask::page::file_size(&dist, "idempotency_lab_web_bg.wasm".to_owned())
+    let wasm = xtask::page::file_size(&dist, "pkg/idempotency_lab_web_bg.wasm".to_owned())
         .unwrap_or_else(|error| panic!("the built page has no wasm: {error}"));
     println!("page: {}", dist.display());
     println!(

@@ -36,7 +36,7 @@ fn the_page_mounts_and_shows_the_shops_initial_stock_from_the_core() {
     }
 
     let wasm_type = page.evaluate(
-        "fetch('./idempotency_lab_web_bg.wasm').then(response => response.headers.get('content-type'))",
+        "fetch('./pkg/idempotency_lab_web_bg.wasm').then(response => response.headers.get('content-type'))",
     );
     assert_eq!(wasm_type, serde_json::json!("application/wasm"));
 
