@@ -6,7 +6,8 @@
 //! are the same after the package as its CSS says, and none of them reaches inside; a fault
 //! injected in one leaves the other exactly as it was; `element.step()` and a key while it has
 //! the focus move it, and tell the page by `lab-step`; a bad attribute fires `lab-error` and a
-//! corrected one brings the lab back; the host page's address and storage stay untouched and
+//! corrected one brings the lab back (and `view="compare"` with `presenter` shows the
+//! comparison); the host page's address and storage stay untouched and
 //! nothing is logged as an error. The same deck passes opened from disk (`file://`), where it
 //! loads the package's classic script. Screenshots at 1280x720 go to `target/screenshots/`.
 
@@ -197,6 +198,16 @@ fn check_deck(from_disk: bool, screenshot: &str) {
         &format!("document.getElementById('{SMALL}').shadowRoot.querySelector('[data-testid=app]') !== null"),
     );
     assert_eq!(cursor(&page, SMALL), 4);
+    // The comparison in presenter mode shows the comparison.
+    in_embed(
+        &page,
+        SMALL,
+        "host.setAttribute('view', 'compare'), host.setAttribute('presenter', ''), true",
+    );
+    page.wait_until(
+        "the comparison shows",
+        &format!("document.getElementById('{SMALL}').shadowRoot.querySelector('.compare')?.getBoundingClientRect().height > 20"),
+    );
 
     assert_eq!(page.evaluate("location.hash"), json!(""));
     if !from_disk {

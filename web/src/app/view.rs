@@ -54,6 +54,7 @@ pub fn page(
     }
     let lab = &state.lab;
     let in_lesson = state.course.lesson().is_some();
+    let compare_embed = embed.is_some_and(|embed| embed.view == crate::embed::EmbedView::Compare);
     html! {
         <main class={classes!(
                 "lab",
@@ -74,8 +75,9 @@ pub fn page(
                 { files_bar(state, edges, files) }
             }
             { caption(state) }
-            // The presenter view shows the run alone; the panels come back when it ends.
-            if !lab.presenter && !in_lesson {
+            // The presenter view shows the run alone; the panels come back when it ends. An
+            // embed of the comparison shows it in any view.
+            if (!lab.presenter || compare_embed) && !in_lesson {
                 { panels(state, edges) }
             }
             { workspace(state, edges) }
