@@ -27,6 +27,7 @@ mod browser_naive_duplicate_breaks_an_invariant;
 mod browser_opening_a_long_link_never_blocks;
 mod browser_package_bundles_with_esbuild;
 mod browser_package_bundles_with_vite;
+mod browser_package_bundles_with_webpack;
 mod browser_page_mounts;
 mod browser_play;
 mod browser_presenter_view;
