@@ -3,8 +3,8 @@
 //! calls `startPage()`, the package exports the API and the embeds): the glue and the wasm with their TypeScript declarations, the package's own
 //! entry points from `web/pkg/` (`index.js` for browsers and bundlers, `node.js` for Node,
 //! which loads the wasm from disk, and `index.d.ts`, the types of both), its `package.json` and `README.md`,
-//! and `style.css` (the page's styles and the embeds' rules, for `mount` in a page's own
-//! DOM); `element.js` (the custom element, in a shadow root) with `embed-style.js` (its
+//! `style.css` (the page's styles, which the page links from here) and `embed.css` (the
+//! embeds' rules, for `mount` in a page's own DOM); `element.js` (the custom element, in a shadow root) with `embed-style.js` (its
 //! styles) and `idempotency-lab.embed.js`, the whole package as one classic script for pages
 //! opened from disk (`crate::classic`). The examples that use it
 //! (`examples/embed.html`) go to `dist/examples/`, so `cargo xtask serve` serves them.
@@ -54,11 +54,14 @@ pub fn write_package(root: &Path, dist: &Path) -> Result<(), XtaskError> {
     for name in PACKAGE_SOURCES {
         copy(&sources.join(name), &package.join(name))?;
     }
-    let page_style = read(&root.join("web/style.css"))?;
+    // The page's styles, moved: the page links them from the package. The embeds' rules
+    // beside them, for `mount` into a page's own DOM.
+    let page_style_path = dist.join("style.css");
+    let page_style = read(&page_style_path)?;
+    std::fs::rename(&page_style_path, package.join("style.css"))
+        .map_err(io_error("move", &page_style_path))?;
     let embed_style = read(&sources.join("embed.css"))?;
-    let style_path = package.join("style.css");
-    std::fs::write(&style_path, format!("{page_style}\n{embed_style}"))
-        .map_err(io_error("write", &style_path))?;
+    copy(&sources.join("embed.css"), &package.join("embed.css"))?;
     let shadow_style = classic::shadow_css(&page_style, &embed_style);
     let module_path = package.join(classic::SHADOW_STYLE_MODULE);
     let module = format!(

@@ -77,9 +77,14 @@ pub struct PageBuild {
 
 /// The files a browser fetches to show the page: the page itself, its styles, the glue and
 /// the wasm.
-/// The glue and the wasm are the package's (`pkg/`): one copy serves the page and the package.
-pub const INITIAL_TRANSFER: [&str; 4] =
-    ["index.html", "style.css", "pkg/idempotency_lab_web.js", "pkg/idempotency_lab_web_bg.wasm"];
+/// The styles, the glue and the wasm are the package's (`pkg/`): one copy of each serves the
+/// page and the package.
+pub const INITIAL_TRANSFER: [&str; 4] = [
+    "index.html",
+    "pkg/style.css",
+    "pkg/idempotency_lab_web.js",
+    "pkg/idempotency_lab_web_bg.wasm",
+];
 
 /// The most the initial transfer may weigh, gzipped, built by the Debian route with wasm-opt
 /// (sizes are deterministic for one toolchain; the checkout's path still moves them by a few
@@ -188,10 +193,10 @@ pub fn build(root: &Path) -> Result<PageBuild, XtaskError> {
         format!("{PACKAGE_DIR}/{OUTPUT_STEM}_bg.wasm"),
         format!("{PACKAGE_DIR}/{OUTPUT_STEM}.js"),
         "index.html".into(),
-        "style.css".into(),
+        format!("{PACKAGE_DIR}/style.css"),
         SINGLE_FILE.into(),
         format!("{PACKAGE_DIR}/index.js"),
-        format!("{PACKAGE_DIR}/style.css"),
+        format!("{PACKAGE_DIR}/embed.css"),
         format!("{PACKAGE_DIR}/{}", crate::classic::CLASSIC_SCRIPT),
     ]
     .into_iter()
@@ -287,7 +292,9 @@ pub fn render_index_html(source: &str) -> String {
                 "    <script type=\"module\">import init, {{ {START_PAGE} }} from './{PACKAGE_DIR}/{OUTPUT_STEM}.js'; await init({{ module_or_path: './{PACKAGE_DIR}/{OUTPUT_STEM}_bg.wasm' }}); {START_PAGE}();</script>\n"
             ));
         } else if trimmed.starts_with("<link data-trunk rel=\"css\"") {
-            page.push_str("    <link rel=\"stylesheet\" href=\"style.css\" />\n");
+            page.push_str(&format!(
+                "    <link rel=\"stylesheet\" href=\"{PACKAGE_DIR}/style.css\" />\n"
+            ));
         } else {
             page.push_str(line);
             page.push('\n');
@@ -438,7 +445,7 @@ mod tests {
                 file("pkg/idempotency_lab_web_bg.wasm", wasm_gzip_bytes),
                 file("pkg/idempotency_lab_web.js", 11_000),
                 file("index.html", 500),
-                file("style.css", 5_000),
+                file("pkg/style.css", 5_000),
                 // The single file is not fetched by the page: it is not counted.
                 file("idempotency-lab.html", 1_000_000),
             ],
@@ -467,7 +474,7 @@ mod tests {
         expect_test::expect![[r#"
             <head>
                 <script type="module">import init, { startPage } from './pkg/idempotency_lab_web.js'; await init({ module_or_path: './pkg/idempotency_lab_web_bg.wasm' }); startPage();</script>
-                <link rel="stylesheet" href="style.css" />
+                <link rel="stylesheet" href="pkg/style.css" />
             </head>
         "#]]
         .assert_eq(&render_index_html(source));
