@@ -6,7 +6,8 @@ import init, { ELEMENT_NAME, Embed, Lab, LabError, mount } from "idempotency-lab
 import type {
   CheckOptions, CheckProgress, CheckResult, EmbedControls, EmbedView, FaultBudget, FaultClass,
   FuzzOptions, FuzzProgress, FuzzResult, IdempotencyLabAttributes, IdempotencyLabElement,
-  IdempotencyLabEventMap, InitInput, InvariantId, InvariantStatus, LabAction, LabErrorKind,
+  IdempotencyLabEventMap, InitInput, InvariantId, InvariantStatus, LabAction, LabActionName,
+  LabErrorKind, TableName,
   LabInvariantDetail, LabStepDetail, Language, LessonId, LessonInfo, Mode, MountOptions,
   PatternId, PendingFault, PendingItem, Tables,
 } from "idempotency-lab";
@@ -49,6 +50,9 @@ export async function everyExport(slot: Element, wasm: InitInput): Promise<strin
   const brokeAt: (number | null)[] = invariants.map((status) => status.brokeAtStep);
   const tables: Tables = lab.tables();
   const orders: Record<string, unknown>[] = tables["orders"];
+  const table: TableName = "idempotency_keys";
+  const actionName: LabActionName = "crash_consumer_after_commit";
+  void tables[table], actionName;
   const trace: string = lab.traceJson();
   const diagram: string = lab.mermaid();
   const link: string = lab.shareLink();
@@ -160,6 +164,11 @@ export async function everyExport(slot: Element, wasm: InitInput): Promise<strin
   const no_lesson: LessonId = "p9-unknown";
   // @ts-expect-error a language is en or ru
   mount(slot, { lang: "de" });
+  // @ts-expect-error there is no table called payments
+  const no_table: TableName = "payments";
+  // @ts-expect-error an action is named as the core names it
+  lab.inject("message-0", { action: "duplicate", entry: 0 });
+  void no_table;
   // @ts-expect-error the element's step takes no argument
   element.step(3);
   void no_lesson;

@@ -9,7 +9,8 @@ import type {
 
 export { Lab, Embed, mount } from "./idempotency_lab_web.js";
 export type {
-  PatternId, Mode, FaultClass, InvariantId, LessonId, Language, LabAction, LessonInfo,
+  PatternId, Mode, FaultClass, InvariantId, LessonId, Language, LabAction, LabActionName,
+  TableName, LessonInfo,
   PendingFault, PendingItem, InvariantStatus, Tables, FaultBudget, CheckOptions, CheckProgress,
   CheckResult, FuzzOptions, FuzzProgress, FuzzResult, EmbedView, EmbedControls, MountOptions,
   LabStepDetail, LabInvariantDetail, InitInput,

@@ -23,10 +23,18 @@ use wasm_bindgen::prelude::*;
 
 pub use convert::{ErrorKind, LabError};
 
+#[cfg(test)]
+mod tests;
+
 use crate::state::{self, LabState};
 
-#[wasm_bindgen(typescript_custom_section)]
-const TYPES: &'static str = r#"
+/// The API's TypeScript types beside those wasm-bindgen writes (`tests.rs` checks its unions
+/// against the core's lists).
+#[cfg_attr(
+    all(not(target_arch = "wasm32"), not(test)),
+    expect(dead_code, reason = "wasm-bindgen reads it only when building for wasm")
+)]
+const TYPESCRIPT: &str = r#"
 /** A pattern of the shop: P1 stock, P2 order state, P3 the API's Idempotency-Key, P4 the inbox. */
 export type PatternId = "p1" | "p2" | "p3" | "p4";
 /** A built-in lesson's id (`Lab.lessons()` lists them with their titles). */
@@ -44,8 +52,16 @@ export type Mode = "naive" | "idempotent";
 export type FaultClass = "F1" | "F2" | "F3" | "F4" | "F5" | "F6" | "F7" | "F8" | "F9" | "F10" | "F11" | "F12";
 /** An invariant, I1-I7. */
 export type InvariantId = "I1" | "I2" | "I3" | "I4" | "I5" | "I6" | "I7";
+/** A simulator action's name, as the core serializes it. */
+export type LabActionName =
+  | "client_send" | "client_timeout" | "client_retry" | "api_step" | "deliver_response"
+  | "relay_step" | "broker_deliver" | "consumer_step" | "purge_step" | "advance_clock"
+  | "duplicate_message" | "crash_consumer_after_commit" | "crash_consumer_before_commit"
+  | "deliver_concurrently" | "lose_response" | "double_submit" | "send_with_key_of"
+  | "crash_api" | "hold_message" | "duplicate_after_retention" | "retry_with_new_key"
+  | "crash_relay";
 /** A simulator action as the core serializes it (`{ action: "duplicate_message", entry: 0 }`). */
-export interface LabAction { action: string; [field: string]: unknown }
+export interface LabAction { action: LabActionName; [field: string]: unknown }
 
 /** Every error the API throws: an `Error` named "LabError". */
 export interface LabError extends Error {
@@ -93,8 +109,11 @@ export interface InvariantStatus {
   brokeAtStep: number | null;
 }
 
+/** A table of the store. */
+export type TableName =
+  | "orders" | "stock" | "reservations" | "inbox" | "outbox" | "idempotency_keys" | "charges";
 /** The committed rows of every table, by table name, as `to_jsonb` returns them. */
-export type Tables = Record<"orders" | "stock" | "reservations" | "inbox" | "outbox" | "idempotency_keys" | "charges" | string, Record<string, unknown>[]>;
+export type Tables = Record<TableName, Record<string, unknown>[]>;
 
 /** How many faults of each class one path of the check may take. */
 export type FaultBudget = "lesson" | "none" | Partial<Record<FaultClass, number>>;
@@ -153,6 +172,9 @@ export interface FuzzResult {
   brokenAtStep: number | null;
 }
 "#;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TYPES: &'static str = TYPESCRIPT;
 
 /// One run of the lab, driven from JavaScript.
 #[wasm_bindgen]
