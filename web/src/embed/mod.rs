@@ -168,14 +168,23 @@ pub struct Embed {
 }
 
 impl Embed {
-    /// Runs `change` on a `Lab` over the state shown, then shows what it made.
-    fn drive<T>(&self, change: impl FnOnce(&mut Lab) -> Result<T, JsValue>) -> Result<T, JsValue> {
-        if self.handle.is_none() {
-            return Err(LabError::new(ErrorKind::Unmounted, "this embed was unmounted").into());
+    /// The state shown, unless the embed was unmounted.
+    fn shown(&self) -> Result<Rc<LabState>, LabError> {
+        match self.handle {
+            Some(_) => Ok(self.link.shown()),
+            None => Err(LabError::new(ErrorKind::Unmounted, "this embed was unmounted")),
         }
-        let mut lab = Lab::over(self.link.shown());
+    }
+
+    /// Runs `change` on a `Lab` over the state shown, then shows what it made (if anything).
+    fn drive<T>(&self, change: impl FnOnce(&mut Lab) -> Result<T, JsValue>) -> Result<T, JsValue> {
+        let shown = self.shown()?;
+        let mut lab = Lab::over(shown.clone());
         let result = change(&mut lab)?;
-        self.link.show(lab.shared_state());
+        let next = lab.shared_state();
+        if !Rc::ptr_eq(&shown, &next) {
+            self.link.show(next);
+        }
         Ok(result)
     }
 }
@@ -234,7 +243,7 @@ impl Embed {
 
     /// A `Lab` over what the embed shows now: a copy, which moves without moving the embed.
     pub fn lab(&self) -> Result<Lab, JsValue> {
-        self.drive(|lab| Ok(Lab::over(lab.shared_state())))
+        Ok(Lab::over(self.shown()?))
     }
 }
 
