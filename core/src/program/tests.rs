@@ -552,26 +552,34 @@ fn each_typical_wrong_answer_is_named_and_told_why_in_both_languages() {
     for text in [SEED, NAIVE, ACK_BEFORE_COMMIT, INBOX_OWN_TRANSACTION, CHECK_THEN_INSERT] {
         let program = program(text);
         lines.push(format!("{:?}", diagnose(&program)));
-        for language in [crate::words::Language::En, crate::words::Language::Ru] {
-            lines.push(format!("  {}", crate::check::judge::why_in(&program, language)));
-        }
+        let english = crate::check::judge::why_in(&program, crate::words::Language::En);
+        lines.push(format!("  {english}"));
+        // The Russian is the catalogue's entry of the same name (no Russian outside it).
+        let russian = crate::check::judge::why_in(&program, crate::words::Language::Ru);
+        let name = |language: crate::words::Language, text: &'static str| -> Option<&'static str> {
+            let entries = language.words().entries();
+            entries
+                .iter()
+                .find(|(_, entry)| *entry == crate::words::Entry::Text(text))
+                .map(|(name, _)| *name)
+        };
+        assert_eq!(
+            name(crate::words::Language::Ru, russian),
+            name(crate::words::Language::En, english)
+        );
+        assert_ne!(russian, english);
     }
     expect![[r#"
         None
           Why: the schedule above is the shortest one that breaks the invariant; follow its statements in the diagram.
-          Почему: выше — кратчайшее расписание, нарушающее инвариант; пройдите по его операторам на диаграмме.
         Some(NoInbox)
           Why: nothing remembers that the message was processed, so a duplicate or a redelivery after a crash applies the effect again.
-          Почему: ничто не помнит, что сообщение уже обработано, и дубль или повторная доставка после падения применяют эффект ещё раз.
         Some(AckBeforeCommit)
           Why: the ACK runs before the COMMIT, so a crash in between rolls the effect back after the broker has forgotten the message, and nothing redelivers it.
-          Почему: ACK стоит раньше COMMIT, и падение между ними откатывает эффект, когда брокер уже забыл сообщение: повторной доставки не будет.
         Some(InboxInOwnTransaction)
           Why: the inbox row commits in a transaction of its own, so for a moment (and forever, if the consumer crashes then) the inbox says the message was processed while its effect is not there.
-          Почему: запись в inbox коммитится в отдельной транзакции, и какое-то время (а если консьюмер упадёт — навсегда) inbox говорит, что сообщение обработано, а эффекта нет.
         Some(CheckThenInsert)
-          Why: a SELECT that finds no row proves nothing under concurrency: two instances both read 0 rows before either commits, and both apply the effect. Only the unique key's INSERT decides atomically.
-          Почему: SELECT, не нашедший строки, при конкурентной обработке ничего не гарантирует: два экземпляра оба читают 0 строк до чьего-либо коммита и оба применяют эффект. Атомарно решает только INSERT с уникальным ключом."#]].assert_eq(&lines.join("\n"));
+          Why: a SELECT that finds no row proves nothing under concurrency: two instances both read 0 rows before either commits, and both apply the effect. Only the unique key's INSERT decides atomically."#]].assert_eq(&lines.join("\n"));
 }
 
 /// Mutated programs (bytes replaced, text cut, block names and parameters swapped) never make
