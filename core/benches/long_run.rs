@@ -9,7 +9,8 @@
 //! - `world_after`: rewinding the rewindable run to 64 steps spread over it (a slider jump);
 //! - `replay`: the CLI's `replay` of the run's trace JSON (parse, replay, print again);
 //! - `sql`: the CLI's `sql` (the run as psql scripts);
-//! - `link`: a share link of the run at its last step, decoded and opened.
+//! - `link`: a share link of the run at its last step, decoded and opened; and the same with
+//!   three choices whose targets never exist (each looked for over the whole run).
 //!
 //! The heap is counted by this binary's global allocator (`peakmem-alloc`: the most bytes held
 //! at once during a phase, above what was held when it began), so the figures are exact and
@@ -23,7 +24,7 @@ use std::alloc::System;
 use std::time::{Duration, Instant};
 
 use idempotency_lab::sim::bounds::longest_run_scenario;
-use idempotency_lab::sim::{Run, Simulation, Trace};
+use idempotency_lab::sim::{AnchoredAction, RequestIndex, Run, Simulation, Trace, UserChoice};
 use idempotency_lab::view::ShareLink;
 use peakmem_alloc::{INSTRUMENTED_SYSTEM, PeakMemAlloc, PeakMemAllocTrait};
 
@@ -166,6 +167,19 @@ fn main() {
         let link = ShareLink::of_run(&run, steps).encode();
         let opened = ShareLink::decode(&link).expect("it decodes").open().expect("it opens");
         format!("link {} characters, opened at step {}", link.len(), opened.step)
+    }));
+
+    phases.push(measure("link, 3 choices missing", || {
+        // A learner's choices whose targets never exist in this run (requests it never
+        // sends): each is looked for over the whole run before it is called missing.
+        let missing = (2..5).map(|step| UserChoice {
+            step,
+            action: AnchoredAction::DoubleSubmit { request: RequestIndex(60_000 + step) },
+        });
+        let run = Run { choices: missing.collect(), ..run.clone() };
+        let link = ShareLink::of_run(&run, steps).encode();
+        let opened = ShareLink::decode(&link).expect("it decodes").open().expect("it opens");
+        format!("opened at step {}, steps {steps}", opened.step)
     }));
 
     println!("{:<28} {:>10} {:>12}  detail", "phase", "time", "peak heap");
