@@ -5,6 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
+use idempotency_lab::program::{HandlerProgram, ProgramError};
 use idempotency_lab::sim::{
     CATALOGUE, CatalogueError, ReplayError, Scenario, ScenarioError, Trace, TraceError,
     catalogue_scenario, locate,
@@ -183,6 +184,35 @@ pub fn load_trace(path: &Path) -> Result<(Trace, String), InputError> {
         TraceError::TooManySteps { .. } => invalid("trace", source_name, &text, "steps", &error),
     })?;
     Ok((trace, text))
+}
+
+/// The handler program in the file at `path`: a malformed file names the line, the column and
+/// the field; a refused one the block (`blocks[3]`) and where it is.
+pub fn load_program(path: &Path) -> Result<HandlerProgram, InputError> {
+    let text = read_text("program", path)?;
+    let source_name = path.display().to_string();
+    HandlerProgram::from_json(&text).map_err(|error| match error {
+        ProgramError::Json { path, line, column, message } => {
+            let snippet = snippet(&text, line, column);
+            InputError::Malformed {
+                what: "program",
+                source_name,
+                path,
+                line,
+                column,
+                message,
+                snippet,
+            }
+        }
+        other => {
+            let field = match (&other, other.block_index()) {
+                (ProgramError::UnsupportedVersion { .. }, _) => "format_version".to_owned(),
+                (_, Some(index)) => format!("blocks[{index}]"),
+                (_, None) => String::new(),
+            };
+            invalid("program", source_name, &text, &field, &other)
+        }
+    })
 }
 
 /// Whether an argument that names no existing file was meant as a path rather than an id.

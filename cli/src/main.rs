@@ -10,6 +10,7 @@
 //! (`verify`). `course` lists the workshop course's lessons and `lesson` tells one or, with
 //! `--check`, grades the learner's traces against its tasks (`course`), each only once it
 //! reproduces; `run --inject` places the learner's own choices as the page does (`inject`).
+//! `handler check` judges a learner's consumer program over a lesson's schedules (`handler`).
 //!
 //! Exit codes: 0 when the run kept every invariant (for `replay`: the trace reproduced; for
 //! `check`: proved), 1 when an invariant was violated (for `replay`: it did not reproduce), 2
@@ -19,6 +20,7 @@
 #![forbid(unsafe_code)]
 
 mod course;
+mod handler;
 mod inject;
 mod input;
 mod probe;
@@ -172,6 +174,11 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Work with handler programs: consumers assembled from the palette's blocks.
+    Handler {
+        #[command(subcommand)]
+        command: HandlerCommand,
+    },
     /// Probe a running HTTP service (an API with idempotency keys, or a webhook consumer):
     /// send it the schedules that break idempotency designs (copies at once, lost answers and
     /// retries, a key reused with another body, a missing key, redeliveries) and judge its
@@ -258,6 +265,41 @@ impl ModeArg {
     }
 }
 
+/// The `handler` subcommands.
+#[derive(Debug, Subcommand)]
+enum HandlerCommand {
+    /// Judge a handler program: every interleaving of two consumer instances in the lesson's
+    /// world, with one duplicate delivery, one crash after commit and one crash before commit,
+    /// breadth-first, so a counterexample found is one of the shortest.
+    ///
+    /// Exit codes: 0 holds for every schedule within the bounds, 1 counterexample, 2 usage or
+    /// input error (the file, the field, the block), 3 a bound was reached first (not a proof).
+    Check {
+        /// The program file (JSON: `format_version`, `handler`, `blocks`).
+        program: PathBuf,
+        /// The lesson whose world judges it: a built-in id (see `list`) or a scenario file.
+        #[arg(long, default_value = idempotency_lab::check::judge::CONSUMER_BUILD_LESSON)]
+        lesson: String,
+        /// The seed the lesson's ids are drawn from.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// The longest path explored, in steps.
+        #[arg(long, default_value_t = verify::CheckBounds::default().depth_max)]
+        depth_max: usize,
+        /// The most unique states stored.
+        #[arg(long, default_value_t = idempotency_lab::check::judge::JUDGE_STATES_MAX)]
+        states_max: usize,
+        /// The most memory the checker holds, in bytes.
+        #[arg(long, default_value_t = verify::CheckBounds::default().bytes_max)]
+        bytes_max: usize,
+        /// Print the counterexample as a trace (the JSON of `run --json`, which `replay` and
+        /// the page's import open) and the verdict on stderr; without a counterexample, one
+        /// line of JSON: `{"outcome": "proved" | "bounded", ...}`.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
 /// What a command printed and how it ends.
 struct Outcome {
     stdout: String,
@@ -294,6 +336,19 @@ fn main() -> ExitCode {
         }
         Command::Fuzz { scenario, seed, cases, mode, json } => {
             fuzz(&scenario, seed, cases, mode, json, lang)
+        }
+        Command::Handler {
+            command:
+                HandlerCommand::Check { program, lesson, seed, depth_max, states_max, bytes_max, json },
+        } => {
+            let request = handler::HandlerCheck {
+                program: &program,
+                lesson: &lesson,
+                seed,
+                bounds: verify::CheckBounds { depth_max, states_max, bytes_max },
+                language: lang,
+            };
+            handler::check(&request).map(|verdict| verdict_outcome(verdict, json))
         }
         Command::Probe { probe_file, seed, schedules, requests, allow_host, rate, json, junit } => {
             let options = probe::ProbeOptions {
@@ -420,6 +475,21 @@ fn fuzz(
 /// What `check --json` and `fuzz --json` print: the counterexample as a trace, exactly as
 /// `run --json` writes one (so that `replay` reproduces it and the page imports it), with the
 /// report's opening lines on stderr; or, without one, the one-line summary.
+/// A verdict of the checker as the command's output and exit code.
+fn verdict_outcome(verdict: verify::CheckVerdict, json: bool) -> Outcome {
+    let exit_code = match verdict.kind {
+        verify::CheckKind::Proved => EXIT_HELD,
+        verify::CheckKind::Violated => EXIT_VIOLATED,
+        verify::CheckKind::Bounded => EXIT_BOUNDED,
+    };
+    let stdout = if json {
+        json_report(verdict.counterexample.as_ref(), &verdict.headline, verdict.summary_json)
+    } else {
+        verdict.text
+    };
+    Outcome { stdout, exit_code }
+}
+
 fn json_report(counterexample: Option<&Trace>, headline: &str, summary_json: String) -> String {
     match counterexample {
         Some(trace) => {

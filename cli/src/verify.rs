@@ -10,7 +10,7 @@ use std::io::{IsTerminal, Write as _};
 use std::time::Instant;
 
 use idempotency_lab::check::{
-    CheckConfig, CheckOutcome, CheckStatus, Checker, FaultBudget,
+    CheckConfig, CheckOutcome, CheckStatus, Checker, ExploreStats, FaultBudget,
     two_consumers_duplicate_and_crash_config,
 };
 use idempotency_lab::sim::{FiredFaults, Scenario, Trace};
@@ -71,6 +71,8 @@ pub struct CheckVerdict {
     pub headline: String,
     /// The counterexample, a trace that `replay` and the page open.
     pub counterexample: Option<Trace>,
+    /// What the checker explored.
+    pub stats: ExploreStats,
 }
 
 /// What a `check` or `fuzz` reports on: the scenario's name, the mode, and the language of
@@ -84,15 +86,14 @@ pub struct Run<'a> {
     pub language: Language,
 }
 
-/// Checks `scenario` exhaustively within `bounds`, reporting progress to stderr.
+/// Checks `scenario` exhaustively within `bounds` and the faults its lesson names, reporting
+/// progress to stderr.
 pub fn check(
     run: &Run<'_>,
     scenario: Scenario,
     seed: u64,
     bounds: CheckBounds,
 ) -> Result<CheckVerdict, InputError> {
-    let Run { source_name, mode_name, language } = *run;
-    let words = language.words();
     let config = CheckConfig {
         depth_max: bounds.depth_max,
         states_max: bounds.states_max,
@@ -101,6 +102,19 @@ pub fn check(
         progress_every_states: CHECK_SLICE_STATES,
         ..two_consumers_duplicate_and_crash_config()
     };
+    check_with(run, scenario, seed, config)
+}
+
+/// Checks `scenario` exhaustively under `config`, reporting progress to stderr: `check`'s
+/// engine, which `handler check` drives with a build task's faults.
+pub fn check_with(
+    run: &Run<'_>,
+    scenario: Scenario,
+    seed: u64,
+    config: CheckConfig,
+) -> Result<CheckVerdict, InputError> {
+    let Run { source_name, mode_name, language } = *run;
+    let words = language.words();
     let invalid = |message: String| InputError::Invalid {
         what: "scenario",
         source_name: source_name.to_owned(),
@@ -162,6 +176,7 @@ pub fn check(
     Ok(match report.outcome {
         CheckOutcome::Proved => CheckVerdict {
             kind: CheckKind::Proved,
+            stats: *stats,
             text: fill(
                 words.check_proved,
                 &[
@@ -176,6 +191,7 @@ pub fn check(
         },
         CheckOutcome::Bounded { reason } => CheckVerdict {
             kind: CheckKind::Bounded,
+            stats: *stats,
             text: fill(
                 words.check_bounded,
                 &[
@@ -221,6 +237,7 @@ pub fn check(
             text.push_str(&render::invariant_report(&trace, language));
             CheckVerdict {
                 kind: CheckKind::Violated,
+                stats: *stats,
                 text,
                 summary_json: summary_json("violated", None),
                 headline,

@@ -4,12 +4,16 @@
 //!
 //! - `run`: read once, no snapshots (the CLI's `run`, the fuzzer), a step at a time, with its
 //!   slowest step;
+//! - `slowest step, least of 3`: every step of the read-once run timed in three runs, its least
+//!   time kept (what the step costs, without a busy machine's pauses), the steps over 1 ms
+//!   counted and the five slowest named;
 //! - `rewindable`: the page's run (`Simulation::new` + `step`, snapshots kept), with its slowest
 //!   step and its cost a step at 1K, 5K, 10K and 20K steps (the growth curve);
 //! - `world_after`: rewinding the rewindable run to 64 steps spread over it (a slider jump);
 //! - `replay`: the CLI's `replay` of the run's trace JSON (parse, replay, print again);
 //! - `sql`: the CLI's `sql` (the run as psql scripts);
-//! - `link`: a share link of the run at its last step, decoded and opened.
+//! - `link`: a share link of the run at its last step, decoded and opened; and the same with
+//!   three choices whose targets never exist (each looked for over the whole run).
 //!
 //! The heap is counted by this binary's global allocator (`peakmem-alloc`: the most bytes held
 //! at once during a phase, above what was held when it began), so the figures are exact and
@@ -23,7 +27,7 @@ use std::alloc::System;
 use std::time::{Duration, Instant};
 
 use idempotency_lab::sim::bounds::longest_run_scenario;
-use idempotency_lab::sim::{Run, Simulation, Trace};
+use idempotency_lab::sim::{AnchoredAction, RequestIndex, Run, Simulation, Trace, UserChoice};
 use idempotency_lab::view::ShareLink;
 use peakmem_alloc::{INSTRUMENTED_SYSTEM, PeakMemAlloc, PeakMemAllocTrait};
 
@@ -109,6 +113,37 @@ fn main() {
         trace = Some(simulation.into_trace());
         format!("{steps} steps, slowest step {}, us/step {}", ms(slowest), curve_text(&curve))
     }));
+    phases.push(measure("slowest step, least of 3", || {
+        // Each step's least time over three runs: a step that is slow every time is slow in
+        // itself, not because the machine was busy once.
+        let mut least: Vec<Duration> = Vec::new();
+        let mut actions: Vec<String> = Vec::new();
+        for _ in 0..3 {
+            let mut simulation = Simulation::without_snapshots(scenario.clone(), seed).unwrap();
+            let mut at = 0;
+            loop {
+                let before = Instant::now();
+                let Some(step) = simulation.step() else { break };
+                let took = before.elapsed();
+                if at == least.len() {
+                    least.push(took);
+                    actions.push(format!("{:?}", step.action));
+                } else if let Some(slot) = least.get_mut(at) {
+                    *slot = (*slot).min(took);
+                }
+                at += 1;
+            }
+        }
+        let mut order: Vec<usize> = (0..least.len()).collect();
+        order.sort_by_key(|at| std::cmp::Reverse(least[*at]));
+        let over = least.iter().filter(|took| **took > Duration::from_millis(1)).count();
+        let top: Vec<String> = order
+            .iter()
+            .take(5)
+            .map(|at| format!("step {} {} {:.60}", at + 1, ms(least[*at]), actions[*at]))
+            .collect();
+        format!("{over} steps over 1 ms; slowest: {}", top.join("; "))
+    }));
     let trace = trace.expect("the run ran");
     let trace_json = trace.to_json();
     let run = Run { scenario: scenario.clone(), seed, choices: Vec::new() };
@@ -166,6 +201,19 @@ fn main() {
         let link = ShareLink::of_run(&run, steps).encode();
         let opened = ShareLink::decode(&link).expect("it decodes").open().expect("it opens");
         format!("link {} characters, opened at step {}", link.len(), opened.step)
+    }));
+
+    phases.push(measure("link, 3 choices missing", || {
+        // A learner's choices whose targets never exist in this run (requests it never
+        // sends): each is looked for over the whole run before it is called missing.
+        let missing = (2..5).map(|step| UserChoice {
+            step,
+            action: AnchoredAction::DoubleSubmit { request: RequestIndex(60_000 + step) },
+        });
+        let run = Run { choices: missing.collect(), ..run.clone() };
+        let link = ShareLink::of_run(&run, steps).encode();
+        let opened = ShareLink::decode(&link).expect("it decodes").open().expect("it opens");
+        format!("opened at step {}, steps {steps}", opened.step)
     }));
 
     println!("{:<28} {:>10} {:>12}  detail", "phase", "time", "peak heap");

@@ -525,24 +525,23 @@ impl Steps for PurgeExpiredInboxRows {
             }
             PurgeState::Delete { tx } => {
                 let processed_before = self.processed_before(now);
-                let deleted = store.scan::<InboxRow>(tx).and_then(|rows| {
-                    let mut message_ids = Vec::new();
-                    for row in rows {
-                        if row.consumer == self.config.consumer
-                            && row.processed_at < processed_before
-                        {
+                let consumer = &self.config.consumer;
+                let expired = |row: &InboxRow| row.processed_at < processed_before;
+                let deleted = store
+                    .scan_where(tx, |row: &InboxRow| row.consumer == *consumer && expired(row))
+                    .and_then(|rows| {
+                        let mut message_ids = Vec::new();
+                        for row in rows {
                             // One statement that waits on a locked row keeps the rows it has
                             // already deleted, as PostgreSQL's DELETE does; the retry deletes
                             // them again, which changes nothing.
                             let key = (row.message_id, row.consumer);
-                            let expired = |row: &InboxRow| row.processed_at < processed_before;
                             if store.delete_where::<InboxRow>(tx, &key, expired)?.is_some() {
                                 message_ids.push(row.message_id);
                             }
                         }
-                    }
-                    Ok(message_ids)
-                });
+                        Ok(message_ids)
+                    });
                 match deleted {
                     Ok(message_ids) => {
                         self.state = PurgeState::Commit { tx, processed_before, message_ids };

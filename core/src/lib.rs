@@ -16,6 +16,7 @@ pub mod inbox;
 pub mod invariants;
 pub mod order;
 pub mod outbox;
+pub mod program;
 pub mod rng;
 pub mod shop;
 pub mod shop_api;

@@ -174,14 +174,14 @@ impl Steps for RelayOutbox {
             RelayState::SelectUnpublished => {
                 // A read-only statement in autocommit mode: its own short transaction.
                 let tx = store.begin()?;
-                let rows = store.scan::<OutboxRow>(tx);
+                let rows = store.select(
+                    tx,
+                    |row: &OutboxRow| !row.published,
+                    |row| (row.created_at, row.message_id),
+                    self.config.batch_size_max,
+                );
                 store.rollback(tx)?;
-                let mut batch: Vec<OutboxRow> =
-                    rows?.into_iter().filter(|r| !r.published).collect();
-                batch.sort_by(|a, b| {
-                    (a.created_at, a.message_id).cmp(&(b.created_at, b.message_id))
-                });
-                batch.truncate(self.config.batch_size_max);
+                let batch = rows?;
                 if batch.is_empty() {
                     return Ok(Step::Done(OutboxRelayed { published: Vec::new() }));
                 }

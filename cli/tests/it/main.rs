@@ -14,6 +14,7 @@ mod every_lesson_passes_from_the_cli;
 mod explain_tells_a_lesson;
 mod fuzz_dead_letter_is_not_i6;
 mod fuzz_naive_lesson_shrinks;
+mod handler_check_judges_programs;
 mod lang_is_global_and_json_stays_neutral;
 mod lang_ru_lists_and_explains;
 mod lesson_check_refuses_traces_that_do_not_reproduce;

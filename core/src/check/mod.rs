@@ -35,6 +35,7 @@
 mod budget;
 mod explorer;
 pub mod fingerprint;
+pub mod judge;
 mod scenarios;
 mod world_model;
 

@@ -45,6 +45,7 @@ pub fn two_consumers_duplicate_and_crash(patterns: Patterns) -> Scenario {
         injections: vec![],
         fault_rates: FaultRates::none(),
         limits: Limits::default(),
+        consumer_program: None,
     }
 }
 

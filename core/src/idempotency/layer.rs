@@ -144,62 +144,10 @@ where
                 Ok(Step::Continue)
             }
             LayerState::InsertKey { key, tx, replaced_fencing_token } => {
-                let row = self.reservation_row(key, replaced_fencing_token, now);
-                let (fencing_token, lease_expires_at) = match row.state {
-                    KeyState::InProgress { fencing_token, lease_expires_at } => {
-                        (fencing_token, lease_expires_at)
-                    }
-                    KeyState::Completed { .. } => return Err(IdempotencyError::AlreadyDone),
-                };
-                let inserted = match split_blocked(store.insert_on_conflict_do_nothing(tx, row))? {
-                    Err(wait) => return Ok(Step::Blocked(wait)),
-                    Ok(inserted) => inserted,
-                };
-                self.state = match inserted {
-                    Inserted::Inserted => {
-                        self.events.push(IdempotencyEvent::KeyReserved {
-                            key,
-                            fencing_token,
-                            lease_expires_at,
-                        });
-                        let then = AfterReservation::RunHandler { fencing_token };
-                        LayerState::CommitReservation { key, tx, then }
-                    }
-                    Inserted::AlreadyPresent => self.reservation_lost(key, tx),
-                };
-                Ok(Step::Continue)
+                self.insert_key(store, key, tx, replaced_fencing_token, now)
             }
             LayerState::TakeOverKey { key, tx, previous_fencing_token } => {
-                let state = self.take_over_state(previous_fencing_token, now);
-                let (config, fingerprint) = (self.config, &self.fingerprint);
-                let still_ours_to_take = |row: &IdempotencyKeyRow| {
-                    row.fingerprint == *fingerprint
-                        && !lease_holds(row, now)
-                        && !config.is_forgotten(row, now)
-                        && fencing_token_of(row) == Some(previous_fencing_token)
-                };
-                let taken =
-                    store.update_where::<IdempotencyKeyRow>(tx, &key, still_ours_to_take, |row| {
-                        row.state = state.clone()
-                    });
-                let taken = match split_blocked(taken)? {
-                    Err(wait) => return Ok(Step::Blocked(wait)),
-                    Ok(taken) => taken,
-                };
-                self.state = match (taken, state) {
-                    (Some(_), KeyState::InProgress { lease_expires_at, fencing_token }) => {
-                        self.events.push(IdempotencyEvent::KeyTakenOver {
-                            key,
-                            previous_fencing_token,
-                            fencing_token,
-                            lease_expires_at,
-                        });
-                        let then = AfterReservation::RunHandler { fencing_token };
-                        LayerState::CommitReservation { key, tx, then }
-                    }
-                    _ => self.reservation_lost(key, tx),
-                };
-                Ok(Step::Continue)
+                self.take_over_key(store, key, tx, previous_fencing_token, now)
             }
             LayerState::CommitReservation { key, tx, then } => {
                 store.commit(tx)?;
@@ -230,49 +178,7 @@ where
                 Ok(Step::Continue)
             }
             LayerState::WriteCompletion { key, fencing_token, tx, completion } => {
-                let holds_key = |row: &IdempotencyKeyRow| {
-                    matches!(
-                        row.state,
-                        KeyState::InProgress { fencing_token: token, .. } if token == fencing_token
-                    )
-                };
-                let written = match &completion {
-                    Completion::StoreResponse(response) => {
-                        let state = KeyState::Completed { response: response.clone().into() };
-                        store
-                            .update_where::<IdempotencyKeyRow>(tx, &key, holds_key, |row| {
-                                row.state = state
-                            })
-                            .map(|row| row.is_some())
-                    }
-                    Completion::ReleaseKey(_) => store
-                        .delete_where::<IdempotencyKeyRow>(tx, &key, holds_key)
-                        .map(|row| row.is_some()),
-                };
-                let written = match split_blocked(written)? {
-                    Err(wait) => return Ok(Step::Blocked(wait)),
-                    Ok(written) => written,
-                };
-                if !written {
-                    self.state = LayerState::ReadStaleKey { key, fencing_token, tx };
-                    return Ok(Step::Continue);
-                }
-                let response = match completion {
-                    Completion::StoreResponse(response) => {
-                        self.events.push(IdempotencyEvent::ResponseStored {
-                            key,
-                            fencing_token,
-                            status: response.status,
-                        });
-                        response
-                    }
-                    Completion::ReleaseKey(response) => {
-                        self.events.push(IdempotencyEvent::KeyReleased { key, fencing_token });
-                        response
-                    }
-                };
-                self.state = LayerState::CommitCompletion { tx, response };
-                Ok(Step::Continue)
+                self.write_completion(store, key, fencing_token, tx, completion)
             }
             LayerState::ReadStaleKey { key, fencing_token, tx } => {
                 let row = store.get::<IdempotencyKeyRow>(tx, &key)?;
@@ -294,6 +200,136 @@ where
             }
             LayerState::Done => Err(IdempotencyError::AlreadyDone),
         }
+    }
+
+    /// `INSERT INTO idempotency_keys ... ON CONFLICT DO NOTHING`: the key reserved for this
+    /// request, or lost to another.
+    fn insert_key(
+        &mut self,
+        store: &mut Store,
+        key: IdempotencyKey,
+        tx: TxId,
+        replaced_fencing_token: Option<FencingToken>,
+        now: Tick,
+    ) -> Result<Step<HttpResponse>, IdempotencyError> {
+        let row = self.reservation_row(key, replaced_fencing_token, now);
+        let (fencing_token, lease_expires_at) = match row.state {
+            KeyState::InProgress { fencing_token, lease_expires_at } => {
+                (fencing_token, lease_expires_at)
+            }
+            KeyState::Completed { .. } => return Err(IdempotencyError::AlreadyDone),
+        };
+        let inserted = match split_blocked(store.insert_on_conflict_do_nothing(tx, row))? {
+            Err(wait) => return Ok(Step::Blocked(wait)),
+            Ok(inserted) => inserted,
+        };
+        self.state = match inserted {
+            Inserted::Inserted => {
+                self.events.push(IdempotencyEvent::KeyReserved {
+                    key,
+                    fencing_token,
+                    lease_expires_at,
+                });
+                let then = AfterReservation::RunHandler { fencing_token };
+                LayerState::CommitReservation { key, tx, then }
+            }
+            Inserted::AlreadyPresent => self.reservation_lost(key, tx),
+        };
+        Ok(Step::Continue)
+    }
+
+    /// The guarded `UPDATE` that takes over a key whose lease ran out, only if it is still the
+    /// row this request read (same fingerprint, same previous fencing token).
+    fn take_over_key(
+        &mut self,
+        store: &mut Store,
+        key: IdempotencyKey,
+        tx: TxId,
+        previous_fencing_token: FencingToken,
+        now: Tick,
+    ) -> Result<Step<HttpResponse>, IdempotencyError> {
+        let state = self.take_over_state(previous_fencing_token, now);
+        let (config, fingerprint) = (self.config, &self.fingerprint);
+        let still_ours_to_take = |row: &IdempotencyKeyRow| {
+            row.fingerprint == *fingerprint
+                && !lease_holds(row, now)
+                && !config.is_forgotten(row, now)
+                && fencing_token_of(row) == Some(previous_fencing_token)
+        };
+        let taken = store.update_where::<IdempotencyKeyRow>(tx, &key, still_ours_to_take, |row| {
+            row.state = state.clone()
+        });
+        let taken = match split_blocked(taken)? {
+            Err(wait) => return Ok(Step::Blocked(wait)),
+            Ok(taken) => taken,
+        };
+        self.state = match (taken, state) {
+            (Some(_), KeyState::InProgress { lease_expires_at, fencing_token }) => {
+                self.events.push(IdempotencyEvent::KeyTakenOver {
+                    key,
+                    previous_fencing_token,
+                    fencing_token,
+                    lease_expires_at,
+                });
+                let then = AfterReservation::RunHandler { fencing_token };
+                LayerState::CommitReservation { key, tx, then }
+            }
+            _ => self.reservation_lost(key, tx),
+        };
+        Ok(Step::Continue)
+    }
+
+    /// The response stored (or the key released) only while this request still holds the key
+    /// by its fencing token; a stale holder is told so.
+    fn write_completion(
+        &mut self,
+        store: &mut Store,
+        key: IdempotencyKey,
+        fencing_token: FencingToken,
+        tx: TxId,
+        completion: Completion,
+    ) -> Result<Step<HttpResponse>, IdempotencyError> {
+        let holds_key = |row: &IdempotencyKeyRow| {
+            matches!(
+                row.state,
+                KeyState::InProgress { fencing_token: token, .. } if token == fencing_token
+            )
+        };
+        let written = match &completion {
+            Completion::StoreResponse(response) => {
+                let state = KeyState::Completed { response: response.clone().into() };
+                store
+                    .update_where::<IdempotencyKeyRow>(tx, &key, holds_key, |row| row.state = state)
+                    .map(|row| row.is_some())
+            }
+            Completion::ReleaseKey(_) => store
+                .delete_where::<IdempotencyKeyRow>(tx, &key, holds_key)
+                .map(|row| row.is_some()),
+        };
+        let written = match split_blocked(written)? {
+            Err(wait) => return Ok(Step::Blocked(wait)),
+            Ok(written) => written,
+        };
+        if !written {
+            self.state = LayerState::ReadStaleKey { key, fencing_token, tx };
+            return Ok(Step::Continue);
+        }
+        let response = match completion {
+            Completion::StoreResponse(response) => {
+                self.events.push(IdempotencyEvent::ResponseStored {
+                    key,
+                    fencing_token,
+                    status: response.status,
+                });
+                response
+            }
+            Completion::ReleaseKey(response) => {
+                self.events.push(IdempotencyEvent::KeyReleased { key, fencing_token });
+                response
+            }
+        };
+        self.state = LayerState::CommitCompletion { tx, response };
+        Ok(Step::Continue)
     }
 
     fn parse_key_header(&mut self) -> Step<HttpResponse> {

@@ -26,9 +26,8 @@ pub fn purge_forgotten_keys(
     now: Tick,
 ) -> Result<Vec<IdempotencyKey>, StoreError> {
     let forgotten: Vec<IdempotencyKey> = store
-        .scan::<IdempotencyKeyRow>(tx)?
+        .scan_where(tx, |row: &IdempotencyKeyRow| config.is_forgotten(row, now))?
         .into_iter()
-        .filter(|row| config.is_forgotten(row, now))
         .map(|row| row.key)
         .collect();
     let mut purged = Vec::new();

@@ -288,10 +288,37 @@ impl Finding {
     /// The sentence in `language`; `None` for [`Finding::Recorded`], whose sentence is the
     /// one recorded.
     pub fn sentence_in(&self, language: Language) -> Option<String> {
+        match self {
+            Finding::Recorded => None,
+            Finding::StockNotConserved { .. }
+            | Finding::AvailableBelowZero { .. }
+            | Finding::ReservedWithoutStock { .. }
+            | Finding::ReservedForMissingOrder { .. }
+            | Finding::ReservedWithoutLine { .. }
+            | Finding::ReservedTooMuch { .. }
+            | Finding::ReservedNegative { .. }
+            | Finding::ChargedAgain { .. }
+            | Finding::ChargedMissingOrder { .. }
+            | Finding::NeverCharged { .. }
+            | Finding::ChargeForOtherPayment { .. } => self.rows_sentence(language),
+            Finding::DifferentAnswers { .. }
+            | Finding::AnotherRequest { .. }
+            | Finding::HandlerRanTwice { .. }
+            | Finding::ServerErrorForDuplicate { .. } => self.answers_sentence(language),
+            Finding::InboxRowWithoutEffect { .. }
+            | Finding::InboxRowAfterPurge { .. }
+            | Finding::EffectWithoutInboxRow { .. }
+            | Finding::EffectsBetweenPurges { .. }
+            | Finding::NoOrderPlaced { .. }
+            | Finding::NotProcessedOnce { .. } => self.messages_sentence(language),
+        }
+    }
+
+    /// The sentence of an I1-I3 finding (stock, reservations, charges); `None` for the others.
+    fn rows_sentence(&self, language: Language) -> Option<String> {
         let words = language.words();
         let units = |qty: &i64| language.count(&words.units, *qty);
         let text = match self {
-            Finding::Recorded => return None,
             Finding::StockNotConserved { sku, on_hand, available, reserved, accounted } => fill(
                 words.i1_not_conserved,
                 &[
@@ -364,6 +391,15 @@ impl Finding {
                     ],
                 )
             }
+            _ => return None,
+        };
+        Some(text)
+    }
+
+    /// The sentence of an I4 or I7 finding (the answers to a key); `None` for the others.
+    fn answers_sentence(&self, language: Language) -> Option<String> {
+        let words = language.words();
+        let text = match self {
             Finding::DifferentAnswers { key, first, then, source } => {
                 let how = match source {
                     AnswerSource::Replay => words.i4_how_replay,
@@ -416,6 +452,26 @@ impl Finding {
                     ],
                 )
             }
+            Finding::ServerErrorForDuplicate { key, answer } => {
+                let key = match key {
+                    Some(key) => fill(words.i7_with_key, &[("key", key)]),
+                    None => words.i7_without_key.to_owned(),
+                };
+                fill(
+                    words.i7_server_error,
+                    &[("key", &key), ("answer", &answer.0.describe(language)), ("at", &answer.1)],
+                )
+            }
+            _ => return None,
+        };
+        Some(text)
+    }
+
+    /// The sentence of an I5 or I6 finding (inbox rows, effects, messages); `None` for the
+    /// others.
+    fn messages_sentence(&self, language: Language) -> Option<String> {
+        let words = language.words();
+        let text = match self {
             Finding::InboxRowWithoutEffect { message, consumer } => fill(
                 words.i5_row_without_effect,
                 &[
@@ -466,16 +522,7 @@ impl Finding {
                     ("published", &language.times(*published)),
                 ],
             ),
-            Finding::ServerErrorForDuplicate { key, answer } => {
-                let key = match key {
-                    Some(key) => fill(words.i7_with_key, &[("key", key)]),
-                    None => words.i7_without_key.to_owned(),
-                };
-                fill(
-                    words.i7_server_error,
-                    &[("key", &key), ("answer", &answer.0.describe(language)), ("at", &answer.1)],
-                )
-            }
+            _ => return None,
         };
         Some(text)
     }

@@ -1,21 +1,171 @@
 //! The reserve-stock consumer's instances, each holding the delivery it is processing, if any.
 //!
 //! An instance holds at most one delivery: P4's [`ConsumeMessage`] around the shop's
-//! [`ReserveStockForMessage`]. A blocked machine (`Step::Blocked`) records the transaction it
+//! [`ReserveStockForMessage`], or, when the scenario installs one, a learner's program
+//! ([`ProgramConsumer`]), which may acknowledge before its end. A blocked machine (`Step::Blocked`) records the transaction it
 //! waits for; the world does not offer its next step until that transaction has ended. The
 //! consumer's faults are its crashes: after its commit, before its ack (F2), and with its
 //! transaction open (F3).
 
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
 use crate::history::{InboxUse, MessageEvent};
-use crate::ids::{MessageId, TxId};
+use crate::ids::{MessageId, Tick, TxId};
 use crate::inbox::{
-    ConsumeMessage, ConsumeState, ConsumerConfig, ConsumerImplementation, Envelope,
+    ConsumeMessage, ConsumeOutcome, ConsumeState, ConsumerConfig, ConsumerCrashed,
+    ConsumerImplementation, Envelope,
 };
+use crate::program::{CompiledProgram, HandlerProgram, ProgramConsumer, Progress};
 use crate::shop_api::ReserveStockForMessage;
 use crate::sim::action::{Action, EntryId, InstanceId};
+use crate::sim::scenario::ScenarioError;
 use crate::sim::trace::SimEvent;
 use crate::sim::world::{ApplyError, StepOut, Target, World, missing};
 use crate::step::{Step, Steps};
+use crate::stock::StockReservationEvent;
+use crate::store::{RowLockWait, Store};
+
+/// The learner's consumer program a world runs in place of the built-in consumer, compiled
+/// once. It is the same in every state of a run, so it adds nothing to a state's hash.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct InstalledProgram(Option<Arc<CompiledProgram>>);
+
+impl Hash for InstalledProgram {
+    fn hash<H: Hasher>(&self, _state: &mut H) {}
+}
+
+impl InstalledProgram {
+    /// The program of a scenario, compiled; none for the built-in.
+    pub fn of(program: Option<&HandlerProgram>) -> Result<InstalledProgram, ScenarioError> {
+        match program {
+            None => Ok(InstalledProgram(None)),
+            Some(program) => crate::program::compile(program)
+                .map(|compiled| InstalledProgram(Some(Arc::new(compiled))))
+                .map_err(ScenarioError::Program),
+        }
+    }
+
+    /// The compiled program, if one is installed.
+    pub fn compiled(&self) -> Option<&Arc<CompiledProgram>> {
+        self.0.as_ref()
+    }
+}
+
+/// What runs a delivery: the built-in consumer or a learner's program.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ConsumerMachine {
+    /// P4's consumer around P1's reservation, as the scenario's switches say.
+    BuiltIn(ConsumeMessage<ReserveStockForMessage>),
+    /// A learner's program.
+    Program(ProgramConsumer),
+}
+
+impl Hash for ConsumerMachine {
+    /// Each variant hashes as its machine alone: a world holds one kind only, and the
+    /// built-in's fingerprints stay those of the checker's pinned counts.
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        match self {
+            ConsumerMachine::BuiltIn(machine) => machine.hash(state),
+            ConsumerMachine::Program(machine) => machine.hash(state),
+        }
+    }
+}
+
+/// One step of a delivery, whichever machine runs it.
+enum MachineStep {
+    /// Continues; `committed` if the step committed the effect; `acknowledged` if it acked.
+    Continue {
+        committed: Option<InboxUse>,
+        acknowledged: Option<ConsumeOutcome<StockReservationEvent>>,
+        ended: bool,
+    },
+    Blocked(RowLockWait),
+    Failed(String),
+}
+
+impl ConsumerMachine {
+    /// The transaction it has open.
+    pub fn open_transaction(&self) -> Option<TxId> {
+        match self {
+            ConsumerMachine::BuiltIn(machine) => machine.open_transaction(),
+            ConsumerMachine::Program(machine) => machine.open_transaction(),
+        }
+    }
+
+    /// The statement of the next step.
+    pub fn next_statement(&self, now: Tick) -> Option<String> {
+        match self {
+            ConsumerMachine::BuiltIn(machine) => machine.next_statement(now),
+            ConsumerMachine::Program(machine) => machine.next_statement(now),
+        }
+    }
+
+    /// Whether it has committed (or found a duplicate) and not acknowledged: where F2 hits.
+    pub fn awaits_ack(&self) -> bool {
+        match self {
+            ConsumerMachine::BuiltIn(machine) => {
+                matches!(machine.state(), ConsumeState::Acknowledge)
+            }
+            ConsumerMachine::Program(machine) => machine.awaits_ack(),
+        }
+    }
+
+    /// Whether its next statement is the `COMMIT` of its open transaction: where an injected
+    /// F3 hits.
+    pub fn about_to_commit(&self) -> bool {
+        match self {
+            ConsumerMachine::BuiltIn(machine) => {
+                matches!(machine.state(), ConsumeState::Commit { .. })
+            }
+            ConsumerMachine::Program(machine) => machine.about_to_commit(),
+        }
+    }
+
+    fn crash(self, store: &mut Store) -> ConsumerCrashed {
+        match self {
+            ConsumerMachine::BuiltIn(machine) => machine.crash(store),
+            ConsumerMachine::Program(machine) => machine.crash(store),
+        }
+    }
+
+    fn step(&mut self, store: &mut Store, now: Tick, inbox_use: InboxUse) -> MachineStep {
+        match self {
+            ConsumerMachine::BuiltIn(machine) => {
+                let was_committing = matches!(machine.state(), ConsumeState::Commit { .. });
+                match machine.step(store, now) {
+                    Ok(Step::Continue) => MachineStep::Continue {
+                        committed: (was_committing
+                            && matches!(machine.state(), ConsumeState::Acknowledge))
+                        .then_some(inbox_use),
+                        acknowledged: None,
+                        ended: false,
+                    },
+                    Ok(Step::Blocked(wait)) => MachineStep::Blocked(wait),
+                    Ok(Step::Done(outcome)) => MachineStep::Continue {
+                        committed: None,
+                        acknowledged: Some(outcome),
+                        ended: true,
+                    },
+                    Err(error) => MachineStep::Failed(error.to_string()),
+                }
+            }
+            ConsumerMachine::Program(machine) => match machine.step(store, now) {
+                Ok(stepped) => match stepped.progress {
+                    Progress::Blocked(wait) => MachineStep::Blocked(wait),
+                    progress => MachineStep::Continue {
+                        committed: stepped.effect_committed.map(|with_inbox| {
+                            if with_inbox { InboxUse::WithInbox } else { InboxUse::WithoutInbox }
+                        }),
+                        acknowledged: stepped.acknowledged,
+                        ended: progress == Progress::Ended,
+                    },
+                },
+                Err(error) => MachineStep::Failed(error.to_string()),
+            },
+        }
+    }
+}
 
 /// One delivery being processed by an instance.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -27,7 +177,7 @@ pub struct Delivery {
     /// Which delivery of the message (over all its copies), from 1.
     pub delivery_number: u32,
     /// The consumer's step machine.
-    pub machine: ConsumeMessage<ReserveStockForMessage>,
+    pub machine: ConsumerMachine,
     /// The transaction whose row lock it waits for.
     pub waiting_for: Option<TxId>,
 }
@@ -77,7 +227,7 @@ impl World {
     pub(super) fn enabled_consumer_crashes(&self, actions: &mut Vec<Action>) {
         for (index, instance) in self.consumers.iter().enumerate() {
             if let Some(delivery) = &instance.delivery
-                && matches!(delivery.machine.state(), ConsumeState::Acknowledge)
+                && delivery.machine.awaits_ack()
             {
                 actions.push(Action::CrashConsumerAfterCommit { instance: InstanceId(index) });
             }
@@ -101,8 +251,23 @@ impl World {
         envelope: Envelope,
         delivery_number: u32,
     ) -> Result<(), ApplyError> {
-        let effect = ReserveStockForMessage::new(&envelope.payload, self.config.patterns.stock());
-        let machine = ConsumeMessage::new(self.consumer_config(), envelope, effect);
+        let machine = match self.config.consumer_program.compiled() {
+            Some(program) => ConsumerMachine::Program(ProgramConsumer::new(
+                Arc::clone(program),
+                self.config.consumer_name.clone(),
+                message_id,
+                envelope,
+            )),
+            None => {
+                let stock = self.config.patterns.stock();
+                let effect = ReserveStockForMessage::new(&envelope.payload, stock);
+                ConsumerMachine::BuiltIn(ConsumeMessage::new(
+                    self.consumer_config(),
+                    envelope,
+                    effect,
+                ))
+            }
+        };
         let consumer = self
             .consumers
             .get_mut(instance.0)
@@ -134,42 +299,39 @@ impl World {
         out.statement = delivery.machine.next_statement(now);
         out.message_id = Some(delivery.message_id);
         let message_id = delivery.message_id;
-        let was_committing = matches!(delivery.machine.state(), ConsumeState::Commit { .. });
-        match delivery.machine.step(&mut self.store, now) {
-            Ok(Step::Continue) => {
+        match delivery.machine.step(&mut self.store, now, inbox_use) {
+            MachineStep::Continue { committed, acknowledged, ended } => {
                 delivery.waiting_for = None;
-                if was_committing && matches!(delivery.machine.state(), ConsumeState::Acknowledge) {
+                let entry = delivery.entry;
+                if ended {
+                    consumer.delivery = None;
+                }
+                if let Some(inbox) = committed {
                     self.history.record_message_event(MessageEvent::EffectCommitted {
                         message_id,
-                        consumer: consumer_name,
-                        inbox: inbox_use,
+                        consumer: consumer_name.clone(),
+                        inbox,
                         committed_at: now,
                     })?;
-                    out.events.push(SimEvent::EffectCommitted {
+                    out.events.push(SimEvent::EffectCommitted { message_id, instance, inbox });
+                }
+                if let Some(outcome) = acknowledged {
+                    self.ack(entry, out);
+                    self.history.record_message_event(MessageEvent::Acknowledged {
                         message_id,
-                        instance,
-                        inbox: inbox_use,
-                    });
+                        consumer: consumer_name,
+                        acknowledged_at: now,
+                    })?;
+                    out.events.push(SimEvent::MessageConsumed { instance, outcome });
                 }
             }
-            Ok(Step::Blocked(wait)) => {
+            MachineStep::Blocked(wait) => {
                 delivery.waiting_for = Some(wait.holder);
                 out.events.push(SimEvent::Blocked { wait });
             }
-            Ok(Step::Done(outcome)) => {
-                let entry = delivery.entry;
+            MachineStep::Failed(error) => {
                 consumer.delivery = None;
-                self.ack(entry, out);
-                self.history.record_message_event(MessageEvent::Acknowledged {
-                    message_id,
-                    consumer: consumer_name,
-                    acknowledged_at: now,
-                })?;
-                out.events.push(SimEvent::MessageConsumed { instance, outcome });
-            }
-            Err(error) => {
-                consumer.delivery = None;
-                out.events.push(SimEvent::ConsumerFailed { instance, error: error.to_string() });
+                out.events.push(SimEvent::ConsumerFailed { instance, error });
             }
         }
         Ok(())

@@ -69,7 +69,7 @@ pub use choice::{
 };
 pub use client::{ClientRequest, ClientState, PlannedOrder};
 pub use clock::{Deadline, DeadlineReason};
-pub use consumer::{ConsumerInstance, Delivery};
+pub use consumer::{ConsumerInstance, ConsumerMachine, Delivery, InstalledProgram};
 pub use fault::{ApiCrashPoint, FaultRates, Injection, MessageRef};
 pub use json::locate;
 pub use network::InFlightResponse;

@@ -21,14 +21,16 @@
 //! choices placed in the other run by what they hit, and those whose target is not there
 //! dropped and named.
 
+use std::cell::OnceCell;
+
 use thiserror::Error;
 
 use crate::sim::action::Action;
-use crate::sim::choice::{UserChoice, anchor};
+use crate::sim::choice::{AnchoredAction, UserChoice, anchor};
 use crate::sim::scenario::{Scenario, ScenarioError};
 use crate::sim::scheduler::{ReplayError, Simulation};
 use crate::sim::trace::{Choice, StopReason, Trace};
-use crate::sim::world::ApplyError;
+use crate::sim::world::{ApplyError, is_listed};
 
 /// One run: what it is a pure function of.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -238,6 +240,37 @@ struct Window {
     checkpoint: Option<Simulation>,
     /// The latest count of steps taken, before the choice's step, at which it was enabled.
     latest_enabled: Option<usize>,
+    /// What the scan for this choice saw of the choices after it ([`AHEAD_MAX`] at most),
+    /// in their order: were this one missing, the next would be placed in the same window,
+    /// over the same scheduler's steps, so the one scan places it too.
+    ahead: Vec<Ahead>,
+}
+
+/// How many choices after the one being placed a window's scan watches: a run of missing
+/// choices up to this long costs one scan to the run's end, not one each.
+const AHEAD_MAX: usize = 32;
+
+/// What a window's scan saw of a later choice: where it would be placed in this window.
+#[derive(Clone, Copy, Debug, Default)]
+struct Ahead {
+    /// The latest count of steps taken, before the choice's step, at which it was enabled.
+    latest_before: Option<usize>,
+    /// The first count of steps taken, from the one before the choice's step, at which it was
+    /// enabled.
+    first_from_due: Option<usize>,
+}
+
+impl Ahead {
+    /// Where the choice is taken (the count of steps taken before it) by the rule of
+    /// [`Run`]: at its step, else the latest step before it, else the first after it; `None`
+    /// if its target was never there.
+    fn placed_after(&self, due: usize) -> Option<usize> {
+        let at_due = due.saturating_sub(1);
+        if self.first_from_due == Some(at_due) {
+            return Some(at_due);
+        }
+        self.latest_before.or(self.first_from_due)
+    }
 }
 
 impl RunPlayer {
@@ -285,11 +318,15 @@ impl RunPlayer {
     fn advance_one(&mut self) {
         let Some(choice) = self.choices.get(self.outcomes.len()) else { return };
         let taken = self.simulation.steps().len();
-        let due = choice.step.max(self.window.start.saturating_add(1));
-        let enabled = match self.simulation.stop_reason() {
-            None => choice.action.enabled_in(self.simulation.world()),
-            Some(_) => None,
-        };
+        let due = self.due(choice);
+        let now = Now::of(&self.simulation);
+        let enabled = now.enabled(&choice.action);
+        // What the later choices see at this step matters only if the scan goes on past it,
+        // the scheduler's run (the window is reset when this choice is taken).
+        let next = self.outcomes.len().saturating_add(1);
+        let later = self.choices.get(next..).unwrap_or_default();
+        watch_ahead(&mut self.window.ahead, self.window.start, later, taken, &now);
+        drop(now);
         if taken.saturating_add(1) >= due {
             if let Some(action) = enabled
                 && self.simulation.step_with(action).is_ok()
@@ -316,6 +353,11 @@ impl RunPlayer {
         }
     }
 
+    /// The step a choice is due at in the current window: its own, or the window's first.
+    fn due(&self, choice: &UserChoice) -> usize {
+        choice.step.max(self.window.start.saturating_add(1))
+    }
+
     fn placed(&mut self, outcome: ChoiceOutcome) {
         self.outcomes.push(outcome);
         self.window = Window { start: self.simulation.steps().len(), ..Window::default() };
@@ -326,6 +368,7 @@ impl RunPlayer {
         let Some(checkpoint) = self.window.checkpoint.take() else {
             // Stepping past the window's start keeps its checkpoint: only a bug gets here.
             debug_assert!(false, "a choice enabled earlier in its window without a checkpoint");
+            self.window.ahead.clear();
             return self.missing();
         };
         self.simulation = checkpoint;
@@ -342,17 +385,50 @@ impl RunPlayer {
         } else {
             // The run is a pure function of its inputs: the same steps again enable it.
             debug_assert!(false, "a choice enabled after {at} steps is not enabled again");
+            // The scan stopped before the run's end: it saw nothing certain of the others.
+            self.window.ahead.clear();
             self.missing();
         }
     }
 
     /// The choice's target never exists: back to the window's start, for the next choice.
+    /// The scan that found it missing was the scheduler's run from that start to its end,
+    /// the very steps the next choices' scans would take: the watched ones are placed from
+    /// what it saw, each missing one without another scan, the first that is there taken where
+    /// it saw it.
     fn missing(&mut self) {
         self.outcomes.push(ChoiceOutcome::TargetMissing);
+        let ahead = std::mem::take(&mut self.window.ahead);
+        self.restart_window();
+        for seen in ahead {
+            let Some(choice) = self.choices.get(self.outcomes.len()) else { return };
+            let Some(at) = seen.placed_after(self.due(choice)) else {
+                self.outcomes.push(ChoiceOutcome::TargetMissing);
+                continue;
+            };
+            while self.simulation.steps().len() < at && self.simulation.step().is_some() {}
+            let action = Now::of(&self.simulation).enabled(&choice.action);
+            let taken = self.simulation.steps().len() == at
+                && action.is_some_and(|action| self.simulation.step_with(action).is_ok());
+            if taken {
+                self.placed(ChoiceOutcome::Taken { step: at.saturating_add(1) });
+            } else {
+                // The run is a pure function of its inputs: the same steps enable it again.
+                debug_assert!(false, "a choice seen enabled after {at} steps is not again");
+                self.restart_window();
+            }
+            return;
+        }
+    }
+
+    /// Back to the window's start, with nothing seen yet: the next choice is scanned for from
+    /// there.
+    fn restart_window(&mut self) {
         if let Some(checkpoint) = &self.window.checkpoint {
             self.simulation = checkpoint.clone();
         }
         self.window.latest_enabled = None;
+        self.window.ahead.clear();
     }
 }
 
@@ -538,6 +614,58 @@ impl RunOpener {
             OpenPhase::Anchoring(_) | OpenPhase::Placing(_) | OpenPhase::Moving => {
                 unreachable!("a run opener is stepping once it is open")
             }
+        }
+    }
+}
+
+/// A run's state now, as a learner's choices see it: the actions that may be taken, listed
+/// once and only if a choice's target is there.
+struct Now<'a> {
+    simulation: &'a Simulation,
+    listed: OnceCell<Vec<Action>>,
+}
+
+impl<'a> Now<'a> {
+    fn of(simulation: &'a Simulation) -> Now<'a> {
+        Now { simulation, listed: OnceCell::new() }
+    }
+
+    /// The action `choice` hits now, if it may be taken: never once the run has stopped or
+    /// reached a limit (a step there is refused).
+    fn enabled(&self, choice: &AnchoredAction) -> Option<Action> {
+        let simulation = self.simulation;
+        if simulation.stop_reason().is_some() || simulation.limit_reached().is_some() {
+            return None;
+        }
+        let action = choice.resolve(simulation.world())?;
+        let listed = self.listed.get_or_init(|| simulation.world().enabled_actions());
+        is_listed(listed, &action).then_some(action)
+    }
+}
+
+/// Notes, for each choice `later` than the one being placed (as many as `ahead` watches,
+/// [`AHEAD_MAX`] at most), whether it may be taken after `taken` steps of the scan of the
+/// window that started after `start` steps.
+fn watch_ahead(
+    ahead: &mut Vec<Ahead>,
+    start: usize,
+    later: &[UserChoice],
+    taken: usize,
+    now: &Now<'_>,
+) {
+    let watched = later.len().min(AHEAD_MAX);
+    if ahead.len() < watched {
+        ahead.resize(watched, Ahead::default());
+    }
+    for (choice, seen) in later.iter().zip(ahead.iter_mut()) {
+        if now.enabled(&choice.action).is_none() {
+            continue;
+        }
+        let due = choice.step.max(start.saturating_add(1));
+        if taken.saturating_add(1) < due {
+            seen.latest_before = Some(taken);
+        } else if seen.first_from_due.is_none() {
+            seen.first_from_due = Some(taken);
         }
     }
 }

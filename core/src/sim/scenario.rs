@@ -19,6 +19,7 @@ use crate::ids::PaymentId;
 use crate::inbox::ConsumerImplementation;
 use crate::order::OrderImplementation;
 use crate::outbox::RelayConfig;
+use crate::program::{HandlerProgram, ProgramError};
 use crate::shop::ShopConfig;
 use crate::sim::action::RequestIndex;
 use crate::sim::bounds;
@@ -350,11 +351,18 @@ pub struct Scenario {
     /// The limits of the run.
     #[serde(default)]
     pub limits: Limits,
+    /// A learner's program that runs in place of the built-in reserve-stock consumer (and so
+    /// of the P1 and P4 switches); absent, the built-in runs, and the JSON has no such field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub consumer_program: Option<HandlerProgram>,
 }
 
 /// Why a scenario was refused.
 #[derive(Clone, Debug, PartialEq, Eq, Error, Serialize, Deserialize)]
 pub enum ScenarioError {
+    /// The consumer program is not a valid program.
+    #[error("consumer_program: {0}")]
+    Program(ProgramError),
     /// The JSON does not read as a scenario (or a trace).
     #[error("{}", describe_json_error(path, *line, *column, message))]
     Json {
@@ -462,6 +470,7 @@ impl ScenarioError {
             | ScenarioError::TooManyEntries { field, .. }
             | ScenarioError::BadLength { field, .. } => Some(field),
             ScenarioError::TooLarge { .. } => None,
+            ScenarioError::Program(_) => Some("consumer_program"),
         }
     }
 }
@@ -549,6 +558,9 @@ impl Scenario {
             });
         }
         bounds::check_scenario(self)?;
+        if let Some(program) = &self.consumer_program {
+            crate::program::compile(program).map_err(ScenarioError::Program)?;
+        }
         let count = self.requests.len();
         let known = |field: String, request: RequestIndex| {
             if request.0 < count {

@@ -27,11 +27,11 @@ use thiserror::Error;
 
 use crate::faults::FaultClass;
 use crate::ids::MessageId;
-use crate::inbox::ConsumeState;
 use crate::invariants::InvariantId;
 use crate::rng::DeterministicRng;
 use crate::sim::action::{Action, HoldRelease};
 use crate::sim::broker::EntryState;
+use crate::sim::consumer::ConsumerMachine;
 use crate::sim::fault::{Injection, MessageRef};
 use crate::sim::scenario::{Scenario, ScenarioError};
 use crate::sim::trace::{
@@ -588,15 +588,16 @@ pub fn trigger(world: &World, injection: &Injection, enabled: &[Action]) -> Opti
             matches!(entry.state, EntryState::Ready { .. } | EntryState::InFlight { .. })
         })
     };
-    let instance_with = |message_id: MessageId, delivery: u32, want: fn(&ConsumeState) -> bool| {
-        world.consumers().iter().enumerate().find_map(|(index, instance)| {
-            let current = instance.delivery.as_ref()?;
-            (current.message_id == message_id
-                && current.delivery_number == delivery
-                && want(current.machine.state()))
-            .then_some(crate::sim::action::InstanceId(index))
-        })
-    };
+    let instance_with =
+        |message_id: MessageId, delivery: u32, want: fn(&ConsumerMachine) -> bool| {
+            world.consumers().iter().enumerate().find_map(|(index, instance)| {
+                let current = instance.delivery.as_ref()?;
+                (current.message_id == message_id
+                    && current.delivery_number == delivery
+                    && want(&current.machine))
+                .then_some(crate::sim::action::InstanceId(index))
+            })
+        };
     let enabled_action = |wanted: Action| enabled.contains(&wanted).then_some(wanted);
     match injection {
         Injection::DuplicateDelivery { message } => {
@@ -604,15 +605,16 @@ pub fn trigger(world: &World, injection: &Injection, enabled: &[Action]) -> Opti
             Some(Action::DuplicateMessage { entry })
         }
         Injection::CrashConsumerAfterCommit { message, delivery } => {
-            let instance = instance_with(message_id(world, message)?, *delivery, |state| {
-                matches!(state, ConsumeState::Acknowledge)
-            })?;
+            let instance =
+                instance_with(message_id(world, message)?, *delivery, ConsumerMachine::awaits_ack)?;
             Some(Action::CrashConsumerAfterCommit { instance })
         }
         Injection::CrashConsumerBeforeCommit { message, delivery } => {
-            let instance = instance_with(message_id(world, message)?, *delivery, |state| {
-                matches!(state, ConsumeState::Commit { .. })
-            })?;
+            let instance = instance_with(
+                message_id(world, message)?,
+                *delivery,
+                ConsumerMachine::about_to_commit,
+            )?;
             Some(Action::CrashConsumerBeforeCommit { instance })
         }
         Injection::ConcurrentDelivery { message } => {

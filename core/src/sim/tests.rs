@@ -39,6 +39,7 @@ fn scenario(requests: Vec<RequestSpec>, injections: Vec<Injection>) -> Scenario 
         injections,
         fault_rates: FaultRates::none(),
         limits: Limits::default(),
+        consumer_program: None,
     }
 }
 
@@ -531,7 +532,7 @@ fn malformed_scenarios_are_typed_errors_naming_the_field_and_line() {
     check(
         "{\"format_version\": 1, \"id\": \"x\", \"title\": \"t\", \"description\": \"d\", \"requests\": [], \"colour\": 1}",
         expect_test::expect![
-            "JSON line 1, column 91, at `colour`: unknown field `colour`, expected one of `format_version`, `id`, `title`, `description`, `patterns`, `focus`, `shop`, `requests`, `client`, `api`, `consumers`, `relay`, `retention_job`, `schedule`, `injections`, `fault_rates`, `limits`"
+            "JSON line 1, column 91, at `colour`: unknown field `colour`, expected one of `format_version`, `id`, `title`, `description`, `patterns`, `focus`, `shop`, `requests`, `client`, `api`, `consumers`, `… (34 characters left out) …`, `injections`, `fault_rates`, `limits`, `consumer_program`"
         ],
     );
     check(

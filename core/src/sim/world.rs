@@ -39,7 +39,7 @@ use crate::sim::action::{Action, AttemptId, EntryId, InstanceId, RequestIndex};
 use crate::sim::api::ApiAttempt;
 use crate::sim::broker::Broker;
 use crate::sim::client::{ClientRequest, ClientState, PlannedOrder};
-use crate::sim::consumer::ConsumerInstance;
+use crate::sim::consumer::{ConsumerInstance, InstalledProgram};
 use crate::sim::network::InFlightResponse;
 use crate::sim::relay::RelayRun;
 use crate::sim::retention::RetentionRun;
@@ -72,6 +72,8 @@ pub struct WorldConfig {
     pub limits: Limits,
     /// The consumer's name.
     pub consumer_name: ConsumerName,
+    /// The learner's program that runs in place of the built-in consumer, if any.
+    pub consumer_program: InstalledProgram,
 }
 
 /// Why an action could not be applied. The world may have been changed by the part of the
@@ -259,6 +261,7 @@ impl World {
             retention_job: scenario.retention_job,
             limits: scenario.limits,
             consumer_name: ConsumerName::new(RESERVE_STOCK_CONSUMER),
+            consumer_program: InstalledProgram::of(scenario.consumer_program.as_ref())?,
         };
         let history =
             History::new(HistoryConfig { records_max: scenario.limits.history_records_max });

@@ -97,6 +97,26 @@ pub fn give_stock_back(sku: &Sku, qty: i64) -> String {
 /// The `DO UPDATE` of the naive reservation: the quantity is added to the row's.
 pub const ADD_TO_RESERVATION: &str = "qty = reservations.qty + EXCLUDED.qty";
 
+/// A handler program's check of the inbox (P4 written as check-then-insert): a plain read,
+/// which takes no lock.
+pub fn select_inbox_row(message_id: MessageId, consumer: &ConsumerName) -> String {
+    format!(
+        "SELECT 1 FROM inbox WHERE message_id = {} AND consumer = {}",
+        text(message_id),
+        text(consumer)
+    )
+}
+
+/// A handler program's check of one reservation (P1 written as check-then-insert): a plain
+/// read, which takes no lock.
+pub fn select_reservation(order_id: OrderId, sku: &Sku) -> String {
+    format!(
+        "SELECT qty FROM reservations WHERE order_id = {} AND sku = {}",
+        text(order_id),
+        text(sku)
+    )
+}
+
 /// P1 idempotent release: the order's reservations.
 pub fn select_reservations(order_id: OrderId) -> String {
     format!("SELECT sku, qty FROM reservations WHERE order_id = {} ORDER BY sku", text(order_id))

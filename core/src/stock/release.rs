@@ -177,9 +177,8 @@ impl ReleaseStockEffect {
     ) -> Result<Step<StockReleaseEvent>, StockError> {
         let order_id = self.order_id;
         self.targets = store
-            .scan::<ReservationRow>(tx)?
+            .scan_where(tx, |row: &ReservationRow| row.order_id == order_id)?
             .into_iter()
-            .filter(|row| row.order_id == order_id)
             .map(|row| (row.sku, row.qty))
             .collect();
         if self.targets.is_empty() {

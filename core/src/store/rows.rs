@@ -20,15 +20,57 @@ impl Store {
 
     /// Reads every row of a table as `tx` sees it, in key order.
     pub fn scan<R: Row>(&self, tx: TxId) -> Result<Vec<R>, StoreError> {
+        self.scan_where(tx, |_| true)
+    }
+
+    /// Reads the rows of a table that `keep` accepts as `tx` sees them, in key order: a
+    /// `SELECT ... WHERE`. Only the rows it returns are copied, so a query for a few rows of a
+    /// long table (one order's reservations) costs a pass over the keys, not a copy of the
+    /// table.
+    pub fn scan_where<R: Row>(
+        &self,
+        tx: TxId,
+        keep: impl Fn(&R) -> bool,
+    ) -> Result<Vec<R>, StoreError> {
+        Ok(self.visible(tx, keep)?.into_values().cloned().collect())
+    }
+
+    /// The first `limit` rows that `keep` accepts as `tx` sees them, ordered by `order_by`
+    /// (rows with equal keys in key order): `SELECT ... WHERE ... ORDER BY ... LIMIT`. Only
+    /// the rows it returns are copied, so a batch from a long backlog (the relay's unpublished
+    /// outbox rows) costs a sort of references, not a copy of the backlog.
+    pub fn select<R: Row, K: Ord>(
+        &self,
+        tx: TxId,
+        keep: impl Fn(&R) -> bool,
+        order_by: impl Fn(&R) -> K,
+        limit: usize,
+    ) -> Result<Vec<R>, StoreError> {
+        let mut rows: Vec<&R> = self.visible(tx, keep)?.into_values().collect();
+        rows.sort_by_key(|row| order_by(row));
+        Ok(rows.into_iter().take(limit).cloned().collect())
+    }
+
+    /// The rows of a table that `keep` accepts as `tx` sees them (committed, with its own
+    /// writes over them), by key, borrowed.
+    fn visible<R: Row>(
+        &self,
+        tx: TxId,
+        keep: impl Fn(&R) -> bool,
+    ) -> Result<BTreeMap<&R::Key, &R>, StoreError> {
         let writes = R::writes(self.writes(tx)?);
-        let mut rows: BTreeMap<R::Key, R> = R::rows(&self.committed).clone();
+        let mut rows: BTreeMap<&R::Key, &R> = R::rows(&self.committed)
+            .iter()
+            .filter(|(key, row)| !writes.contains_key(*key) && keep(row))
+            .collect();
         for (key, pending) in writes {
-            match pending {
-                Some(row) => rows.insert(key.clone(), row.clone()),
-                None => rows.remove(key),
-            };
+            if let Some(row) = pending
+                && keep(row)
+            {
+                rows.insert(key, row);
+            }
         }
-        Ok(rows.into_values().collect())
+        Ok(rows)
     }
 
     /// Inserts a row; a taken key is a [`StoreError::UniqueViolation`].

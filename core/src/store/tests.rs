@@ -495,3 +495,43 @@ fn a_store_reports_the_limits_it_was_given_and_keeps_them() {
     store.rollback(first).unwrap();
     assert_eq!(store.config(), limits);
 }
+
+#[test]
+fn a_select_reads_what_its_transaction_sees_filtered_ordered_and_limited() {
+    // Committed: orders 1-5 with qty 5, 4, 3, 2, 1. The reader's own writes: order 2 deleted,
+    // order 3 changed to qty 9, order 6 inserted with qty 0. Another transaction's insert of
+    // order 7 is not seen.
+    let mut store = store_with_ten_apples();
+    store
+        .transaction(|store, tx| {
+            (1..=5u8).try_for_each(|order| {
+                store.insert(tx, reservation(u128::from(order), 6 - i64::from(order)))
+            })
+        })
+        .unwrap();
+    let other = store.begin().unwrap();
+    store.insert(other, reservation(7, 7)).unwrap();
+    let reader = store.begin().unwrap();
+    store.delete::<ReservationRow>(reader, &key_of(2)).unwrap();
+    store.update::<ReservationRow>(reader, &key_of(3), |row| row.qty = 9).unwrap();
+    store.insert(reader, reservation(6, 0)).unwrap();
+
+    let seen = |rows: Vec<ReservationRow>| -> Vec<(u128, i64)> {
+        rows.into_iter().map(|row| (row.order_id.0.as_u128(), row.qty)).collect()
+    };
+    let all = store.scan::<ReservationRow>(reader).unwrap();
+    assert_eq!(seen(all), vec![(1, 5), (3, 9), (4, 2), (5, 1), (6, 0)]);
+    let even = store.scan_where(reader, |row: &ReservationRow| row.qty % 2 == 0).unwrap();
+    assert_eq!(seen(even), vec![(4, 2), (6, 0)]);
+    // ORDER BY qty LIMIT 3, over qty >= 1: the two smallest, then the next.
+    let smallest =
+        store.select(reader, |row: &ReservationRow| row.qty >= 1, |row| row.qty, 3).unwrap();
+    assert_eq!(seen(smallest), vec![(5, 1), (4, 2), (1, 5)]);
+    // Equal sort keys keep key order.
+    let tied = store.select(reader, |_: &ReservationRow| true, |_| 0, 2).unwrap();
+    assert_eq!(seen(tied), vec![(1, 5), (3, 9)]);
+    assert_eq!(
+        store.select(TxId(999), |_: &ReservationRow| true, |_| 0, 2),
+        Err(StoreError::UnknownTransaction { tx: TxId(999) })
+    );
+}

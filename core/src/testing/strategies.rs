@@ -260,6 +260,7 @@ pub fn scenario(shape: ScenarioShape) -> impl Strategy<Value = Scenario> {
             injections: Vec::new(),
             fault_rates,
             limits: Limits::default(),
+            consumer_program: None,
         };
         for draft in injections {
             if let Some(injection) =

@@ -198,6 +198,20 @@ words! {
     check_counterexample: Text,
     /// Why a check stopped: paths deeper than the depth bound exist.
     check_bound_depth_max: Text,
+    /// A handler program's verdict: it holds for every schedule within the bounds.
+    handler_holds: Text,
+    /// The faults a consumer program is judged against.
+    handler_consumer_faults: Text,
+    /// Why a program that acknowledges before its commit fails.
+    handler_why_ack_before_commit: Text,
+    /// Why a program that commits the inbox row apart from the effect fails.
+    handler_why_inbox_own_transaction: Text,
+    /// Why a program that checks with a `SELECT` instead of the unique key fails.
+    handler_why_check_then_insert: Text,
+    /// Why a program without an inbox fails.
+    handler_why_no_inbox: Text,
+    /// Why, when the program's mistake is none of the typical ones.
+    handler_why_other: Text,
     /// Why a check stopped: its store of unique states is full.
     check_bound_states_max: Text,
     /// Why a check stopped: what it holds reached its memory bound.

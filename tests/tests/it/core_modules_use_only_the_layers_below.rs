@@ -27,6 +27,7 @@ const MAY_USE: &[(&str, &[&str])] = &[
     ("history", &["idempotency", "ids", "store"]),
     ("invariants", &["history", "ids", "store", "words"]),
     ("shop_api", &["idempotency", "ids", "order", "shop", "step", "stock", "store"]),
+    ("program", &["ids", "inbox", "sql", "step", "stock", "store"]),
     (
         "sim",
         &[
@@ -38,6 +39,7 @@ const MAY_USE: &[(&str, &[&str])] = &[
             "invariants",
             "order",
             "outbox",
+            "program",
             "rng",
             "shop",
             "shop_api",
@@ -46,7 +48,7 @@ const MAY_USE: &[(&str, &[&str])] = &[
             "store",
         ],
     ),
-    ("check", &["faults", "history", "ids", "invariants", "sim", "store", "words"]),
+    ("check", &["faults", "history", "ids", "invariants", "program", "sim", "store", "words"]),
     (
         "view",
         &[

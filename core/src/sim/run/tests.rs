@@ -391,3 +391,124 @@ fn a_carried_choice_whose_target_never_exists_is_dropped_and_the_others_kept() {
     );
     assert_eq!(user_steps(&carried.played.simulation).len(), 1);
 }
+
+/// The rule of [`Run`], stated plainly and slowly: each choice is looked for over the whole of
+/// the scheduler's run from where the choice before it was placed, taken at its step if it
+/// may be taken there, else at the latest step before, else at the first after, else missing.
+fn placed_by_the_rule(run: &Run) -> (Vec<ChoiceOutcome>, Simulation) {
+    let mut simulation = Simulation::new(run.scenario.clone(), run.seed).unwrap();
+    let mut outcomes = Vec::new();
+    for choice in &run.choices {
+        let due = choice.step.max(simulation.steps().len() + 1);
+        let (mut latest_before, mut first_from_due) = (None, None);
+        let mut scan = simulation.clone();
+        loop {
+            let taken = scan.steps().len();
+            let may = scan.stop_reason().is_none()
+                && scan.limit_reached().is_none()
+                && choice.action.enabled_in(scan.world()).is_some();
+            if may && taken + 1 < due {
+                latest_before = Some(taken);
+            } else if may && first_from_due.is_none() {
+                first_from_due = Some(taken);
+            }
+            if scan.step().is_none() {
+                break;
+            }
+        }
+        let at = if first_from_due == Some(due - 1) {
+            first_from_due
+        } else {
+            latest_before.or(first_from_due)
+        };
+        let Some(at) = at else {
+            outcomes.push(ChoiceOutcome::TargetMissing);
+            continue;
+        };
+        while simulation.steps().len() < at {
+            simulation.step().unwrap();
+        }
+        simulation.step_with(choice.action.enabled_in(simulation.world()).unwrap()).unwrap();
+        outcomes.push(ChoiceOutcome::Taken { step: at + 1 });
+    }
+    (outcomes, simulation)
+}
+
+/// A run of `lesson` in the naive twin with a fault every `every` steps where one is enabled,
+/// its choices interleaved with `missing` choices whose target never exists (requests the
+/// scenario never sends), one after each real choice at `stride`.
+fn run_with_missing_choices(lesson: &str, seed: u64, every: usize, missing: &[usize]) -> Run {
+    let scenario = catalogue_scenario(lesson).unwrap().with_mode(PatternMode::Naive);
+    let (_, taken) = play_picking(scenario.clone(), seed, 80, |simulation, _| {
+        let due = simulation.steps().len() % every == every - 1;
+        simulation.world().enabled_fault_actions().into_iter().next().filter(|_| due)
+    });
+    let (run, _) = Run::anchor(scenario, seed, &taken).unwrap();
+    // Each real choice `i` keeps its step; missing ones are put at the steps between them.
+    let mut choices: Vec<UserChoice> = Vec::new();
+    let mut real = run.choices.into_iter().peekable();
+    let mut next_step = 1;
+    for (index, count) in missing.iter().enumerate() {
+        for offset in 0..*count {
+            let request = RequestIndex(90 + index * 8 + offset);
+            choices.push(UserChoice {
+                step: next_step,
+                action: AnchoredAction::DoubleSubmit { request },
+            });
+            next_step += 1;
+        }
+        if let Some(choice) = real.next_if(|choice| choice.step >= next_step) {
+            next_step = choice.step + 1;
+            choices.push(choice);
+        }
+    }
+    choices.extend(real.filter(|choice| choice.step >= next_step));
+    Run { scenario: run.scenario, seed, choices }
+}
+
+#[test]
+fn choices_are_placed_by_the_rule_however_many_are_missing() {
+    let patterns: [&[usize]; 4] = [&[1, 0, 2], &[3, 3, 3, 0, 1], &[0, 0, 5], &[40]];
+    for entry in CATALOGUE {
+        for (seed, missing) in patterns.iter().enumerate() {
+            let naive = run_with_missing_choices(entry.id, seed as u64, 4 + seed, missing);
+            for mode in [PatternMode::Naive, PatternMode::Idempotent] {
+                let run = with_mode(&naive, mode);
+                let (outcomes, simulation) = placed_by_the_rule(&run);
+                let played = run.play().unwrap();
+                let at = format!("{} seed {seed} {mode:?}", entry.id);
+                assert_eq!(played.outcomes, outcomes, "{at}");
+                assert_eq!(played.simulation.steps(), simulation.steps(), "{at}");
+                assert!(outcomes.contains(&ChoiceOutcome::TargetMissing), "{at}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_run_of_missing_choices_costs_one_scan_not_one_each() {
+    // Three choices whose target never exists, then one that is there: the first's scan to
+    // the run's end places all four. Looked for one by one, it would take four scans.
+    let scenario = catalogue_scenario("f01-duplicate-delivery").unwrap();
+    let length = Simulation::run(scenario.clone(), 0).unwrap().steps.len();
+    let missing = |step, request| UserChoice {
+        step,
+        action: AnchoredAction::DoubleSubmit { request: RequestIndex(request) },
+    };
+    let present =
+        UserChoice { step: 5, action: AnchoredAction::DoubleSubmit { request: RequestIndex(0) } };
+    let run = Run {
+        scenario,
+        seed: 0,
+        choices: vec![missing(2, 50), missing(3, 51), missing(4, 52), present],
+    };
+    let mut player = RunPlayer::new(&run).unwrap();
+    let mut moves = 0;
+    while !player.advance(1) {
+        moves += 1;
+    }
+    let played = player.finish();
+    assert_eq!(played.outcomes, placed_by_the_rule(&run).0);
+    assert!(matches!(played.outcomes[3], ChoiceOutcome::Taken { .. }), "{:?}", played.outcomes);
+    assert!(moves <= length + 2, "{moves} moves for a run of {length} steps");
+}

@@ -1,0 +1,138 @@
+//! The judge of a learner's handler program: the exhaustive checker over a lesson's reference
+//! schedule space with the program installed in place of the built-in consumer, and its
+//! verdict: holds for every schedule within the bounds (with the count of states), the
+//! shortest counterexample (the checker is breadth-first) with the invariant that broke, or a
+//! bound reached first.
+//!
+//! The schedule space is the lesson's world without its scripted faults, and every placement
+//! of one duplicate delivery (F1), one crash after commit (F2) and one crash before commit
+//! (F3), with the two consumer instances racing on the copies ([`build_check_config`]).
+
+use crate::check::budget::FaultBudget;
+use crate::check::explorer::BoundReason;
+use crate::check::scenarios::two_consumers_duplicate_and_crash_config;
+use crate::check::world_model::{CheckConfig, CheckError, CheckOutcome, Counterexample, check};
+use crate::faults::FaultClass;
+use crate::invariants::{InvariantId, Violation};
+use crate::program::{HandlerProgram, Mistake, diagnose};
+use crate::sim::Scenario;
+use crate::words::Language;
+
+/// The lesson whose world a consumer program is judged in by default: one order of 3 apples,
+/// its `OrderPlaced` message and two consumer instances.
+pub const CONSUMER_BUILD_LESSON: &str = "p4-inbox-consumer";
+
+/// The most unique states a build task's judge explores before it answers "bounded".
+pub const JUDGE_STATES_MAX: usize = 200_000;
+
+/// The faults a consumer program must survive: one duplicate delivery (F1), one crash after
+/// commit before ack (F2), one crash with the transaction open (F3), on every path.
+pub const CONSUMER_FAULTS: [(FaultClass, u32); 3] =
+    [(FaultClass::F1, 1), (FaultClass::F2, 1), (FaultClass::F3, 1)];
+
+/// The checker's bounds for judging a consumer program: [`CONSUMER_FAULTS`], every invariant,
+/// [`JUDGE_STATES_MAX`] states, and otherwise the reference check's bounds.
+pub fn build_check_config() -> CheckConfig {
+    CheckConfig {
+        faults: FaultBudget::of(&CONSUMER_FAULTS),
+        states_max: JUDGE_STATES_MAX,
+        ..two_consumers_duplicate_and_crash_config()
+    }
+}
+
+/// `lesson` as the judge runs it: without its scripted faults, with `program` in place of the
+/// built-in consumer.
+pub fn scenario_with_program(lesson: &Scenario, program: &HandlerProgram) -> Scenario {
+    Scenario { consumer_program: Some(program.clone()), ..lesson.without_scripted_faults() }
+}
+
+/// What the judge found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Judgement {
+    /// Every schedule within the bounds keeps every invariant.
+    Holds {
+        /// Unique states explored.
+        states: usize,
+        /// The deepest path, in steps.
+        depth: usize,
+    },
+    /// A schedule breaks an invariant; it is one of the shortest.
+    Counterexample {
+        /// The path and its trace, which the simulator replays and the diagram draws.
+        counterexample: Box<Counterexample>,
+        /// Unique states explored before it was found.
+        states: usize,
+    },
+    /// A bound stopped the judge before every schedule was covered; none explored broke.
+    Bounded {
+        /// Which bound.
+        reason: BoundReason,
+        /// Unique states explored.
+        states: usize,
+    },
+}
+
+impl Judgement {
+    /// The first invariant the counterexample broke, if there is one.
+    pub fn broken_invariant(&self) -> Option<InvariantId> {
+        self.first_violation().map(|violation| violation.invariant)
+    }
+
+    /// The first violation of the counterexample, if there is one.
+    pub fn first_violation(&self) -> Option<&Violation> {
+        match self {
+            Judgement::Counterexample { counterexample, .. } => counterexample.violations.first(),
+            Judgement::Holds { .. } | Judgement::Bounded { .. } => None,
+        }
+    }
+
+    /// The counterexample's length in steps, if there is one.
+    pub fn counterexample_steps(&self) -> Option<usize> {
+        match self {
+            Judgement::Counterexample { counterexample, .. } => Some(counterexample.path.len()),
+            Judgement::Holds { .. } | Judgement::Bounded { .. } => None,
+        }
+    }
+}
+
+/// The sentence on why `program`'s counterexample breaks, in `language`: its typical mistake
+/// ([`diagnose`]) if it makes one, else a pointer to the schedule.
+pub fn why_in(program: &HandlerProgram, language: Language) -> &'static str {
+    let words = language.words();
+    match diagnose(program) {
+        Some(Mistake::AckBeforeCommit) => words.handler_why_ack_before_commit,
+        Some(Mistake::InboxInOwnTransaction) => words.handler_why_inbox_own_transaction,
+        Some(Mistake::CheckThenInsert) => words.handler_why_check_then_insert,
+        Some(Mistake::NoInbox) => words.handler_why_no_inbox,
+        None => words.handler_why_other,
+    }
+}
+
+/// Judges `program` over `lesson` with the ids of `seed`, under `config`
+/// ([`build_check_config`] for a build task).
+pub fn judge(
+    program: &HandlerProgram,
+    lesson: &Scenario,
+    seed: u64,
+    config: CheckConfig,
+) -> Result<Judgement, CheckError> {
+    judge_scenario(scenario_with_program(lesson, program), seed, config)
+}
+
+/// Judges a scenario as it is (a program installed or the built-in): the one verdict shape
+/// for both, so a program and the built-in it stands for compare exactly.
+pub fn judge_scenario(
+    scenario: Scenario,
+    seed: u64,
+    config: CheckConfig,
+) -> Result<Judgement, CheckError> {
+    let report = check(scenario, seed, config, &mut |_| {})?;
+    let states = report.stats.unique_states;
+    Ok(match report.outcome {
+        CheckOutcome::Proved => Judgement::Holds { states, depth: report.stats.depth_reached },
+        CheckOutcome::Violated(counterexample) => {
+            Judgement::Counterexample { counterexample, states }
+        }
+        CheckOutcome::Bounded { reason } => Judgement::Bounded { reason, states },
+    })
+}

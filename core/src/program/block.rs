@@ -1,0 +1,187 @@
+//! The palette: every block a learner can put in a handler program, each a statement of the
+//! seed's `ReserveStockConsumer` (P4 around P1) or its naive twin, or a piece of control flow
+//! between statements.
+//!
+//! A *statement* block runs one statement against the store (or the broker's `ACK`) and takes
+//! one step of the simulator, so another instance can run between any two of them. A *control*
+//! block (`if it inserted 0 rows, skip to`, a label, the loop over the order's lines) reads only
+//! what the statement before it returned, which no other instance can see: it runs in the same
+//! step as that statement, as a branch in real code runs between two round trips to the
+//! database. Parameters are where a learner would choose (`ON CONFLICT DO NOTHING` or a plain
+//! `INSERT`, the stock guard or none), each a closed enum, so a wrong choice is a value the
+//! checker judges, never a string it must parse.
+
+use serde::{Deserialize, Serialize};
+
+/// What an `INSERT INTO inbox` does when the row is there already.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum InboxConflict {
+    /// The seed's plain `INSERT`: the unique violation aborts the transaction (PostgreSQL
+    /// rolls it back), and the block reports 0 rows (`catch ... IsUniqueViolation`).
+    Error,
+    /// `ON CONFLICT DO NOTHING`: 0 rows, and the transaction stays open.
+    DoNothing,
+}
+
+/// What an `INSERT INTO reservations` does when the order's line is reserved already.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReservationConflict {
+    /// `ON CONFLICT (order_id, sku) DO NOTHING` (P1): 0 rows.
+    DoNothing,
+    /// `ON CONFLICT (order_id, sku) DO UPDATE SET qty = qty + $qty`, the naive twin's upsert:
+    /// always 1 row, so it cannot tell a repeat.
+    AddQty,
+    /// A plain `INSERT`: the unique violation aborts the transaction, and the block reports 0
+    /// rows.
+    Error,
+}
+
+/// The `WHERE` of the stock decrement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StockGuard {
+    /// `WHERE sku = $sku`: the naive twin's decrement, whatever is left.
+    None,
+    /// `WHERE sku = $sku AND available_qty >= $qty`: 0 rows fails the delivery (too little
+    /// stock), and nothing is taken.
+    AvailableQty,
+}
+
+/// One block of a handler program, as JSON: `{"block": "insert_inbox", "on_conflict":
+/// "do_nothing"}`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "block", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Block {
+    /// `BEGIN`.
+    Begin,
+    /// `INSERT INTO inbox (message_id, consumer, processed_at) VALUES ($message_id, $consumer,
+    /// now())`, with the learner's conflict clause; 1 row or 0.
+    InsertInbox {
+        /// What a repeat does.
+        on_conflict: InboxConflict,
+    },
+    /// `SELECT 1 FROM inbox WHERE message_id = $message_id AND consumer = $consumer`: a check
+    /// that takes no lock; 1 row or 0.
+    SelectInbox,
+    /// `for line in message.lines` (in sku order): the blocks up to [`Block::NextLine`] run once
+    /// per line of the order.
+    ForEachLine,
+    /// `SELECT qty FROM reservations WHERE order_id = $order_id AND sku = $sku`: a check that
+    /// takes no lock; 1 row or 0.
+    SelectReservation,
+    /// `INSERT INTO reservations (order_id, sku, qty) VALUES ($order_id, $sku, $qty)` with the
+    /// learner's conflict clause.
+    InsertReservation {
+        /// What a repeat does.
+        on_conflict: ReservationConflict,
+    },
+    /// `UPDATE stock SET available_qty = available_qty - $qty WHERE sku = $sku`, with or without
+    /// the guard.
+    TakeStock {
+        /// The guard.
+        guard: StockGuard,
+    },
+    /// The end of the loop's body: the next line, or on past the loop after the last one.
+    NextLine,
+    /// `if it inserted (or found) 0 rows, skip to` the label.
+    IfNoRowsSkipTo {
+        /// Where to go.
+        label: String,
+    },
+    /// `if it inserted (or found) a row, skip to` the label.
+    IfRowsSkipTo {
+        /// Where to go.
+        label: String,
+    },
+    /// A place a skip can go to.
+    Label {
+        /// Its name.
+        name: String,
+    },
+    /// `COMMIT`.
+    Commit,
+    /// `ROLLBACK`.
+    Rollback,
+    /// The broker's `ACK`: the delivery is done and will not come again.
+    Ack,
+}
+
+impl Block {
+    /// The block's name in the JSON (`insert_inbox`), for errors and the page.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Block::Begin => "begin",
+            Block::InsertInbox { .. } => "insert_inbox",
+            Block::SelectInbox => "select_inbox",
+            Block::ForEachLine => "for_each_line",
+            Block::SelectReservation => "select_reservation",
+            Block::InsertReservation { .. } => "insert_reservation",
+            Block::TakeStock { .. } => "take_stock",
+            Block::NextLine => "next_line",
+            Block::IfNoRowsSkipTo { .. } => "if_no_rows_skip_to",
+            Block::IfRowsSkipTo { .. } => "if_rows_skip_to",
+            Block::Label { .. } => "label",
+            Block::Commit => "commit",
+            Block::Rollback => "rollback",
+            Block::Ack => "ack",
+        }
+    }
+
+    /// Whether the block is a statement (one step of the simulator) rather than control flow
+    /// that runs in the step of the statement before it.
+    pub fn is_statement(&self) -> bool {
+        match self {
+            Block::Begin
+            | Block::InsertInbox { .. }
+            | Block::SelectInbox
+            | Block::SelectReservation
+            | Block::InsertReservation { .. }
+            | Block::TakeStock { .. }
+            | Block::Commit
+            | Block::Rollback
+            | Block::Ack => true,
+            Block::ForEachLine
+            | Block::NextLine
+            | Block::IfNoRowsSkipTo { .. }
+            | Block::IfRowsSkipTo { .. }
+            | Block::Label { .. } => false,
+        }
+    }
+
+    /// Whether the block runs once per order line, so only inside the loop.
+    pub fn is_per_line(&self) -> bool {
+        matches!(
+            self,
+            Block::SelectReservation | Block::InsertReservation { .. } | Block::TakeStock { .. }
+        )
+    }
+
+    /// Whether the statement reports a row count that a skip can read.
+    pub fn reports_rows(&self) -> bool {
+        matches!(
+            self,
+            Block::InsertInbox { .. }
+                | Block::SelectInbox
+                | Block::SelectReservation
+                | Block::InsertReservation { .. }
+                | Block::TakeStock { .. }
+        )
+    }
+
+    /// Whether the statement needs an open transaction (every store statement but `BEGIN`).
+    pub fn needs_transaction(&self) -> bool {
+        self.is_statement() && !matches!(self, Block::Begin | Block::Ack)
+    }
+
+    /// Whether a 0-row result of the statement has aborted the transaction (a plain `INSERT`'s
+    /// unique violation).
+    pub fn zero_rows_abort(&self) -> bool {
+        matches!(
+            self,
+            Block::InsertInbox { on_conflict: InboxConflict::Error }
+                | Block::InsertReservation { on_conflict: ReservationConflict::Error }
+        )
+    }
+}

@@ -1,0 +1,36 @@
+//! Handler programs: a consumer assembled by a learner from the seed's statements and their
+//! naive twins, checked, compiled into the same kind of step machine as the built-in handlers
+//! and run by the simulator in their place, so the exhaustive checker proves it or finds the
+//! shortest schedule that defeats it.
+//!
+//! A program is data ([`HandlerProgram`], strict versioned JSON): a list of [`Block`]s from the
+//! palette, statements (`BEGIN`, `INSERT INTO inbox ...`, `UPDATE stock ...`, `COMMIT`, `ACK`)
+//! and control (`if it inserted 0 rows, skip to`, labels, the loop over the order's lines).
+//! [`compile`] validates it, every mistake a typed [`ProgramError`] naming the block, and
+//! resolves its skips. [`ProgramConsumer`] runs one delivery: one statement block per step, so
+//! two instances interleave statement by statement and a check-then-act race really loses.
+//! [`builtin_consumer`] writes the built-in consumers as programs.
+//!
+//! Files: `block` (the palette), `format` (the file), `validate` (the validator and compiler),
+//! `consumer` (the step machine), `builtin` (the built-ins as programs), `diagnose` (the
+//! typical wrong answers, for the sentence on why). The judge, which
+//! runs the checker over a lesson with a program installed, is the checker's `judge` module.
+
+mod block;
+mod builtin;
+mod consumer;
+mod diagnose;
+mod format;
+mod validate;
+
+pub use block::{Block, InboxConflict, ReservationConflict, StockGuard};
+pub use builtin::{builtin_consumer, label, skip_if_none};
+pub use consumer::{ProgramConsumer, ProgramRunError, ProgramStepped, Progress};
+pub use diagnose::{Mistake, diagnose};
+pub use format::{
+    BLOCKS_MAX, HandlerKind, HandlerProgram, PROGRAM_FORMAT_VERSION, PROGRAM_JSON_BYTES_MAX,
+};
+pub use validate::{CompiledProgram, LABEL_CHARS_MAX, ProgramError, compile};
+
+#[cfg(test)]
+mod tests;

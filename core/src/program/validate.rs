@@ -1,0 +1,498 @@
+//! The validator and compiler: a [`HandlerProgram`] becomes a [`CompiledProgram`] (its jumps
+//! resolved to block indexes, its loops paired) only if it is well formed, and each mistake is
+//! one typed [`ProgramError`] variant naming the block, counted from 0 as the JSON's `blocks`.
+//!
+//! The structure is checked in block order (labels, skips, the loop, the one `ACK`); then the
+//! transactions along every path: each path through the skips is followed with whether a
+//! transaction is open, so that `COMMIT` without `BEGIN`, a statement outside a transaction or
+//! a transaction left open at the end is found on the path that does it. Skips go forward
+//! only and the loop runs once per order line, so every program ends.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::program::block::Block;
+use crate::program::format::{BLOCKS_MAX, HandlerProgram, PROGRAM_FORMAT_VERSION};
+
+/// The longest label.
+pub const LABEL_CHARS_MAX: usize = 32;
+
+/// Why a program was refused. Every variant names the block (`index`, from 0) where it can.
+#[derive(Clone, Debug, PartialEq, Eq, Error, Serialize, Deserialize)]
+pub enum ProgramError {
+    /// The file is longer than a program can be.
+    #[error("the program is {bytes} bytes long; the most is {bytes_max}")]
+    TooLong {
+        /// Its length.
+        bytes: usize,
+        /// The limit.
+        bytes_max: usize,
+    },
+    /// The JSON does not read as a program.
+    #[error("JSON line {line}, column {column}{}: {message}", at_path(path))]
+    Json {
+        /// The field being read, such as `blocks[3].on_conflict`; empty for the whole file.
+        path: String,
+        /// Line, from 1.
+        line: usize,
+        /// Column, from 1.
+        column: usize,
+        /// What went wrong.
+        message: String,
+    },
+    /// A block carries a field it does not have.
+    #[error("block {index}: {block} has no field `{field}`")]
+    UnknownField {
+        /// The block.
+        index: usize,
+        /// Its name.
+        block: String,
+        /// The field.
+        field: String,
+    },
+    /// Another version of the format.
+    #[error("program format_version {found} is not supported (this build reads {supported})")]
+    UnsupportedVersion {
+        /// The file's version.
+        found: u32,
+        /// The version read.
+        supported: u32,
+    },
+    /// No blocks.
+    #[error("the program has no blocks")]
+    Empty,
+    /// More blocks than a program may hold.
+    #[error("the program has {count} blocks; the most is {max}")]
+    TooManyBlocks {
+        /// How many.
+        count: usize,
+        /// The limit.
+        max: usize,
+    },
+    /// A label's name is empty, too long, or not of `a-z`, `0-9`, `_`, `-`.
+    #[error("block {index}: the label `{name}` must be 1 to 32 of a-z, 0-9, _ and -")]
+    InvalidLabel {
+        /// The block.
+        index: usize,
+        /// The name.
+        name: String,
+    },
+    /// Two labels of one name.
+    #[error("block {index}: the label `{name}` is already at block {first_index}")]
+    DuplicateLabel {
+        /// The second label.
+        index: usize,
+        /// The name.
+        name: String,
+        /// The first label of that name.
+        first_index: usize,
+    },
+    /// A skip to a label that no block has.
+    #[error("block {index}: no label `{label}` to skip to")]
+    UnknownLabel {
+        /// The skip.
+        index: usize,
+        /// The label.
+        label: String,
+    },
+    /// A skip to a label above it: skips go forward only, so a program always ends.
+    #[error(
+        "block {index}: the label `{label}` is above the skip (block {target}); skips go forward"
+    )]
+    JumpBackwards {
+        /// The skip.
+        index: usize,
+        /// The label.
+        label: String,
+        /// The label's block.
+        target: usize,
+    },
+    /// A skip into the body of a loop from outside it (or from another loop).
+    #[error(
+        "block {index}: the label `{label}` is inside a loop over the lines the skip is not in"
+    )]
+    JumpIntoLoop {
+        /// The skip.
+        index: usize,
+        /// The label.
+        label: String,
+    },
+    /// A loop inside a loop.
+    #[error("block {index}: a loop over the lines inside another one")]
+    NestedLoop {
+        /// The inner `for_each_line`.
+        index: usize,
+    },
+    /// `next_line` with no loop open.
+    #[error("block {index}: next_line without for_each_line before it")]
+    NextLineWithoutLoop {
+        /// The block.
+        index: usize,
+    },
+    /// A loop that never reaches its `next_line`.
+    #[error("block {index}: for_each_line without next_line after it")]
+    LoopNotClosed {
+        /// The `for_each_line`.
+        index: usize,
+    },
+    /// A statement about one order line outside the loop over the lines.
+    #[error("block {index}: {block} is about one order line and must be inside for_each_line")]
+    LineStatementOutsideLoop {
+        /// The block.
+        index: usize,
+        /// Its name.
+        block: String,
+    },
+    /// No `ACK`: the broker would deliver the message forever.
+    #[error("the program never acknowledges the message (no ack block)")]
+    MissingAck,
+    /// A second `ACK`.
+    #[error("block {index}: a second ack (the first is block {first_index})")]
+    SecondAck {
+        /// The second.
+        index: usize,
+        /// The first.
+        first_index: usize,
+    },
+    /// `ACK` inside the loop would acknowledge once per line.
+    #[error("block {index}: ack inside the loop over the lines")]
+    AckInLoop {
+        /// The block.
+        index: usize,
+    },
+    /// A skip with no row count to read: the block before it is not a statement that reports
+    /// rows.
+    #[error(
+        "block {index}: the skip has no row count to read (put it right after an INSERT, SELECT or UPDATE)"
+    )]
+    SkipWithoutRowCount {
+        /// The skip.
+        index: usize,
+    },
+    /// `BEGIN` while a transaction is open.
+    #[error("block {index}: BEGIN while a transaction is already open")]
+    BeginInTransaction {
+        /// The block.
+        index: usize,
+    },
+    /// A statement with no transaction open.
+    #[error("block {index}: {block} runs with no transaction open (BEGIN first)")]
+    StatementOutsideTransaction {
+        /// The block.
+        index: usize,
+        /// Its name.
+        block: String,
+    },
+    /// `COMMIT` or `ROLLBACK` with no transaction open.
+    #[error("block {index}: {block} without BEGIN")]
+    EndWithoutBegin {
+        /// The block.
+        index: usize,
+        /// `commit` or `rollback`.
+        block: String,
+    },
+    /// A path ends with its transaction open.
+    #[error("the program can end with a transaction open (opened at block {begin_index})")]
+    TransactionLeftOpen {
+        /// The `BEGIN` of the open transaction, as far as it is known.
+        begin_index: usize,
+    },
+}
+
+impl ProgramError {
+    /// The block the error names, if it names one.
+    pub fn block_index(&self) -> Option<usize> {
+        match self {
+            ProgramError::UnknownField { index, .. }
+            | ProgramError::InvalidLabel { index, .. }
+            | ProgramError::DuplicateLabel { index, .. }
+            | ProgramError::UnknownLabel { index, .. }
+            | ProgramError::JumpBackwards { index, .. }
+            | ProgramError::JumpIntoLoop { index, .. }
+            | ProgramError::NestedLoop { index }
+            | ProgramError::NextLineWithoutLoop { index }
+            | ProgramError::LoopNotClosed { index }
+            | ProgramError::LineStatementOutsideLoop { index, .. }
+            | ProgramError::SecondAck { index, .. }
+            | ProgramError::AckInLoop { index }
+            | ProgramError::SkipWithoutRowCount { index }
+            | ProgramError::BeginInTransaction { index }
+            | ProgramError::StatementOutsideTransaction { index, .. }
+            | ProgramError::EndWithoutBegin { index, .. } => Some(*index),
+            ProgramError::TransactionLeftOpen { begin_index } => Some(*begin_index),
+            ProgramError::TooLong { .. }
+            | ProgramError::Json { .. }
+            | ProgramError::UnsupportedVersion { .. }
+            | ProgramError::Empty
+            | ProgramError::TooManyBlocks { .. }
+            | ProgramError::MissingAck => None,
+        }
+    }
+}
+
+fn at_path(path: &str) -> String {
+    if path.is_empty() { String::new() } else { format!(", at `{path}`") }
+}
+
+/// A program that passed validation, ready to run: its blocks, each skip's target and each
+/// loop's bounds.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct CompiledProgram {
+    program: HandlerProgram,
+    /// For each block: the block index a skip goes to; for `next_line`, its `for_each_line`;
+    /// for `for_each_line`, its `next_line`.
+    targets: Vec<Option<usize>>,
+    uses_inbox: bool,
+}
+
+impl CompiledProgram {
+    /// The program.
+    pub fn program(&self) -> &HandlerProgram {
+        &self.program
+    }
+
+    /// The blocks.
+    pub fn blocks(&self) -> &[Block] {
+        &self.program.blocks
+    }
+
+    /// Where block `index` goes: a skip's label, a loop's other end.
+    pub fn target(&self, index: usize) -> Option<usize> {
+        self.targets.get(index).copied().flatten()
+    }
+
+    /// Whether the program reads or writes the inbox: then a message without an id is refused
+    /// before anything runs, as the seed's consumer throws.
+    pub fn uses_inbox(&self) -> bool {
+        self.uses_inbox
+    }
+}
+
+/// Validates `program` and resolves its skips and loops.
+pub fn compile(program: &HandlerProgram) -> Result<CompiledProgram, ProgramError> {
+    if program.format_version != PROGRAM_FORMAT_VERSION {
+        return Err(ProgramError::UnsupportedVersion {
+            found: program.format_version,
+            supported: PROGRAM_FORMAT_VERSION,
+        });
+    }
+    let blocks = &program.blocks;
+    if blocks.is_empty() {
+        return Err(ProgramError::Empty);
+    }
+    if blocks.len() > BLOCKS_MAX {
+        return Err(ProgramError::TooManyBlocks { count: blocks.len(), max: BLOCKS_MAX });
+    }
+    let labels = labels(blocks)?;
+    let loop_of = loops(blocks)?;
+    let mut targets = vec![None; blocks.len()];
+    for (index, block) in blocks.iter().enumerate() {
+        match block {
+            Block::IfNoRowsSkipTo { label } | Block::IfRowsSkipTo { label } => {
+                let target = jump_target(index, label, &labels, &loop_of)?;
+                targets[index] = Some(target);
+            }
+            Block::ForEachLine | Block::NextLine => {
+                targets[index] = loop_of.pairs.get(&index).copied();
+            }
+            other if other.is_per_line() && loop_of.body[index].is_none() => {
+                return Err(ProgramError::LineStatementOutsideLoop {
+                    index,
+                    block: other.name().to_owned(),
+                });
+            }
+            _ => {}
+        }
+    }
+    check_ack(blocks, &loop_of)?;
+    let uses_inbox =
+        blocks.iter().any(|block| matches!(block, Block::InsertInbox { .. } | Block::SelectInbox));
+    let compiled = CompiledProgram { program: program.clone(), targets, uses_inbox };
+    check_paths(&compiled)?;
+    Ok(compiled)
+}
+
+/// Each label's block, after checking names and repeats.
+fn labels(blocks: &[Block]) -> Result<BTreeMap<&str, usize>, ProgramError> {
+    let mut labels = BTreeMap::new();
+    for (index, block) in blocks.iter().enumerate() {
+        let Block::Label { name } = block else { continue };
+        let valid = !name.is_empty()
+            && name.chars().count() <= LABEL_CHARS_MAX
+            && name
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "_-".contains(c));
+        if !valid {
+            return Err(ProgramError::InvalidLabel { index, name: name.clone() });
+        }
+        if let Some(&first_index) = labels.get(name.as_str()) {
+            return Err(ProgramError::DuplicateLabel { index, name: name.clone(), first_index });
+        }
+        labels.insert(name.as_str(), index);
+    }
+    Ok(labels)
+}
+
+/// The loops of a program: for each block, the `for_each_line` whose body holds it (the loop's
+/// own two blocks included), and each loop end's partner.
+struct Loops {
+    body: Vec<Option<usize>>,
+    pairs: BTreeMap<usize, usize>,
+}
+
+fn loops(blocks: &[Block]) -> Result<Loops, ProgramError> {
+    let mut body = vec![None; blocks.len()];
+    let mut pairs = BTreeMap::new();
+    let mut open: Option<usize> = None;
+    for (index, block) in blocks.iter().enumerate() {
+        match (block, open) {
+            (Block::ForEachLine, Some(_)) => return Err(ProgramError::NestedLoop { index }),
+            (Block::ForEachLine, None) => open = Some(index),
+            (Block::NextLine, None) => return Err(ProgramError::NextLineWithoutLoop { index }),
+            (Block::NextLine, Some(start)) => {
+                pairs.insert(start, index);
+                pairs.insert(index, start);
+                body[index] = Some(start);
+                open = None;
+            }
+            _ => {}
+        }
+        if let Some(start) = open {
+            body[index] = Some(start);
+        }
+    }
+    match open {
+        Some(index) => Err(ProgramError::LoopNotClosed { index }),
+        None => Ok(Loops { body, pairs }),
+    }
+}
+
+fn jump_target(
+    index: usize,
+    label: &str,
+    labels: &BTreeMap<&str, usize>,
+    loops: &Loops,
+) -> Result<usize, ProgramError> {
+    let target = *labels
+        .get(label)
+        .ok_or_else(|| ProgramError::UnknownLabel { index, label: label.to_owned() })?;
+    if target <= index {
+        return Err(ProgramError::JumpBackwards { index, label: label.to_owned(), target });
+    }
+    // A skip may stay in its loop's body or leave it; it may not enter another body.
+    if let Some(target_loop) = loops.body[target]
+        && loops.body[index] != Some(target_loop)
+    {
+        return Err(ProgramError::JumpIntoLoop { index, label: label.to_owned() });
+    }
+    Ok(target)
+}
+
+fn check_ack(blocks: &[Block], loops: &Loops) -> Result<(), ProgramError> {
+    let mut first: Option<usize> = None;
+    for (index, block) in blocks.iter().enumerate() {
+        if !matches!(block, Block::Ack) {
+            continue;
+        }
+        if let Some(first_index) = first {
+            return Err(ProgramError::SecondAck { index, first_index });
+        }
+        if loops.body[index].is_some() {
+            return Err(ProgramError::AckInLoop { index });
+        }
+        first = Some(index);
+    }
+    first.map(|_| ()).ok_or(ProgramError::MissingAck)
+}
+
+/// What the path check knows on entry to a block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct PathState {
+    /// The `BEGIN` of the open transaction, if one is open.
+    open_since: Option<usize>,
+    /// The statement right before reported rows; `Some(true)` if 0 rows aborted its
+    /// transaction.
+    rows: Option<bool>,
+}
+
+/// Follows every path with whether a transaction is open; the error at the lowest block wins,
+/// so the message does not depend on the order paths are followed in.
+fn check_paths(compiled: &CompiledProgram) -> Result<(), ProgramError> {
+    let blocks = compiled.blocks();
+    let start = PathState { open_since: None, rows: None };
+    let mut seen: BTreeSet<(usize, PathState)> = BTreeSet::new();
+    let mut work = vec![(0usize, start)];
+    let mut errors: Vec<(usize, ProgramError)> = Vec::new();
+    while let Some((index, state)) = work.pop() {
+        if !seen.insert((index, state)) {
+            continue;
+        }
+        let Some(block) = blocks.get(index) else {
+            if let Some(begin_index) = state.open_since {
+                errors.push((blocks.len(), ProgramError::TransactionLeftOpen { begin_index }));
+            }
+            continue;
+        };
+        match next_states(compiled, index, block, state) {
+            Ok(next) => work.extend(next),
+            Err(error) => errors.push((index, error)),
+        }
+    }
+    match errors.into_iter().min_by_key(|(index, _)| *index) {
+        Some((_, error)) => Err(error),
+        None => Ok(()),
+    }
+}
+
+fn next_states(
+    compiled: &CompiledProgram,
+    index: usize,
+    block: &Block,
+    state: PathState,
+) -> Result<Vec<(usize, PathState)>, ProgramError> {
+    let next = index + 1;
+    let plain = |open_since| PathState { open_since, rows: None };
+    let name = || block.name().to_owned();
+    Ok(match block {
+        Block::Begin => match state.open_since {
+            Some(_) => return Err(ProgramError::BeginInTransaction { index }),
+            None => vec![(next, plain(Some(index)))],
+        },
+        Block::Commit | Block::Rollback => match state.open_since {
+            None => return Err(ProgramError::EndWithoutBegin { index, block: name() }),
+            Some(_) => vec![(next, plain(None))],
+        },
+        Block::Ack => vec![(next, plain(state.open_since))],
+        Block::InsertInbox { .. }
+        | Block::SelectInbox
+        | Block::SelectReservation
+        | Block::InsertReservation { .. }
+        | Block::TakeStock { .. } => {
+            if state.open_since.is_none() {
+                return Err(ProgramError::StatementOutsideTransaction { index, block: name() });
+            }
+            let rows = Some(block.zero_rows_abort());
+            vec![(next, PathState { open_since: state.open_since, rows })]
+        }
+        Block::IfNoRowsSkipTo { .. } | Block::IfRowsSkipTo { .. } => {
+            let Some(zero_aborts) = state.rows else {
+                return Err(ProgramError::SkipWithoutRowCount { index });
+            };
+            let target = compiled.target(index).unwrap_or(next);
+            let on_zero = plain(if zero_aborts { None } else { state.open_since });
+            let on_rows = plain(state.open_since);
+            match block {
+                Block::IfNoRowsSkipTo { .. } => vec![(target, on_zero), (next, on_rows)],
+                _ => vec![(target, on_rows), (next, on_zero)],
+            }
+        }
+        Block::Label { .. } => vec![(next, state)],
+        Block::ForEachLine => vec![(next, plain(state.open_since))],
+        Block::NextLine => {
+            let body = compiled.target(index).map_or(next, |start| start + 1);
+            vec![(body, plain(state.open_since)), (next, plain(state.open_since))]
+        }
+    })
+}
