@@ -9,7 +9,9 @@
 //! corrected one brings the lab back (and `view="compare"` with `presenter` shows the
 //! comparison); the host page's address and storage stay untouched and
 //! nothing is logged as an error. The same deck passes opened from disk (`file://`), where it
-//! loads the package's classic script. Screenshots at 1280x720 go to `target/screenshots/`.
+//! loads the package's classic script. The attributes a deck sets take effect live: `seed`,
+//! `modes`, `run` (the big embed's share link opens the same run in the small one), `lang` and
+//! `autoplay`. Screenshots at 1280x720 go to `target/screenshots/`.
 
 use idempotency_lab_tests::browser::LabPage;
 use serde_json::json;
@@ -224,4 +226,88 @@ fn two_embeds_fit_a_deck_and_move_independently() {
 #[test]
 fn the_deck_opened_from_disk_shows_live_embeds() {
     check_deck(true, "embed-deck-file");
+}
+
+/// `expression` over the `Lab` of the embed `id` (bound as `lab`, freed after), as JS text
+/// for [`LabPage::wait_until`].
+fn over_lab(id: &str, expression: &str) -> String {
+    format!(
+        "(() => {{ const lab = document.getElementById({id:?}).lab; \
+         try {{ return {expression}; }} finally {{ lab.free(); }} }})()"
+    )
+}
+
+#[test]
+fn the_attributes_a_deck_sets_take_effect_live() {
+    let page = LabPage::open_embeds(DECK, false);
+    page.set_viewport(1280, 720, false);
+    let patterns = "JSON.parse(lab.traceJson()).scenario.patterns";
+
+    // seed: the run is the same lesson with another seed.
+    in_embed(&page, SMALL, "host.setAttribute('seed', '7'), true");
+    page.wait_until("the small embed runs seed 7", &over_lab(SMALL, "lab.seed === '7'"));
+    assert_eq!(cursor(&page, SMALL), 4, "a new seed keeps the step shown");
+
+    // modes: one pattern's twin after the lesson's mode.
+    let before = in_embed(
+        &page,
+        BIG,
+        &format!(
+            "(() => {{ const lab = host.lab; try {{ return {patterns}; }} finally {{ lab.free(); }} }})()"
+        ),
+    );
+    assert_eq!(before["p4_inbox"], json!("naive"), "{before}");
+    in_embed(&page, BIG, "host.setAttribute('modes', 'p4:idempotent'), true");
+    page.wait_until(
+        "the big embed runs P4 idempotent, the rest as its mode says",
+        &over_lab(
+            BIG,
+            &format!("{patterns}.p4_inbox === 'idempotent' && {patterns}.p1_stock === 'naive'"),
+        ),
+    );
+
+    // run: a share link of the big embed, opened in the small one, shows the same run at the
+    // same step.
+    in_embed(&page, BIG, "host.stepTo(9)");
+    let link = in_embed(
+        &page,
+        BIG,
+        "(() => { const lab = host.lab; try { return lab.shareLink(); } finally { lab.free(); } })()",
+    );
+    let link = link.as_str().expect("a share link").to_owned();
+    let big_trace = in_embed(
+        &page,
+        BIG,
+        "(() => { const lab = host.lab; try { return lab.traceJson(); } finally { lab.free(); } })()",
+    );
+    in_embed(&page, SMALL, &format!("host.setAttribute('run', {link:?}), true"));
+    page.wait_until("the small embed opens the link", &over_lab(SMALL, "lab.cursor === 9"));
+    let small_trace = in_embed(
+        &page,
+        SMALL,
+        "(() => { const lab = host.lab; try { return lab.traceJson(); } finally { lab.free(); } })()",
+    );
+    assert_eq!(small_trace, big_trace, "the link opened another run");
+
+    // lang: the small embed speaks Russian, and still fits its box.
+    in_embed(&page, SMALL, "host.setAttribute('lang', 'ru'), true");
+    page.wait_until(
+        "the small embed speaks Russian",
+        &format!("/[а-яё]{{4,}}/i.test(document.getElementById('{SMALL}').shadowRoot.textContent)"),
+    );
+    assert_eq!(
+        in_embed(&page, SMALL, MISFITS),
+        json!([]),
+        "the Russian embed does not fit its box"
+    );
+
+    // autoplay: the big embed plays on by itself, with no click.
+    let at = cursor(&page, BIG);
+    in_embed(&page, BIG, "host.setAttribute('autoplay', ''), true");
+    page.wait_until(
+        "the big embed plays by itself",
+        &over_lab(BIG, &format!("lab.cursor >= {} || lab.ended", at + 3)),
+    );
+    page.screenshot("embed-deck-attributes");
+    assert_eq!(page.console_errors(), Vec::<String>::new());
 }
