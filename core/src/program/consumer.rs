@@ -19,6 +19,7 @@ use thiserror::Error;
 use crate::ids::{ConsumerName, MessageId, OrderId, Tick, TxId};
 use crate::inbox::{ConsumeOutcome, ConsumerCrashed, Envelope};
 use crate::program::block::{Block, InboxConflict, ReservationConflict, StockGuard};
+use crate::program::format::HandlerKind;
 use crate::program::validate::CompiledProgram;
 use crate::sql::statements::{self, OnConflict};
 use crate::stock::{StockError, StockReservationEvent, check_order_lines};
@@ -73,6 +74,14 @@ pub enum ProgramRunError {
     NoTransaction {
         /// The block.
         index: usize,
+    },
+    /// A block of another handler's palette (the validator rules this out).
+    #[error("block {index}: {block} is not a block of the consumer")]
+    NotAConsumerBlock {
+        /// The block.
+        index: usize,
+        /// Its name.
+        block: String,
     },
     /// The program was stepped after its end: a bug of the caller.
     #[error("the program was stepped after its end")]
@@ -279,6 +288,13 @@ impl ProgramConsumer {
                     statements::take_stock_if_available(&line.sku, line.qty)
                 }
             }),
+            Block::UpdateOrderPaid { .. }
+            | Block::SelectOrder { .. }
+            | Block::InsertCharge
+            | Block::IfNotPlacedSkipTo { .. }
+            | Block::IfPaidByThisPaymentSkipTo { .. }
+            | Block::AnswerPaid
+            | Block::Refuse => format!("-- {} is not a consumer block", block.name()),
             // Control blocks never wait at `pc`: `run_control` moves past them.
             Block::ForEachLine
             | Block::NextLine
@@ -397,6 +413,12 @@ impl ProgramConsumer {
         stepped: &mut ProgramStepped,
     ) -> Result<Result<Option<bool>, RowLockWait>, ProgramRunError> {
         let store_error = |error: StoreError| ProgramRunError::Store { index, error };
+        if !block.handlers().contains(&HandlerKind::ReserveStockConsumer) {
+            return Err(ProgramRunError::NotAConsumerBlock {
+                index,
+                block: block.name().to_owned(),
+            });
+        }
         let rows = match block {
             Block::Begin => {
                 let tx = store.begin().map_err(store_error)?;
@@ -491,7 +513,15 @@ impl ProgramConsumer {
                 self.run.reserved_lines.push(line);
                 Some(true)
             }
-            Block::ForEachLine
+            // Another handler's blocks are refused above.
+            Block::UpdateOrderPaid { .. }
+            | Block::SelectOrder { .. }
+            | Block::InsertCharge
+            | Block::IfNotPlacedSkipTo { .. }
+            | Block::IfPaidByThisPaymentSkipTo { .. }
+            | Block::AnswerPaid
+            | Block::Refuse
+            | Block::ForEachLine
             | Block::NextLine
             | Block::IfNoRowsSkipTo { .. }
             | Block::IfRowsSkipTo { .. }
