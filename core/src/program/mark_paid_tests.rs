@@ -290,3 +290,61 @@ fn a_scenario_refuses_a_program_of_another_handler_in_its_field() {
     expect!["consumer_program: a mark_paid program cannot stand in for this handler"]
         .assert_eq(&swapped.validate().unwrap_err().to_string());
 }
+
+/// Mutated `MarkPaid` programs (text cut, block names and parameters swapped, blocks
+/// reordered) never make the reader, the validator or a run of the simulator panic; whatever
+/// reads is valid and runs in the build lesson.
+#[test]
+fn mutated_mark_paid_programs_are_refused_or_run_never_panic() {
+    use crate::rng::DeterministicRng;
+    const TOKENS: [&str; 10] = [
+        "\"begin\"",
+        "\"commit\"",
+        "\"rollback\"",
+        "\"answer_paid\"",
+        "\"refuse\"",
+        "\"insert_charge\"",
+        "\"none\"",
+        "\"placed\"",
+        "\"for_update\"",
+        "\"repeat\"",
+    ];
+    let examples = [SEED, NAIVE, WITHOUT_GUARD, CHECK_THEN_UPDATE, FOR_UPDATE];
+    let lesson = build_lesson();
+    let mut rng = DeterministicRng::from_seed(39);
+    let (mut read, mut refused) = (0, 0);
+    for case in 0..400u64 {
+        let mut text = examples[rng.below(examples.len() as u64) as usize].to_owned();
+        for _ in 0..=rng.below(3) {
+            match rng.below(3) {
+                0 => {
+                    let at = rng.below(text.len() as u64) as usize;
+                    if text.is_char_boundary(at) {
+                        text.truncate(at);
+                    }
+                }
+                1 => {
+                    let from = TOKENS[rng.below(TOKENS.len() as u64) as usize];
+                    let to = TOKENS[rng.below(TOKENS.len() as u64) as usize];
+                    text = text.replacen(from, to, 1 + rng.below(2) as usize);
+                }
+                _ => {
+                    let mut lines: Vec<&str> = text.lines().collect();
+                    let (a, b) = (rng.below(lines.len() as u64), rng.below(lines.len() as u64));
+                    lines.swap(a as usize, b as usize);
+                    text = lines.join("\n");
+                }
+            }
+        }
+        match HandlerProgram::from_json(&text) {
+            Ok(program) => {
+                read += 1;
+                let scenario = crate::check::judge::scenario_with_program(&lesson, &program);
+                let trace = crate::sim::Simulation::run(scenario, case).unwrap();
+                assert!(!trace.steps.is_empty(), "case {case}");
+            }
+            Err(_) => refused += 1,
+        }
+    }
+    assert!(read > 20 && refused > 20, "read {read}, refused {refused}");
+}
