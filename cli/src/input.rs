@@ -206,7 +206,11 @@ pub fn load_program(path: &Path) -> Result<HandlerProgram, InputError> {
         }
         other => {
             let field = match (&other, other.block_index()) {
-                (ProgramError::UnsupportedVersion { .. }, _) => "format_version".to_owned(),
+                (
+                    ProgramError::UnsupportedVersion { .. }
+                    | ProgramError::HandlerNeedsNewerVersion { .. },
+                    _,
+                ) => "format_version".to_owned(),
                 (_, Some(index)) => format!("blocks[{index}]"),
                 (_, None) => String::new(),
             };

@@ -268,18 +268,21 @@ impl ModeArg {
 /// The `handler` subcommands.
 #[derive(Debug, Subcommand)]
 enum HandlerCommand {
-    /// Judge a handler program: every interleaving of two consumer instances in the lesson's
-    /// world, with one duplicate delivery, one crash after commit and one crash before commit,
-    /// breadth-first, so a counterexample found is one of the shortest.
+    /// Judge a handler program: for a consumer, every interleaving of two consumer instances
+    /// in the lesson's world, with one duplicate delivery, one crash after commit and one
+    /// crash before commit; for `mark_paid`, every interleaving with one lost answer and its
+    /// retry. Breadth-first, so a counterexample found is one of the shortest.
     ///
     /// Exit codes: 0 holds for every schedule within the bounds, 1 counterexample, 2 usage or
     /// input error (the file, the field, the block), 3 a bound was reached first (not a proof).
     Check {
         /// The program file (JSON: `format_version`, `handler`, `blocks`).
         program: PathBuf,
-        /// The lesson whose world judges it: a built-in id (see `list`) or a scenario file.
-        #[arg(long, default_value = idempotency_lab::check::judge::CONSUMER_BUILD_LESSON)]
-        lesson: String,
+        /// The lesson whose world judges it: a built-in id (see `list`) or a scenario file;
+        /// by default `p4-inbox-consumer` for a consumer program, `p2-order-state-machine` for
+        /// a `mark_paid` one.
+        #[arg(long)]
+        lesson: Option<String>,
         /// The seed the lesson's ids are drawn from.
         #[arg(long, default_value_t = 0)]
         seed: u64,
@@ -343,7 +346,7 @@ fn main() -> ExitCode {
         } => {
             let request = handler::HandlerCheck {
                 program: &program,
-                lesson: &lesson,
+                lesson: lesson.as_deref(),
                 seed,
                 bounds: verify::CheckBounds { depth_max, states_max, bytes_max },
                 language: lang,

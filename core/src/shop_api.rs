@@ -30,6 +30,7 @@ use crate::order::{
     OrderCommand, OrderCommandEffect, OrderError, OrderEvent, OrderImplementation, PlaceOrder,
     PlaceOrderEffect, PlaceOrderError,
 };
+use crate::program::{ProgramMarkPaid, SharedProgram};
 use crate::step::{EffectSteps, InTransaction, Step, Steps};
 use crate::stock::{
     ReserveStock, ReserveStockEffect, StockError, StockImplementation, StockReservationEvent,
@@ -114,10 +115,12 @@ pub struct ServerIds {
 }
 
 /// Which twins of P1 and P2 the handlers run (P3 is the layer around them).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct HandlerConfig {
     /// `MarkPaid` and `Cancel` (and, through `Cancel`, the stock release).
     pub order: OrderImplementation,
+    /// A learner's `MarkPaid` program that runs in place of the built-in `MarkPaid`, if any.
+    pub mark_paid_program: Option<SharedProgram>,
 }
 
 /// Why a shop handler failed without an answer: one of its statements failed in the store.
@@ -144,6 +147,8 @@ pub enum ShopHandlerState {
     PlaceOrder(InTransaction<PlaceOrderEffect>),
     /// `MarkPaid` or `Cancel` runs, one statement per step, in its own transaction.
     OrderCommand(InTransaction<OrderCommandEffect>),
+    /// A learner's `MarkPaid` program runs, one statement per step.
+    MarkPaidProgram(ProgramMarkPaid),
     /// The handler's transaction has ended; the answer is sent next. A crash here (fault F8)
     /// loses an answer whose effect is committed.
     Respond(HttpResponse),
@@ -209,8 +214,7 @@ impl ShopHandler {
                 Some((order_id, "payments")) => {
                     match serde_json::from_str::<PaymentBody>(&self.request.body) {
                         Ok(body) => {
-                            let command = OrderCommand::MarkPaid { payment_id: body.payment_id };
-                            self.start_command(order_id, command);
+                            self.start_mark_paid(order_id, body.payment_id);
                             return Step::Continue;
                         }
                         Err(error) => body_invalid(&error),
@@ -226,6 +230,17 @@ impl ShopHandler {
         };
         self.state = ShopHandlerState::Done;
         Step::Done(response)
+    }
+
+    /// `MarkPaid`: the learner's program if one is installed, else the built-in.
+    fn start_mark_paid(&mut self, order_id: OrderId, payment_id: PaymentId) {
+        let program = self.config.mark_paid_program.as_ref().and_then(|program| {
+            ProgramMarkPaid::new(program.0.clone(), order_id, payment_id.clone())
+        });
+        match program {
+            Some(program) => self.state = ShopHandlerState::MarkPaidProgram(program),
+            None => self.start_command(order_id, OrderCommand::MarkPaid { payment_id }),
+        }
     }
 
     fn start_command(&mut self, order_id: OrderId, command: OrderCommand) {
@@ -293,6 +308,38 @@ fn status_after(event: &OrderEvent) -> &'static str {
     }
 }
 
+impl ShopHandler {
+    /// What a step of `MarkPaid` or `Cancel` (built-in or program) means for the answer: the
+    /// order as it is now (200), a problem (404, 409), or a failure without an answer.
+    fn command_stepped(
+        &mut self,
+        order_id: OrderId,
+        result: Result<Step<OrderEvent>, OrderError>,
+    ) -> Result<Step<HttpResponse>, ShopHandlerError> {
+        let response = match result {
+            Ok(Step::Continue) => return Ok(Step::Continue),
+            Ok(Step::Blocked(wait)) => return Ok(Step::Blocked(wait)),
+            Ok(Step::Done(event)) => order_answer(200, order_id, status_after(&event)),
+            Err(error @ OrderError::OrderNotFound { .. }) => {
+                problem(404, "order-not-found", error.to_string())
+            }
+            Err(error @ OrderError::Transition { .. }) => {
+                problem(409, "transition-refused", error.to_string())
+            }
+            Err(OrderError::Store(error)) => {
+                self.state = ShopHandlerState::Done;
+                return Err(ShopHandlerError::Store(error));
+            }
+            Err(error) => {
+                self.state = ShopHandlerState::Done;
+                return Err(ShopHandlerError::Release(error.to_string()));
+            }
+        };
+        self.state = ShopHandlerState::Respond(response);
+        Ok(Step::Continue)
+    }
+}
+
 impl Steps for ShopHandler {
     type Output = HttpResponse;
     type Error = ShopHandlerError;
@@ -305,6 +352,7 @@ impl Steps for ShopHandler {
             )),
             ShopHandlerState::PlaceOrder(machine) => machine.next_statement(now),
             ShopHandlerState::OrderCommand(machine) => machine.next_statement(now),
+            ShopHandlerState::MarkPaidProgram(machine) => machine.next_statement(now),
             ShopHandlerState::Respond(response) => {
                 Some(format!("-- answer {} to the client", response.status))
             }
@@ -335,27 +383,13 @@ impl Steps for ShopHandler {
             }
             ShopHandlerState::OrderCommand(machine) => {
                 let order_id = machine.effect().order_id();
-                let response = match machine.step(store, now) {
-                    Ok(Step::Continue) => return Ok(Step::Continue),
-                    Ok(Step::Blocked(wait)) => return Ok(Step::Blocked(wait)),
-                    Ok(Step::Done(event)) => order_answer(200, order_id, status_after(&event)),
-                    Err(error @ OrderError::OrderNotFound { .. }) => {
-                        problem(404, "order-not-found", error.to_string())
-                    }
-                    Err(error @ OrderError::Transition { .. }) => {
-                        problem(409, "transition-refused", error.to_string())
-                    }
-                    Err(OrderError::Store(error)) => {
-                        self.state = ShopHandlerState::Done;
-                        return Err(ShopHandlerError::Store(error));
-                    }
-                    Err(error) => {
-                        self.state = ShopHandlerState::Done;
-                        return Err(ShopHandlerError::Release(error.to_string()));
-                    }
-                };
-                self.state = ShopHandlerState::Respond(response);
-                Ok(Step::Continue)
+                let result = machine.step(store, now);
+                self.command_stepped(order_id, result)
+            }
+            ShopHandlerState::MarkPaidProgram(machine) => {
+                let order_id = machine.order_id();
+                let result = machine.step(store, now);
+                self.command_stepped(order_id, result)
             }
             ShopHandlerState::Respond(response) => {
                 let response = response.clone();
@@ -370,6 +404,7 @@ impl Steps for ShopHandler {
         match &self.state {
             ShopHandlerState::PlaceOrder(machine) => machine.open_transaction(),
             ShopHandlerState::OrderCommand(machine) => machine.open_transaction(),
+            ShopHandlerState::MarkPaidProgram(machine) => machine.open_transaction(),
             ShopHandlerState::ParseRequest
             | ShopHandlerState::Respond(_)
             | ShopHandlerState::Done => None,
@@ -474,7 +509,8 @@ mod tests {
     }
 
     fn check(request: HttpRequest, store: &mut Store, expect: expect_test::Expect) {
-        let config = HandlerConfig { order: OrderImplementation::Idempotent };
+        let config =
+            HandlerConfig { order: OrderImplementation::Idempotent, mark_paid_program: None };
         let mut handler = ShopHandler::new(config, request, ids());
         let response = run_to_completion(&mut handler, store, Tick(1)).unwrap();
         expect.assert_eq(&format!("{} {}", response.status, response.body));

@@ -1,5 +1,5 @@
-//! `idempotency-lab handler check`: the seed's consumer written as a program holds for every
-//! schedule (exit 0, its state count pinned); each typical wrong answer gets its shortest
+//! `idempotency-lab handler check`: the seed's consumer, and its `MarkPaid`, written as
+//! programs hold for every schedule (exit 0, the state counts pinned); each typical wrong answer gets its shortest
 //! counterexample with the invariant, the sentence on why and the trace (exit 1), whose JSON
 //! `replay` reproduces; a program that does not validate names the file, the block and its line
 //! (exit 2); a bound reached first is not a proof (exit 3). The expected Russian is in
@@ -31,6 +31,8 @@ fn verdict_lines(args: &[&str]) -> String {
         language.words().handler_why_inbox_own_transaction,
         language.words().handler_why_check_then_insert,
         language.words().handler_why_no_inbox,
+        language.words().handler_why_check_then_update,
+        language.words().handler_why_unguarded_update,
         language.words().handler_why_other,
     ];
     for line in run.stdout.lines() {
@@ -166,4 +168,45 @@ fn a_bound_reached_first_is_not_a_proof_and_exits_3() {
     let run = run_cli(&["handler", "check", &example("consumer-seed.json"), "--states-max", "500"]);
     assert_eq!(run.code, 3, "{}{}", run.stdout, run.stderr);
     assert!(run.stdout.contains("not a proof"), "{}", run.stdout);
+}
+
+#[test]
+fn the_seeds_mark_paid_holds_in_the_p2_lesson_by_default() {
+    check_verdict(
+        &["handler", "check", &example("mark-paid-seed.json")],
+        expect_test::expect![[r#"
+        exit 0
+        p2-order-state-machine: schedules: every interleaving of the shop around the payment request, with one lost answer and its retry with the same key, and no Idempotency-Key layer in front of MarkPaid
+        holds for every schedule within the bounds: 2433 states, depth 52"#]],
+    );
+}
+
+#[test]
+fn select_for_update_holds_too() {
+    check_verdict(
+        &["handler", "check", &example("mark-paid-select-for-update.json")],
+        expect_test::expect![[r#"
+            exit 0
+            p2-order-state-machine: schedules: every interleaving of the shop around the payment request, with one lost answer and its retry with the same key, and no Idempotency-Key layer in front of MarkPaid
+            holds for every schedule within the bounds: 2798 states, depth 53"#]],
+    );
+}
+
+#[test]
+fn the_update_without_the_status_guard_gets_a_counterexample() {
+    check_verdict(
+        &["handler", "check", &example("mark-paid-update-without-status-guard.json")],
+        expect_test::expect![[r#"
+            exit 1
+            p2-order-state-machine: schedules: every interleaving of the shop around the payment request, with one lost answer and its retry with the same key, and no Idempotency-Key layer in front of MarkPaid
+            violated after 1337 states (1358 unique): shortest path of 37 steps
+              I3 Charged at most once: Order 73128e1c-fa54-4a40-a579-c0096c3c237c was charged twice: charge-1 (payment pay-1), charge-2 (payment pay-1).
+            Why: the UPDATE has no status guard, so it moves a paid order to paid again and reports 1 row: every repeat of the payment charges once more."#]],
+    );
+}
+
+#[test]
+fn the_naive_mark_paid_gets_a_counterexample_in_russian_too() {
+    let args = ["handler", "check", &example("mark-paid-naive.json"), "--lang", "ru"];
+    expect_file!["snapshots/handler_mark_paid_naive_ru.txt"].assert_eq(&verdict_lines(&args));
 }

@@ -4,9 +4,11 @@
 //! shortest counterexample (the checker is breadth-first) with the invariant that broke, or a
 //! bound reached first.
 //!
-//! The schedule space is the lesson's world without its scripted faults, and every placement
-//! of one duplicate delivery (F1), one crash after commit (F2) and one crash before commit
-//! (F3), with the two consumer instances racing on the copies ([`build_check_config`]).
+//! The schedule space is the lesson's world without its scripted faults, and for a consumer
+//! every placement of one duplicate delivery (F1), one crash after commit (F2) and one crash
+//! before commit (F3), with the two consumer instances racing on the copies
+//! ([`build_check_config`]); for `MarkPaid`, of one lost answer and its retry with the same
+//! key (F5) ([`build_check_config_for`]).
 
 use crate::check::budget::FaultBudget;
 use crate::check::explorer::BoundReason;
@@ -14,13 +16,61 @@ use crate::check::scenarios::two_consumers_duplicate_and_crash_config;
 use crate::check::world_model::{CheckConfig, CheckError, CheckOutcome, Counterexample, check};
 use crate::faults::FaultClass;
 use crate::invariants::{InvariantId, Violation};
-use crate::program::{HandlerProgram, Mistake, diagnose};
+use crate::program::{HandlerKind, HandlerProgram, Mistake, diagnose};
 use crate::sim::Scenario;
 use crate::words::Language;
 
 /// The lesson whose world a consumer program is judged in by default: one order of 3 apples,
 /// its `OrderPlaced` message and two consumer instances.
 pub const CONSUMER_BUILD_LESSON: &str = "p4-inbox-consumer";
+
+/// The lesson whose world a `MarkPaid` program is judged in by default: an order of 3 apples
+/// and its payment pay-1, with no Idempotency-Key layer in front of `MarkPaid`.
+pub const MARK_PAID_BUILD_LESSON: &str = "p2-order-state-machine";
+
+/// The faults a `MarkPaid` program must survive: one lost answer retried with the same key
+/// (F5), the build lesson's own, on every path. A double submit (F6) as well makes the space
+/// too large to prove within [`JUDGE_STATES_MAX`] (the whole shop runs around the payment),
+/// so the race of two payments is a separate, bounded check ([`MARK_PAID_RACE_FAULTS`]).
+pub const MARK_PAID_FAULTS: [(FaultClass, u32); 1] = [(FaultClass::F5, 1)];
+
+/// The race of two sends of one payment: a double submit (F6), under which a check without a
+/// row lock is refuted; a right answer's proof under it exceeds [`JUDGE_STATES_MAX`].
+pub const MARK_PAID_RACE_FAULTS: [(FaultClass, u32); 1] = [(FaultClass::F6, 1)];
+
+/// The lesson a program of `handler` is judged in by default.
+pub fn build_lesson(handler: HandlerKind) -> &'static str {
+    match handler {
+        HandlerKind::ReserveStockConsumer => CONSUMER_BUILD_LESSON,
+        HandlerKind::MarkPaid => MARK_PAID_BUILD_LESSON,
+    }
+}
+
+/// The invariants a `MarkPaid` program is judged by: every one but I4, the Idempotency-Key
+/// layer's (one handler per key at a time, the same answer per key), which the build lesson
+/// leaves to its naive layer, so that a double submit is `MarkPaid`'s to survive.
+pub const MARK_PAID_INVARIANTS: [InvariantId; 6] = [
+    InvariantId::I1,
+    InvariantId::I2,
+    InvariantId::I3,
+    InvariantId::I5,
+    InvariantId::I6,
+    InvariantId::I7,
+];
+
+/// The checker's bounds for judging a program of `handler`: its faults, its invariants (every
+/// one for a consumer, [`MARK_PAID_INVARIANTS`] for `MarkPaid`), [`JUDGE_STATES_MAX`] states,
+/// and otherwise the reference check's bounds.
+pub fn build_check_config_for(handler: HandlerKind) -> CheckConfig {
+    match handler {
+        HandlerKind::ReserveStockConsumer => build_check_config(),
+        HandlerKind::MarkPaid => CheckConfig {
+            faults: FaultBudget::of(&MARK_PAID_FAULTS),
+            invariants: MARK_PAID_INVARIANTS.to_vec(),
+            ..build_check_config()
+        },
+    }
+}
 
 /// The most unique states a build task's judge explores before it answers "bounded".
 pub const JUDGE_STATES_MAX: usize = 200_000;
@@ -41,9 +91,15 @@ pub fn build_check_config() -> CheckConfig {
 }
 
 /// `lesson` as the judge runs it: without its scripted faults, with `program` in place of the
-/// built-in consumer.
+/// built-in handler it stands for.
 pub fn scenario_with_program(lesson: &Scenario, program: &HandlerProgram) -> Scenario {
-    Scenario { consumer_program: Some(program.clone()), ..lesson.without_scripted_faults() }
+    let lesson = lesson.without_scripted_faults();
+    match program.handler {
+        HandlerKind::ReserveStockConsumer => {
+            Scenario { consumer_program: Some(program.clone()), ..lesson }
+        }
+        HandlerKind::MarkPaid => Scenario { mark_paid_program: Some(program.clone()), ..lesson },
+    }
 }
 
 /// What the judge found.
@@ -104,6 +160,8 @@ pub fn why_in(program: &HandlerProgram, language: Language) -> &'static str {
         Some(Mistake::InboxInOwnTransaction) => words.handler_why_inbox_own_transaction,
         Some(Mistake::CheckThenInsert) => words.handler_why_check_then_insert,
         Some(Mistake::NoInbox) => words.handler_why_no_inbox,
+        Some(Mistake::CheckThenUpdate) => words.handler_why_check_then_update,
+        Some(Mistake::UnguardedUpdate) => words.handler_why_unguarded_update,
         None => words.handler_why_other,
     }
 }

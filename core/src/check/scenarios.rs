@@ -46,6 +46,7 @@ pub fn two_consumers_duplicate_and_crash(patterns: Patterns) -> Scenario {
         fault_rates: FaultRates::none(),
         limits: Limits::default(),
         consumer_program: None,
+        mark_paid_program: None,
     }
 }
 

@@ -1,6 +1,7 @@
 //! The palette: every block a learner can put in a handler program, each a statement of the
-//! seed's `ReserveStockConsumer` (P4 around P1) or its naive twin, or a piece of control flow
-//! between statements.
+//! seed's `ReserveStockConsumer` (P4 around P1), of its `MarkPaid` (P2), or of their naive
+//! twins, or a piece of control flow between statements. [`Block::handlers`] says which
+//! handler may use a block.
 //!
 //! A *statement* block runs one statement against the store (or the broker's `ACK`) and takes
 //! one step of the simulator, so another instance can run between any two of them. A *control*
@@ -12,6 +13,8 @@
 //! checker judges, never a string it must parse.
 
 use serde::{Deserialize, Serialize};
+
+use crate::program::format::HandlerKind;
 
 /// What an `INSERT INTO inbox` does when the row is there already.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -47,6 +50,27 @@ pub enum StockGuard {
     /// `WHERE sku = $sku AND available_qty >= $qty`: 0 rows fails the delivery (too little
     /// stock), and nothing is taken.
     AvailableQty,
+}
+
+/// The `WHERE` of `UPDATE orders SET status = 'paid'`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OrderGuard {
+    /// `WHERE id = $id`: the naive twin's update, from whatever status the order is in.
+    None,
+    /// `WHERE id = $id AND status = 'placed'` (P2): 0 rows if the order has moved on.
+    Placed,
+}
+
+/// The lock a `SELECT ... FROM orders` takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SelectLock {
+    /// A plain `SELECT`: reads the committed row and takes no lock.
+    None,
+    /// `SELECT ... FOR UPDATE`: takes the row's lock (waiting for a transaction that holds
+    /// it), so no other transaction changes the order until this one ends.
+    ForUpdate,
 }
 
 /// One block of a handler program, as JSON: `{"block": "insert_inbox", "on_conflict":
@@ -100,6 +124,38 @@ pub enum Block {
         /// Its name.
         name: String,
     },
+    /// `UPDATE orders SET status = 'paid', payment_id = $payment_id WHERE id = $id`, with or
+    /// without the status guard; 1 row or 0 (no such order, or the guard refused it).
+    UpdateOrderPaid {
+        /// The guard.
+        guard: OrderGuard,
+    },
+    /// `SELECT status, payment_id FROM orders WHERE id = $id`, with or without `FOR UPDATE`;
+    /// 1 row or 0. The status skips read what it found.
+    SelectOrder {
+        /// The lock it takes.
+        lock: SelectLock,
+    },
+    /// `INSERT INTO charges (id, order_id, payment_id) VALUES (nextval(...), $id,
+    /// $payment_id)`: the payment provider charges the payment.
+    InsertCharge,
+    /// `if the status is not 'placed', skip to` the label: reads the last `select_order`.
+    IfNotPlacedSkipTo {
+        /// Where to go.
+        label: String,
+    },
+    /// `if the order is paid by this payment, skip to` the label (the seed's `if (Status ==
+    /// Paid && PaymentId == paymentId) return`): reads the last `select_order`.
+    IfPaidByThisPaymentSkipTo {
+        /// Where to go.
+        label: String,
+    },
+    /// `return 200`: the order is paid; the handler answers and ends. Its transaction must
+    /// have ended.
+    AnswerPaid,
+    /// `throw`: the handler refuses the payment (404 with no order, 409 for a status that does
+    /// not allow it), its open transaction rolls back, and it ends.
+    Refuse,
     /// `COMMIT`.
     Commit,
     /// `ROLLBACK`.
@@ -123,9 +179,62 @@ impl Block {
             Block::IfNoRowsSkipTo { .. } => "if_no_rows_skip_to",
             Block::IfRowsSkipTo { .. } => "if_rows_skip_to",
             Block::Label { .. } => "label",
+            Block::UpdateOrderPaid { .. } => "update_order_paid",
+            Block::SelectOrder { .. } => "select_order",
+            Block::InsertCharge => "insert_charge",
+            Block::IfNotPlacedSkipTo { .. } => "if_not_placed_skip_to",
+            Block::IfPaidByThisPaymentSkipTo { .. } => "if_paid_by_this_payment_skip_to",
+            Block::AnswerPaid => "answer_paid",
+            Block::Refuse => "refuse",
             Block::Commit => "commit",
             Block::Rollback => "rollback",
             Block::Ack => "ack",
+        }
+    }
+
+    /// The handlers whose programs may use the block.
+    pub fn handlers(&self) -> &'static [HandlerKind] {
+        const BOTH: &[HandlerKind] = &[HandlerKind::ReserveStockConsumer, HandlerKind::MarkPaid];
+        const CONSUMER: &[HandlerKind] = &[HandlerKind::ReserveStockConsumer];
+        const MARK_PAID: &[HandlerKind] = &[HandlerKind::MarkPaid];
+        match self {
+            Block::Begin
+            | Block::Commit
+            | Block::Rollback
+            | Block::IfNoRowsSkipTo { .. }
+            | Block::IfRowsSkipTo { .. }
+            | Block::Label { .. } => BOTH,
+            Block::InsertInbox { .. }
+            | Block::SelectInbox
+            | Block::ForEachLine
+            | Block::SelectReservation
+            | Block::InsertReservation { .. }
+            | Block::TakeStock { .. }
+            | Block::NextLine
+            | Block::Ack => CONSUMER,
+            Block::UpdateOrderPaid { .. }
+            | Block::SelectOrder { .. }
+            | Block::InsertCharge
+            | Block::IfNotPlacedSkipTo { .. }
+            | Block::IfPaidByThisPaymentSkipTo { .. }
+            | Block::AnswerPaid
+            | Block::Refuse => MARK_PAID,
+        }
+    }
+
+    /// Whether the block ends the handler: an answer.
+    pub fn is_answer(&self) -> bool {
+        matches!(self, Block::AnswerPaid | Block::Refuse)
+    }
+
+    /// The label a skip goes to, for every kind of skip.
+    pub fn skip_label(&self) -> Option<&str> {
+        match self {
+            Block::IfNoRowsSkipTo { label }
+            | Block::IfRowsSkipTo { label }
+            | Block::IfNotPlacedSkipTo { label }
+            | Block::IfPaidByThisPaymentSkipTo { label } => Some(label),
+            _ => None,
         }
     }
 
@@ -139,6 +248,9 @@ impl Block {
             | Block::SelectReservation
             | Block::InsertReservation { .. }
             | Block::TakeStock { .. }
+            | Block::UpdateOrderPaid { .. }
+            | Block::SelectOrder { .. }
+            | Block::InsertCharge
             | Block::Commit
             | Block::Rollback
             | Block::Ack => true,
@@ -146,6 +258,10 @@ impl Block {
             | Block::NextLine
             | Block::IfNoRowsSkipTo { .. }
             | Block::IfRowsSkipTo { .. }
+            | Block::IfNotPlacedSkipTo { .. }
+            | Block::IfPaidByThisPaymentSkipTo { .. }
+            | Block::AnswerPaid
+            | Block::Refuse
             | Block::Label { .. } => false,
         }
     }
@@ -167,6 +283,8 @@ impl Block {
                 | Block::SelectReservation
                 | Block::InsertReservation { .. }
                 | Block::TakeStock { .. }
+                | Block::UpdateOrderPaid { .. }
+                | Block::SelectOrder { .. }
         )
     }
 

@@ -1,10 +1,14 @@
-//! The built-in consumers written as programs: each twin of P4 around each twin of P1, block
+//! The built-in handlers written as programs: each twin of P4 around each twin of P1, block
 //! for block the statements that [`crate::inbox::ConsumeMessage`] and
-//! [`crate::stock::ReserveStockEffect`] run, so that a program can be judged beside the code
-//! it stands for (a test holds them to the same verdict and the same count of states).
+//! [`crate::stock::ReserveStockEffect`] run, and each twin of P2's `MarkPaid` as
+//! [`crate::order::OrderCommandEffect`] runs it, so that a program can be judged beside the
+//! code it stands for (a test holds them to the same verdict and the same count of states).
 
 use crate::inbox::ConsumerImplementation;
-use crate::program::block::{Block, InboxConflict, ReservationConflict, StockGuard};
+use crate::order::OrderImplementation;
+use crate::program::block::{
+    Block, InboxConflict, OrderGuard, ReservationConflict, SelectLock, StockGuard,
+};
 use crate::program::format::{HandlerKind, HandlerProgram};
 use crate::stock::StockImplementation;
 
@@ -38,6 +42,41 @@ pub fn builtin_consumer(
     }
     blocks.push(Block::Ack);
     HandlerProgram::new(HandlerKind::ReserveStockConsumer, blocks)
+}
+
+/// P2's `MarkPaid` of `order` as a program. The naive twin updates whatever the status and
+/// charges; the idempotent one is the seed's guarded `UPDATE ... AND status = 'placed'`, and
+/// when it changes nothing, a `SELECT` tells a repeat of this payment (answered paid, no
+/// charge) from a refusal.
+pub fn builtin_mark_paid(order: OrderImplementation) -> HandlerProgram {
+    let blocks = match order {
+        OrderImplementation::Naive => vec![
+            Block::Begin,
+            Block::UpdateOrderPaid { guard: OrderGuard::None },
+            Block::IfRowsSkipTo { label: "charge".to_owned() },
+            Block::Refuse,
+            label("charge"),
+            Block::InsertCharge,
+            Block::Commit,
+            Block::AnswerPaid,
+        ],
+        OrderImplementation::Idempotent => vec![
+            Block::Begin,
+            Block::UpdateOrderPaid { guard: OrderGuard::Placed },
+            skip_if_none("repeat"),
+            Block::InsertCharge,
+            Block::Commit,
+            Block::AnswerPaid,
+            label("repeat"),
+            Block::SelectOrder { lock: SelectLock::None },
+            Block::IfPaidByThisPaymentSkipTo { label: "already-paid".to_owned() },
+            Block::Refuse,
+            label("already-paid"),
+            Block::Commit,
+            Block::AnswerPaid,
+        ],
+    };
+    HandlerProgram::new(HandlerKind::MarkPaid, blocks)
 }
 
 /// `if it inserted 0 rows, skip to` `name`.

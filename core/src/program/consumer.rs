@@ -19,6 +19,7 @@ use thiserror::Error;
 use crate::ids::{ConsumerName, MessageId, OrderId, Tick, TxId};
 use crate::inbox::{ConsumeOutcome, ConsumerCrashed, Envelope};
 use crate::program::block::{Block, InboxConflict, ReservationConflict, StockGuard};
+use crate::program::format::HandlerKind;
 use crate::program::validate::CompiledProgram;
 use crate::sql::statements::{self, OnConflict};
 use crate::stock::{StockError, StockReservationEvent, check_order_lines};
@@ -73,6 +74,14 @@ pub enum ProgramRunError {
     NoTransaction {
         /// The block.
         index: usize,
+    },
+    /// A block of another handler's palette (the validator rules this out).
+    #[error("block {index}: {block} is not a block of the consumer")]
+    NotAConsumerBlock {
+        /// The block.
+        index: usize,
+        /// Its name.
+        block: String,
     },
     /// The program was stepped after its end: a bug of the caller.
     #[error("the program was stepped after its end")]
@@ -279,6 +288,13 @@ impl ProgramConsumer {
                     statements::take_stock_if_available(&line.sku, line.qty)
                 }
             }),
+            Block::UpdateOrderPaid { .. }
+            | Block::SelectOrder { .. }
+            | Block::InsertCharge
+            | Block::IfNotPlacedSkipTo { .. }
+            | Block::IfPaidByThisPaymentSkipTo { .. }
+            | Block::AnswerPaid
+            | Block::Refuse => format!("-- {} is not a consumer block", block.name()),
             // Control blocks never wait at `pc`: `run_control` moves past them.
             Block::ForEachLine
             | Block::NextLine
@@ -307,7 +323,12 @@ impl ProgramConsumer {
             effect_committed: None,
             acknowledged: None,
         };
-        let rows = match self.statement(store, now, index, &block, &mut stepped) {
+        let ran = if block.handlers().contains(&HandlerKind::ReserveStockConsumer) {
+            self.statement(store, now, index, &block, &mut stepped)
+        } else {
+            Err(ProgramRunError::NotAConsumerBlock { index, block: block.name().to_owned() })
+        };
+        let rows = match ran {
             Ok(Ok(rows)) => rows,
             Ok(Err(wait)) => {
                 stepped.progress = Progress::Blocked(wait);
@@ -429,33 +450,10 @@ impl ProgramConsumer {
                 None
             }
             Block::InsertInbox { on_conflict } => {
-                let tx = self.tx(index)?;
-                let row = InboxRow {
-                    message_id: self.message_id()?,
-                    consumer: self.consumer.clone(),
-                    processed_at: now,
-                };
-                let inserted = match on_conflict {
-                    InboxConflict::Error => match store.insert(tx, row) {
-                        Ok(()) => Inserted::Inserted,
-                        Err(StoreError::UniqueViolation { .. }) => {
-                            self.abort(store, tx).map_err(store_error)?;
-                            Inserted::AlreadyPresent
-                        }
-                        Err(StoreError::Blocked(wait)) => return Ok(Err(wait)),
-                        Err(error) => return Err(store_error(error)),
-                    },
-                    InboxConflict::DoNothing => {
-                        match store.insert_on_conflict_do_nothing(tx, row) {
-                            Ok(inserted) => inserted,
-                            Err(StoreError::Blocked(wait)) => return Ok(Err(wait)),
-                            Err(error) => return Err(store_error(error)),
-                        }
-                    }
-                };
-                let inserted = inserted == Inserted::Inserted;
-                self.run.tx_wrote_inbox |= inserted;
-                Some(inserted)
+                match self.insert_inbox(store, now, index, *on_conflict)? {
+                    Ok(inserted) => Some(inserted),
+                    Err(wait) => return Ok(Err(wait)),
+                }
             }
             Block::SelectInbox => {
                 let tx = self.tx(index)?;
@@ -491,13 +489,59 @@ impl ProgramConsumer {
                 self.run.reserved_lines.push(line);
                 Some(true)
             }
-            Block::ForEachLine
+            // Another handler's blocks are refused by `step`.
+            Block::UpdateOrderPaid { .. }
+            | Block::SelectOrder { .. }
+            | Block::InsertCharge
+            | Block::IfNotPlacedSkipTo { .. }
+            | Block::IfPaidByThisPaymentSkipTo { .. }
+            | Block::AnswerPaid
+            | Block::Refuse
+            | Block::ForEachLine
             | Block::NextLine
             | Block::IfNoRowsSkipTo { .. }
             | Block::IfRowsSkipTo { .. }
             | Block::Label { .. } => None,
         };
         Ok(Ok(rows))
+    }
+
+    /// `INSERT INTO inbox` with the learner's conflict clause: `Ok(Ok(inserted))`, or
+    /// `Ok(Err(wait))` if it waits for a lock. A plain `INSERT`'s unique violation aborts the
+    /// transaction and reports 0 rows.
+    fn insert_inbox(
+        &mut self,
+        store: &mut Store,
+        now: Tick,
+        index: usize,
+        on_conflict: InboxConflict,
+    ) -> Result<Result<bool, RowLockWait>, ProgramRunError> {
+        let store_error = |error: StoreError| ProgramRunError::Store { index, error };
+        let tx = self.tx(index)?;
+        let row = InboxRow {
+            message_id: self.message_id()?,
+            consumer: self.consumer.clone(),
+            processed_at: now,
+        };
+        let inserted = match on_conflict {
+            InboxConflict::Error => match store.insert(tx, row) {
+                Ok(()) => Inserted::Inserted,
+                Err(StoreError::UniqueViolation { .. }) => {
+                    self.abort(store, tx).map_err(store_error)?;
+                    Inserted::AlreadyPresent
+                }
+                Err(StoreError::Blocked(wait)) => return Ok(Err(wait)),
+                Err(error) => return Err(store_error(error)),
+            },
+            InboxConflict::DoNothing => match store.insert_on_conflict_do_nothing(tx, row) {
+                Ok(inserted) => inserted,
+                Err(StoreError::Blocked(wait)) => return Ok(Err(wait)),
+                Err(error) => return Err(store_error(error)),
+            },
+        };
+        let inserted = inserted == Inserted::Inserted;
+        self.run.tx_wrote_inbox |= inserted;
+        Ok(Ok(inserted))
     }
 
     fn insert_reservation(

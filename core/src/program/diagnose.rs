@@ -1,12 +1,14 @@
 //! The typical wrong answers, recognised in a program's blocks, so that a counterexample comes
-//! with a sentence on why: `ACK` before `COMMIT`, the inbox row committed apart from the effect,
-//! a `SELECT` deciding instead of the unique key, no inbox at all. The checker's counterexample
+//! with a sentence on why: for a consumer, `ACK` before `COMMIT`, the inbox row committed apart
+//! from the effect, a `SELECT` deciding instead of the unique key, no inbox at all; for
+//! `MarkPaid`, a plain `SELECT` deciding instead of the guarded `UPDATE` or a row lock, and the
+//! `UPDATE` without its status guard. The checker's counterexample
 //! is the proof; this only names the mistake it most likely shows.
 
 use serde::{Deserialize, Serialize};
 
-use crate::program::block::Block;
-use crate::program::format::HandlerProgram;
+use crate::program::block::{Block, OrderGuard, SelectLock};
+use crate::program::format::{HandlerKind, HandlerProgram};
 
 /// A typical mistake of a consumer program.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -20,11 +22,39 @@ pub enum Mistake {
     CheckThenInsert,
     /// No `INSERT INTO inbox` at all.
     NoInbox,
+    /// `MarkPaid` decides on a plain `SELECT`'s status, then updates without the guard.
+    CheckThenUpdate,
+    /// `MarkPaid`'s `UPDATE orders` without `AND status = 'placed'`, and no row lock taken
+    /// before it.
+    UnguardedUpdate,
 }
 
 /// The first typical mistake `program` makes, in the order of [`Mistake`]'s variants.
 pub fn diagnose(program: &HandlerProgram) -> Option<Mistake> {
-    let blocks = &program.blocks;
+    match program.handler {
+        HandlerKind::ReserveStockConsumer => diagnose_consumer(&program.blocks),
+        HandlerKind::MarkPaid => diagnose_mark_paid(&program.blocks),
+    }
+}
+
+fn diagnose_mark_paid(blocks: &[Block]) -> Option<Mistake> {
+    let unguarded = blocks
+        .iter()
+        .position(|block| matches!(block, Block::UpdateOrderPaid { guard: OrderGuard::None }))?;
+    let before = &blocks[..unguarded];
+    if before
+        .iter()
+        .any(|block| matches!(block, Block::SelectOrder { lock: SelectLock::ForUpdate }))
+    {
+        return None;
+    }
+    let checked = before.iter().any(|block| {
+        matches!(block, Block::IfNotPlacedSkipTo { .. } | Block::IfPaidByThisPaymentSkipTo { .. })
+    });
+    Some(if checked { Mistake::CheckThenUpdate } else { Mistake::UnguardedUpdate })
+}
+
+fn diagnose_consumer(blocks: &[Block]) -> Option<Mistake> {
     let position = |wanted: fn(&Block) -> bool| blocks.iter().position(wanted);
     let last_commit = blocks.iter().rposition(|block| matches!(block, Block::Commit));
     let ack = position(|block| matches!(block, Block::Ack));

@@ -20,8 +20,11 @@ use serde::{Deserialize, Serialize};
 use crate::program::ProgramError;
 use crate::program::block::Block;
 
-/// The version of the program format this crate reads and writes.
-pub const PROGRAM_FORMAT_VERSION: u32 = 1;
+/// The newest version of the program format this crate reads and writes. Version 1 has the
+/// reserve-stock consumer only; version 2 adds `MarkPaid`. Every version-1 program is read as
+/// it was, and a program is written in the oldest version that holds its handler
+/// ([`HandlerKind::format_version_min`]), so a consumer program still writes version 1.
+pub const PROGRAM_FORMAT_VERSION: u32 = 2;
 
 /// The longest program file read, in bytes.
 pub const PROGRAM_JSON_BYTES_MAX: usize = 64 * 1024;
@@ -36,6 +39,27 @@ pub enum HandlerKind {
     /// The reserve-stock consumer of `OrderPlaced` (P4 around P1): the seed's
     /// `ReserveStockConsumer`.
     ReserveStockConsumer,
+    /// `POST /orders/{id}/payments`, the seed's `MarkPaid` (P2): the order moves to paid
+    /// and the payment is charged, once.
+    MarkPaid,
+}
+
+impl HandlerKind {
+    /// The first format version that has this handler.
+    pub fn format_version_min(self) -> u32 {
+        match self {
+            HandlerKind::ReserveStockConsumer => 1,
+            HandlerKind::MarkPaid => 2,
+        }
+    }
+
+    /// Its name in the JSON (`mark_paid`).
+    pub fn name(self) -> &'static str {
+        match self {
+            HandlerKind::ReserveStockConsumer => "reserve_stock_consumer",
+            HandlerKind::MarkPaid => "mark_paid",
+        }
+    }
 }
 
 /// A handler assembled from blocks.
@@ -51,9 +75,9 @@ pub struct HandlerProgram {
 }
 
 impl HandlerProgram {
-    /// A program of `blocks` for `handler`, in the current format.
+    /// A program of `blocks` for `handler`, in the oldest format version that has `handler`.
     pub fn new(handler: HandlerKind, blocks: Vec<Block>) -> HandlerProgram {
-        HandlerProgram { format_version: PROGRAM_FORMAT_VERSION, handler, blocks }
+        HandlerProgram { format_version: handler.format_version_min(), handler, blocks }
     }
 
     /// Reads a program and validates it ([`crate::program::compile`]): the first mistake is a

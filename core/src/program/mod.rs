@@ -1,5 +1,5 @@
-//! Handler programs: a consumer assembled by a learner from the seed's statements and their
-//! naive twins, checked, compiled into the same kind of step machine as the built-in handlers
+//! Handler programs: a consumer, or a `MarkPaid`, assembled by a learner from the seed's
+//! statements and their naive twins, checked, compiled into the same kind of step machine as the built-in handlers
 //! and run by the simulator in their place, so the exhaustive checker proves it or finds the
 //! shortest schedule that defeats it.
 //!
@@ -9,10 +9,12 @@
 //! [`compile`] validates it, every mistake a typed [`ProgramError`] naming the block, and
 //! resolves its skips. [`ProgramConsumer`] runs one delivery: one statement block per step, so
 //! two instances interleave statement by statement and a check-then-act race really loses.
-//! [`builtin_consumer`] writes the built-in consumers as programs.
+//! [`ProgramMarkPaid`] runs one payment request in place of P2's built-in `MarkPaid`.
+//! [`builtin_consumer`] and [`builtin_mark_paid`] write the built-ins as programs.
 //!
 //! Files: `block` (the palette), `format` (the file), `validate` (the validator and compiler),
-//! `consumer` (the step machine), `builtin` (the built-ins as programs), `diagnose` (the
+//! `consumer` and `mark_paid` (the step machines), `builtin` (the built-ins as programs),
+//! `diagnose` (the
 //! typical wrong answers, for the sentence on why). The judge, which
 //! runs the checker over a lesson with a program installed, is the checker's `judge` module.
 
@@ -21,16 +23,20 @@ mod builtin;
 mod consumer;
 mod diagnose;
 mod format;
+mod mark_paid;
 mod validate;
 
-pub use block::{Block, InboxConflict, ReservationConflict, StockGuard};
-pub use builtin::{builtin_consumer, label, skip_if_none};
+pub use block::{Block, InboxConflict, OrderGuard, ReservationConflict, SelectLock, StockGuard};
+pub use builtin::{builtin_consumer, builtin_mark_paid, label, skip_if_none};
 pub use consumer::{ProgramConsumer, ProgramRunError, ProgramStepped, Progress};
 pub use diagnose::{Mistake, diagnose};
 pub use format::{
     BLOCKS_MAX, HandlerKind, HandlerProgram, PROGRAM_FORMAT_VERSION, PROGRAM_JSON_BYTES_MAX,
 };
+pub use mark_paid::{ProgramMarkPaid, SharedProgram};
 pub use validate::{CompiledProgram, LABEL_CHARS_MAX, ProgramError, compile};
 
+#[cfg(test)]
+mod mark_paid_tests;
 #[cfg(test)]
 mod tests;

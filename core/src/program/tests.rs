@@ -482,7 +482,7 @@ fn every_mistake_is_its_own_error_naming_the_block() {
         with_blocks(r#"{"block": "ack", "when": "now"}"#),
         with_blocks(r#"{"block": "take_stock", "guard": "sometimes"}"#),
         with_blocks(r#"{"block": "acknowledge"}"#),
-        INVALID.replace("\"format_version\": 1", "\"format_version\": 2"),
+        INVALID.replace("\"format_version\": 1", "\"format_version\": 3"),
         "[1, 2]".to_owned(),
         "x".repeat(PROGRAM_JSON_BYTES_MAX + 1),
     ];
@@ -511,8 +511,8 @@ fn every_mistake_is_its_own_error_naming_the_block() {
         block 4: commit without BEGIN [block Some(4)]
         block 0: ack has no field `when` [block Some(0)]
         JSON line 1, column 116, at `blocks[0]`: unknown variant `sometimes`, expected `none` or `available_qty` [block None]
-        JSON line 1, column 93, at `blocks[0].block`: unknown variant `acknowledge`, expected one of `begin`, `insert_inbox`, `select_inbox`, `for_each_line`, `select_reservation`, `insert_reservation`, `take_stock`, `next_line`, `if_no_rows_skip_to`, `if_rows_skip_to`, `label`, `commit`, `rollback`, `ack` [block None]
-        program format_version 2 is not supported (this build reads 1) [block None]
+        JSON line 1, column 93, at `blocks[0].block`: unknown variant `acknowledge`, expected one of `begin`, `insert_inbox`, `select_inbox`, `for_each_line`, `select_reservation`, `insert_reservation`, `take_stock`, `next_line`, `if_no_rows_skip_to`, `if_rows_skip_to`, `label`, `update_order_paid`, `select_order`, `insert_charge`, `if_not_placed_skip_to`, `if_paid_by_this_payment_skip_to`, `answer_paid`, `refuse`, `commit`, `rollback`, `ack` [block None]
+        program format_version 3 is not supported (this build reads 2) [block None]
         JSON line 1, column 5, at `[1]`: expected value [block None]
         the program is 65537 bytes long; the most is 65536 [block None]"#]].assert_eq(&errors.join("\n"));
 }

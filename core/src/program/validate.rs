@@ -2,11 +2,12 @@
 //! resolved to block indexes, its loops paired) only if it is well formed, and each mistake is
 //! one typed [`ProgramError`] variant naming the block, counted from 0 as the JSON's `blocks`.
 //!
-//! The structure is checked in block order (labels, skips, the loop, the one `ACK`); then the
-//! transactions along every path: each path through the skips is followed with whether a
-//! transaction is open, so that `COMMIT` without `BEGIN`, a statement outside a transaction or
-//! a transaction left open at the end is found on the path that does it. Skips go forward
-//! only and the loop runs once per order line, so every program ends.
+//! The structure is checked in block order (each block belongs to the program's handler,
+//! labels, skips, the loop, the one `ACK`); then the transactions along every path: each path
+//! through the skips is followed with whether a transaction is open, so that `COMMIT` without
+//! `BEGIN`, a statement outside a transaction, a transaction left open at the end, an answer
+//! before `COMMIT` or a `MarkPaid` path that never answers is found on the path that does it.
+//! Skips go forward only and the loop runs once per order line, so every program ends.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -14,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::program::block::Block;
-use crate::program::format::{BLOCKS_MAX, HandlerProgram, PROGRAM_FORMAT_VERSION};
+use crate::program::format::{BLOCKS_MAX, HandlerKind, HandlerProgram, PROGRAM_FORMAT_VERSION};
 
 /// The longest label.
 pub const LABEL_CHARS_MAX: usize = 32;
@@ -60,9 +61,47 @@ pub enum ProgramError {
         /// The version read.
         supported: u32,
     },
+    /// A handler that the file's format version does not have yet.
+    #[error(
+        "handler {handler} needs program format_version {needed} or later (the file says {found})"
+    )]
+    HandlerNeedsNewerVersion {
+        /// The handler's name.
+        handler: String,
+        /// The file's version.
+        found: u32,
+        /// The first version with the handler.
+        needed: u32,
+    },
     /// No blocks.
     #[error("the program has no blocks")]
     Empty,
+    /// A block of another handler's palette.
+    #[error("block {index}: {block} is not a block of the {handler} handler")]
+    BlockNotForHandler {
+        /// The block.
+        index: usize,
+        /// Its name.
+        block: String,
+        /// The program's handler.
+        handler: String,
+    },
+    /// A status skip with no `select_order` read before it on some path.
+    #[error("block {index}: the skip has no order status to read (put a select_order before it)")]
+    SkipWithoutOrderRead {
+        /// The skip.
+        index: usize,
+    },
+    /// `answer_paid` with the transaction still open: the client would hear "paid" before the
+    /// payment is committed.
+    #[error("block {index}: answer_paid with the transaction still open (COMMIT first)")]
+    AnswerInTransaction {
+        /// The block.
+        index: usize,
+    },
+    /// A `MarkPaid` path that reaches the end without an answer.
+    #[error("the program can end without answering (end every path with answer_paid or refuse)")]
+    MissingAnswer,
     /// More blocks than a program may hold.
     #[error("the program has {count} blocks; the most is {max}")]
     TooManyBlocks {
@@ -220,14 +259,19 @@ impl ProgramError {
             | ProgramError::SkipWithoutRowCount { index }
             | ProgramError::BeginInTransaction { index }
             | ProgramError::StatementOutsideTransaction { index, .. }
-            | ProgramError::EndWithoutBegin { index, .. } => Some(*index),
+            | ProgramError::EndWithoutBegin { index, .. }
+            | ProgramError::BlockNotForHandler { index, .. }
+            | ProgramError::SkipWithoutOrderRead { index }
+            | ProgramError::AnswerInTransaction { index } => Some(*index),
             ProgramError::TransactionLeftOpen { begin_index } => Some(*begin_index),
             ProgramError::TooLong { .. }
             | ProgramError::Json { .. }
             | ProgramError::UnsupportedVersion { .. }
             | ProgramError::Empty
             | ProgramError::TooManyBlocks { .. }
-            | ProgramError::MissingAck => None,
+            | ProgramError::MissingAck
+            | ProgramError::HandlerNeedsNewerVersion { .. }
+            | ProgramError::MissingAnswer => None,
         }
     }
 }
@@ -272,12 +316,7 @@ impl CompiledProgram {
 
 /// Validates `program` and resolves its skips and loops.
 pub fn compile(program: &HandlerProgram) -> Result<CompiledProgram, ProgramError> {
-    if program.format_version != PROGRAM_FORMAT_VERSION {
-        return Err(ProgramError::UnsupportedVersion {
-            found: program.format_version,
-            supported: PROGRAM_FORMAT_VERSION,
-        });
-    }
+    check_version(program)?;
     let blocks = &program.blocks;
     if blocks.is_empty() {
         return Err(ProgramError::Empty);
@@ -285,12 +324,22 @@ pub fn compile(program: &HandlerProgram) -> Result<CompiledProgram, ProgramError
     if blocks.len() > BLOCKS_MAX {
         return Err(ProgramError::TooManyBlocks { count: blocks.len(), max: BLOCKS_MAX });
     }
+    if let Some((index, block)) =
+        blocks.iter().enumerate().find(|(_, block)| !block.handlers().contains(&program.handler))
+    {
+        return Err(ProgramError::BlockNotForHandler {
+            index,
+            block: block.name().to_owned(),
+            handler: program.handler.name().to_owned(),
+        });
+    }
     let labels = labels(blocks)?;
     let loop_of = loops(blocks)?;
     let mut targets = vec![None; blocks.len()];
     for (index, block) in blocks.iter().enumerate() {
         match block {
-            Block::IfNoRowsSkipTo { label } | Block::IfRowsSkipTo { label } => {
+            skip if skip.skip_label().is_some() => {
+                let label = skip.skip_label().unwrap_or_default();
                 let target = jump_target(index, label, &labels, &loop_of)?;
                 targets[index] = Some(target);
             }
@@ -306,12 +355,31 @@ pub fn compile(program: &HandlerProgram) -> Result<CompiledProgram, ProgramError
             _ => {}
         }
     }
-    check_ack(blocks, &loop_of)?;
+    if program.handler == HandlerKind::ReserveStockConsumer {
+        check_ack(blocks, &loop_of)?;
+    }
     let uses_inbox =
         blocks.iter().any(|block| matches!(block, Block::InsertInbox { .. } | Block::SelectInbox));
     let compiled = CompiledProgram { program: program.clone(), targets, uses_inbox };
     check_paths(&compiled)?;
     Ok(compiled)
+}
+
+/// The file's version is one this build reads, and has the program's handler.
+fn check_version(program: &HandlerProgram) -> Result<(), ProgramError> {
+    let found = program.format_version;
+    if !(1..=PROGRAM_FORMAT_VERSION).contains(&found) {
+        return Err(ProgramError::UnsupportedVersion { found, supported: PROGRAM_FORMAT_VERSION });
+    }
+    let needed = program.handler.format_version_min();
+    if found < needed {
+        return Err(ProgramError::HandlerNeedsNewerVersion {
+            handler: program.handler.name().to_owned(),
+            found,
+            needed,
+        });
+    }
+    Ok(())
 }
 
 /// Each label's block, after checking names and repeats.
@@ -415,13 +483,16 @@ struct PathState {
     /// The statement right before reported rows; `Some(true)` if 0 rows aborted its
     /// transaction.
     rows: Option<bool>,
+    /// The last statement was a `select_order`, whose status the status skips read.
+    read_order: bool,
 }
 
 /// Follows every path with whether a transaction is open; the error at the lowest block wins,
 /// so the message does not depend on the order paths are followed in.
 fn check_paths(compiled: &CompiledProgram) -> Result<(), ProgramError> {
     let blocks = compiled.blocks();
-    let start = PathState { open_since: None, rows: None };
+    let start = PathState { open_since: None, rows: None, read_order: false };
+    let answers = compiled.program().handler == HandlerKind::MarkPaid;
     let mut seen: BTreeSet<(usize, PathState)> = BTreeSet::new();
     let mut work = vec![(0usize, start)];
     let mut errors: Vec<(usize, ProgramError)> = Vec::new();
@@ -432,6 +503,8 @@ fn check_paths(compiled: &CompiledProgram) -> Result<(), ProgramError> {
         let Some(block) = blocks.get(index) else {
             if let Some(begin_index) = state.open_since {
                 errors.push((blocks.len(), ProgramError::TransactionLeftOpen { begin_index }));
+            } else if answers {
+                errors.push((blocks.len(), ProgramError::MissingAnswer));
             }
             continue;
         };
@@ -453,7 +526,7 @@ fn next_states(
     state: PathState,
 ) -> Result<Vec<(usize, PathState)>, ProgramError> {
     let next = index + 1;
-    let plain = |open_since| PathState { open_since, rows: None };
+    let plain = |open_since| PathState { open_since, rows: None, read_order: state.read_order };
     let name = || block.name().to_owned();
     Ok(match block {
         Block::Begin => match state.open_since {
@@ -469,13 +542,29 @@ fn next_states(
         | Block::SelectInbox
         | Block::SelectReservation
         | Block::InsertReservation { .. }
-        | Block::TakeStock { .. } => {
+        | Block::TakeStock { .. }
+        | Block::UpdateOrderPaid { .. }
+        | Block::SelectOrder { .. }
+        | Block::InsertCharge => {
             if state.open_since.is_none() {
                 return Err(ProgramError::StatementOutsideTransaction { index, block: name() });
             }
-            let rows = Some(block.zero_rows_abort());
-            vec![(next, PathState { open_since: state.open_since, rows })]
+            let rows = block.reports_rows().then(|| block.zero_rows_abort());
+            let read_order = matches!(block, Block::SelectOrder { .. });
+            vec![(next, PathState { open_since: state.open_since, rows, read_order })]
         }
+        Block::IfNotPlacedSkipTo { .. } | Block::IfPaidByThisPaymentSkipTo { .. } => {
+            if !state.read_order {
+                return Err(ProgramError::SkipWithoutOrderRead { index });
+            }
+            let target = compiled.target(index).unwrap_or(next);
+            vec![(target, plain(state.open_since)), (next, plain(state.open_since))]
+        }
+        Block::AnswerPaid => match state.open_since {
+            Some(_) => return Err(ProgramError::AnswerInTransaction { index }),
+            None => Vec::new(),
+        },
+        Block::Refuse => Vec::new(),
         Block::IfNoRowsSkipTo { .. } | Block::IfRowsSkipTo { .. } => {
             let Some(zero_aborts) = state.rows else {
                 return Err(ProgramError::SkipWithoutRowCount { index });

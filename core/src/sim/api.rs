@@ -162,7 +162,10 @@ impl World {
         let method_and_path = format!("{} {}", http.method, http.path);
         let request_fingerprint = fingerprint(&http);
         let handler = ShopHandler::new(
-            HandlerConfig { order: self.config.patterns.order() },
+            HandlerConfig {
+                order: self.config.patterns.order(),
+                mark_paid_program: self.config.mark_paid_program.shared(),
+            },
             http.clone(),
             ids,
         );

@@ -16,7 +16,10 @@ use crate::inbox::{
     ConsumeMessage, ConsumeOutcome, ConsumeState, ConsumerConfig, ConsumerCrashed,
     ConsumerImplementation, Envelope,
 };
-use crate::program::{CompiledProgram, HandlerProgram, ProgramConsumer, Progress};
+use crate::program::{
+    CompiledProgram, HandlerKind, HandlerProgram, ProgramConsumer, ProgramError, Progress,
+    SharedProgram,
+};
 use crate::shop_api::ReserveStockForMessage;
 use crate::sim::action::{Action, EntryId, InstanceId};
 use crate::sim::scenario::ScenarioError;
@@ -36,14 +39,46 @@ impl Hash for InstalledProgram {
 }
 
 impl InstalledProgram {
-    /// The program of a scenario, compiled; none for the built-in.
+    /// The consumer program of a scenario, compiled; none for the built-in.
     pub fn of(program: Option<&HandlerProgram>) -> Result<InstalledProgram, ScenarioError> {
-        match program {
-            None => Ok(InstalledProgram(None)),
-            Some(program) => crate::program::compile(program)
-                .map(|compiled| InstalledProgram(Some(Arc::new(compiled))))
-                .map_err(ScenarioError::Program),
+        InstalledProgram::compile(
+            program,
+            HandlerKind::ReserveStockConsumer,
+            "consumer_program",
+            ScenarioError::Program,
+        )
+    }
+
+    /// The `MarkPaid` program of a scenario, compiled; none for the built-in.
+    pub fn mark_paid(program: Option<&HandlerProgram>) -> Result<InstalledProgram, ScenarioError> {
+        InstalledProgram::compile(
+            program,
+            HandlerKind::MarkPaid,
+            "mark_paid_program",
+            ScenarioError::MarkPaidProgram,
+        )
+    }
+
+    fn compile(
+        program: Option<&HandlerProgram>,
+        handler: HandlerKind,
+        field: &str,
+        error: fn(ProgramError) -> ScenarioError,
+    ) -> Result<InstalledProgram, ScenarioError> {
+        let Some(program) = program else { return Ok(InstalledProgram(None)) };
+        if program.handler != handler {
+            return Err(ScenarioError::ProgramForAnotherHandler {
+                field: field.to_owned(),
+                handler: program.handler.name().to_owned(),
+            });
         }
+        let compiled = crate::program::compile(program).map_err(error)?;
+        Ok(InstalledProgram(Some(Arc::new(compiled))))
+    }
+
+    /// The compiled program as the shop's handlers share it.
+    pub fn shared(&self) -> Option<SharedProgram> {
+        self.0.clone().map(SharedProgram)
     }
 
     /// The compiled program, if one is installed.

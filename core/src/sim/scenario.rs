@@ -355,6 +355,10 @@ pub struct Scenario {
     /// of the P1 and P4 switches); absent, the built-in runs, and the JSON has no such field.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub consumer_program: Option<HandlerProgram>,
+    /// A learner's program that runs in place of the built-in `MarkPaid` (and so of the P2
+    /// switch for payments); absent, the built-in runs, and the JSON has no such field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mark_paid_program: Option<HandlerProgram>,
 }
 
 /// Why a scenario was refused.
@@ -363,6 +367,17 @@ pub enum ScenarioError {
     /// The consumer program is not a valid program.
     #[error("consumer_program: {0}")]
     Program(ProgramError),
+    /// The `MarkPaid` program is not a valid program.
+    #[error("mark_paid_program: {0}")]
+    MarkPaidProgram(ProgramError),
+    /// A program in the field of another handler.
+    #[error("{field}: a {handler} program cannot stand in for this handler")]
+    ProgramForAnotherHandler {
+        /// `consumer_program` or `mark_paid_program`.
+        field: String,
+        /// The program's handler.
+        handler: String,
+    },
     /// The JSON does not read as a scenario (or a trace).
     #[error("{}", describe_json_error(path, *line, *column, message))]
     Json {
@@ -471,6 +486,8 @@ impl ScenarioError {
             | ScenarioError::BadLength { field, .. } => Some(field),
             ScenarioError::TooLarge { .. } => None,
             ScenarioError::Program(_) => Some("consumer_program"),
+            ScenarioError::MarkPaidProgram(_) => Some("mark_paid_program"),
+            ScenarioError::ProgramForAnotherHandler { field, .. } => Some(field),
         }
     }
 }
@@ -558,9 +575,8 @@ impl Scenario {
             });
         }
         bounds::check_scenario(self)?;
-        if let Some(program) = &self.consumer_program {
-            crate::program::compile(program).map_err(ScenarioError::Program)?;
-        }
+        crate::sim::consumer::InstalledProgram::of(self.consumer_program.as_ref())?;
+        crate::sim::consumer::InstalledProgram::mark_paid(self.mark_paid_program.as_ref())?;
         let count = self.requests.len();
         let known = |field: String, request: RequestIndex| {
             if request.0 < count {

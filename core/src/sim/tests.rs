@@ -40,6 +40,7 @@ fn scenario(requests: Vec<RequestSpec>, injections: Vec<Injection>) -> Scenario 
         fault_rates: FaultRates::none(),
         limits: Limits::default(),
         consumer_program: None,
+        mark_paid_program: None,
     }
 }
 
@@ -532,7 +533,7 @@ fn malformed_scenarios_are_typed_errors_naming_the_field_and_line() {
     check(
         "{\"format_version\": 1, \"id\": \"x\", \"title\": \"t\", \"description\": \"d\", \"requests\": [], \"colour\": 1}",
         expect_test::expect![
-            "JSON line 1, column 91, at `colour`: unknown field `colour`, expected one of `format_version`, `id`, `title`, `description`, `patterns`, `focus`, `shop`, `requests`, `client`, `api`, `consumers`, `… (34 characters left out) …`, `injections`, `fault_rates`, `limits`, `consumer_program`"
+            "JSON line 1, column 91, at `colour`: unknown field `colour`, expected one of `format_version`, `id`, `title`, `description`, `patterns`, `focus`, `shop`, `requests`, `client`, `api`, `consumers`, `… (55 characters left out) …lt_rates`, `limits`, `consumer_program`, `mark_paid_program`"
         ],
     );
     check(

@@ -74,6 +74,8 @@ pub struct WorldConfig {
     pub consumer_name: ConsumerName,
     /// The learner's program that runs in place of the built-in consumer, if any.
     pub consumer_program: InstalledProgram,
+    /// The learner's program that runs in place of the built-in `MarkPaid`, if any.
+    pub mark_paid_program: InstalledProgram,
 }
 
 /// Why an action could not be applied. The world may have been changed by the part of the
@@ -262,6 +264,7 @@ impl World {
             limits: scenario.limits,
             consumer_name: ConsumerName::new(RESERVE_STOCK_CONSUMER),
             consumer_program: InstalledProgram::of(scenario.consumer_program.as_ref())?,
+            mark_paid_program: InstalledProgram::mark_paid(scenario.mark_paid_program.as_ref())?,
         };
         let history =
             History::new(HistoryConfig { records_max: scenario.limits.history_records_max });

@@ -261,6 +261,7 @@ pub fn scenario(shape: ScenarioShape) -> impl Strategy<Value = Scenario> {
             fault_rates,
             limits: Limits::default(),
             consumer_program: None,
+            mark_paid_program: None,
         };
         for draft in injections {
             if let Some(injection) =

@@ -210,8 +210,14 @@ words! {
     handler_why_check_then_insert: Text,
     /// Why a program without an inbox fails.
     handler_why_no_inbox: Text,
+    /// Why a `MarkPaid` program that decides on a plain `SELECT` fails.
+    handler_why_check_then_update: Text,
+    /// Why a `MarkPaid` program whose `UPDATE` has no status guard fails.
+    handler_why_unguarded_update: Text,
     /// Why, when the program's mistake is none of the typical ones.
     handler_why_other: Text,
+    /// The schedules a `MarkPaid` program is judged over.
+    handler_mark_paid_faults: Text,
     /// Why a check stopped: its store of unique states is full.
     check_bound_states_max: Text,
     /// Why a check stopped: what it holds reached its memory bound.
