@@ -91,12 +91,13 @@ pub const INITIAL_TRANSFER: [&str; 4] = [
 /// KB): a ratchet, lowered as the page sheds weight (issue 36 aims at 250 KB). It was 728,000
 /// (714,108 plus 2%); it was raised to 742,000 once, by the lesson's presenter view, trainer
 /// links and the course's new words and tasks (issue 34), which took the transfer to 734,611:
-/// about 1% over that. It was raised a second time, to 778,000, by handler programs (issue
+/// about 1% over that. It was raised a second time, to 785,000, by handler programs (issue
 /// 38): a scenario, a link or a trace may carry the learner's own consumer
 /// (`consumer_program`), so the page parses, validates and runs it as the CLI does, which took
-/// the transfer from 741,511 to 770,330 (the budget is that plus 1%). A build by another route
-/// is reported, not judged: its std is compiled otherwise.
-pub const INITIAL_TRANSFER_BUDGET: u64 = 778_000;
+/// the transfer from 741,511 to 777,084 with the consumer's and `MarkPaid`'s programs (the
+/// budget is that plus 1%). A build by another route is reported, not judged: its std is
+/// compiled otherwise.
+pub const INITIAL_TRANSFER_BUDGET: u64 = 785_000;
 
 impl PageBuild {
     /// The initial transfer's gzipped bytes, and its files with theirs.

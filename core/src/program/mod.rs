@@ -37,6 +37,4 @@ pub use mark_paid::{ProgramMarkPaid, SharedProgram};
 pub use validate::{CompiledProgram, LABEL_CHARS_MAX, ProgramError, compile};
 
 #[cfg(test)]
-mod mark_paid_tests;
-#[cfg(test)]
 mod tests;

@@ -2,6 +2,8 @@
 //! errors (one case per mistake), the built-in consumers as programs judged exactly as the
 //! built-ins, and the typical wrong answers refuted with their shortest counterexamples.
 
+mod mark_paid;
+
 use std::fmt::Write as _;
 use std::sync::Arc;
 

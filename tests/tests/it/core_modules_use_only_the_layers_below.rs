@@ -24,10 +24,10 @@ const MAY_USE: &[(&str, &[&str])] = &[
     ("inbox", &["ids", "sql", "step", "store"]),
     ("outbox", &["ids", "inbox", "sql", "step", "store"]),
     ("idempotency", &["ids", "sql", "step", "store"]),
+    ("program", &["ids", "inbox", "order", "sql", "step", "stock", "store"]),
     ("history", &["idempotency", "ids", "store"]),
     ("invariants", &["history", "ids", "store", "words"]),
-    ("shop_api", &["idempotency", "ids", "order", "shop", "step", "stock", "store"]),
-    ("program", &["ids", "inbox", "sql", "step", "stock", "store"]),
+    ("shop_api", &["idempotency", "ids", "order", "program", "shop", "step", "stock", "store"]),
     (
         "sim",
         &[

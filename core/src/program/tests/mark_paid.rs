@@ -7,24 +7,24 @@ use std::fmt::Write as _;
 
 use expect_test::{Expect, expect};
 
-use super::*;
 use crate::check::judge::{
     Judgement, MARK_PAID_BUILD_LESSON, MARK_PAID_RACE_FAULTS, build_check_config_for, judge,
     judge_scenario, why_in,
 };
 use crate::check::{CheckConfig, FaultBudget};
 use crate::order::OrderImplementation;
+use crate::program::*;
 use crate::sim::{PatternMode, Scenario, catalogue_scenario};
 use crate::words::Language;
 
-const SEED: &str = include_str!("../../../examples/programs/mark-paid-seed.json");
-const NAIVE: &str = include_str!("../../../examples/programs/mark-paid-naive.json");
+const SEED: &str = include_str!("../../../../examples/programs/mark-paid-seed.json");
+const NAIVE: &str = include_str!("../../../../examples/programs/mark-paid-naive.json");
 const WITHOUT_GUARD: &str =
-    include_str!("../../../examples/programs/mark-paid-update-without-status-guard.json");
+    include_str!("../../../../examples/programs/mark-paid-update-without-status-guard.json");
 const CHECK_THEN_UPDATE: &str =
-    include_str!("../../../examples/programs/mark-paid-check-then-update.json");
+    include_str!("../../../../examples/programs/mark-paid-check-then-update.json");
 const FOR_UPDATE: &str =
-    include_str!("../../../examples/programs/mark-paid-select-for-update.json");
+    include_str!("../../../../examples/programs/mark-paid-select-for-update.json");
 
 fn program(text: &str) -> HandlerProgram {
     HandlerProgram::from_json(text).unwrap()
