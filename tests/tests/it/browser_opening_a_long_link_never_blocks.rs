@@ -122,33 +122,43 @@ fn a_long_link_opens_in_slices_with_progress_and_cancel() {
         native.simulation.stop_reason()
     );
 
-    let page = LabPage::open("");
-    page.click("[data-testid=step]");
-    page.wait_for_text("[data-testid=position]", "step 1 /");
-    assert_eq!(page.evaluate(WATCH), serde_json::json!(true));
-    paste(&page, &fragment);
-    page.wait_until_within(
-        "the long run is open at its step",
-        &format!(
-            "document.querySelector('[data-testid=position]').textContent === 'step {steps} / {steps}' && document.querySelector('[data-testid=opening]') === null"
-        ),
-        OPENING_TIMEOUT,
-    );
-    let findings: serde_json::Value =
-        serde_json::from_str(page.evaluate(FINDINGS).as_str().unwrap_or("null")).unwrap();
-    let longest = findings["longest"].as_f64().unwrap_or(f64::NAN);
-    println!(
-        "opening the {steps}-step link: longest main-thread task {longest:.0} ms ({} long tasks over 50 ms: [start, duration] {} ms after the link was pasted; progress line from {} to {} ms), longest gap between frames {:.0} ms; progress shown: {:?}",
-        findings["tasks"],
-        findings["taskTimes"],
-        findings["firstSeen"],
-        findings["closed"],
-        findings["longestGap"].as_f64().unwrap_or(f64::NAN),
-        findings["texts"]
-    );
-    assert_eq!(findings["supported"], true, "this Chromium reports long tasks");
-    let opening_ms = findings["closed"].as_f64().unwrap_or(0.0);
-    let allowed = LONGEST_TASK_MS.max(opening_ms * LONGEST_TASK_SHARE_OF_OPENING);
+    // A long task is timed by the wall clock: on a machine busy with other browsers, the OS
+    // can pause one slice long enough to look like a block. An opening that does block fails
+    // every time, so a second look in a fresh page is taken before failing.
+    let mut attempts = 0;
+    let (page, findings, longest, allowed, opening_ms) = loop {
+        attempts += 1;
+        let page = LabPage::open("");
+        page.click("[data-testid=step]");
+        page.wait_for_text("[data-testid=position]", "step 1 /");
+        assert_eq!(page.evaluate(WATCH), serde_json::json!(true));
+        paste(&page, &fragment);
+        page.wait_until_within(
+            "the long run is open at its step",
+            &format!(
+                "document.querySelector('[data-testid=position]').textContent === 'step {steps} / {steps}' && document.querySelector('[data-testid=opening]') === null"
+            ),
+            OPENING_TIMEOUT,
+        );
+        let findings: serde_json::Value =
+            serde_json::from_str(page.evaluate(FINDINGS).as_str().unwrap_or("null")).unwrap();
+        let longest = findings["longest"].as_f64().unwrap_or(f64::NAN);
+        println!(
+            "opening the {steps}-step link (look {attempts}): longest main-thread task {longest:.0} ms ({} long tasks over 50 ms: [start, duration] {} ms after the link was pasted; progress line from {} to {} ms), longest gap between frames {:.0} ms; progress shown: {:?}",
+            findings["tasks"],
+            findings["taskTimes"],
+            findings["firstSeen"],
+            findings["closed"],
+            findings["longestGap"].as_f64().unwrap_or(f64::NAN),
+            findings["texts"]
+        );
+        assert_eq!(findings["supported"], true, "this Chromium reports long tasks");
+        let opening_ms = findings["closed"].as_f64().unwrap_or(0.0);
+        let allowed = LONGEST_TASK_MS.max(opening_ms * LONGEST_TASK_SHARE_OF_OPENING);
+        if longest < allowed || attempts == 2 {
+            break (page, findings, longest, allowed, opening_ms);
+        }
+    };
     assert!(
         longest < allowed,
         "opening the link blocked the main thread for {longest:.0} ms (at most {allowed:.0} ms \
