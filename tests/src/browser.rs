@@ -21,11 +21,11 @@ use idempotency_lab::sim::{PatternMode, catalogue_scenario};
 use xtask::serve::RunningServer;
 
 /// How long a test waits for the page to mount or an element to appear.
-pub const WAIT_TIMEOUT: Duration = Duration::from_secs(20);
+pub const WAIT_TIMEOUT: Duration = Duration::from_secs(40);
 
 /// How long a wait polled inside the page lasts at most: less than [`WAIT_TIMEOUT`], the
 /// protocol's own limit on the evaluation.
-pub const IN_PAGE_WAIT_MS: u64 = 15_000;
+pub const IN_PAGE_WAIT_MS: u64 = 35_000;
 
 /// A promise of the first value of the JavaScript expression `value` that is not `false`
 /// (polled every 10 ms; an exception counts as `false`), or `false` after
