@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 
 use expect_test::{Expect, expect};
 
+use super::{judgement_line, program};
 use crate::check::judge::{
     Judgement, MARK_PAID_BUILD_LESSON, MARK_PAID_RACE_FAULTS, build_check_config_for, judge,
     judge_scenario, why_in,
@@ -25,27 +26,6 @@ const CHECK_THEN_UPDATE: &str =
     include_str!("../../../../examples/programs/mark-paid-check-then-update.json");
 const FOR_UPDATE: &str =
     include_str!("../../../../examples/programs/mark-paid-select-for-update.json");
-
-fn program(text: &str) -> HandlerProgram {
-    HandlerProgram::from_json(text).unwrap()
-}
-
-fn judgement_line(judgement: &Judgement) -> String {
-    match judgement {
-        Judgement::Holds { states, depth } => format!("holds: {states} states, depth {depth}"),
-        Judgement::Counterexample { counterexample, states } => format!(
-            "counterexample: {} steps, {} after {states} states",
-            counterexample.path.len(),
-            counterexample
-                .violations
-                .iter()
-                .map(|violation| violation.invariant.to_string())
-                .collect::<Vec<_>>()
-                .join(" ")
-        ),
-        Judgement::Bounded { reason, states } => format!("bounded: {reason} after {states} states"),
-    }
-}
 
 /// The built-in `MarkPaid` of `scenario`'s P2 switch judged beside the same handler written as
 /// a program: the same verdict, the same count of states, the same shortest path.
