@@ -8,7 +8,7 @@
 
 use std::cell::Cell;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::time::Duration;
 
 use headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption;
@@ -86,6 +86,8 @@ pub struct LabPage {
     /// How many clicks the page verbs have made ([`LabPage::clicks`]).
     clicks: Cell<usize>,
     _browser: Browser,
+    /// This test's claim on one of the process's browser slots, given back when the page goes.
+    _slot: BrowserSlot,
     /// The loopback server of `dist/`; `None` for a page opened from disk.
     _server: Option<RunningServer>,
 }
@@ -338,6 +340,59 @@ impl LabPage {
     }
 }
 
+/// How many tests of one process may have a browser open at once: `LAB_BROWSERS`, else 3.
+///
+/// The browser tests wait for states, but some measure the page (the long link's longest
+/// task) and every wait has a deadline: six Chromiums on two cores, beside the checker's tests,
+/// made a different test miss its deadline on each full run. Fewer browsers at once cost
+/// little time, as the machine's cores were already busy.
+fn browser_slots() -> usize {
+    std::env::var("LAB_BROWSERS")
+        .ok()
+        .and_then(|slots| slots.parse().ok())
+        .filter(|&slots| slots > 0)
+        .unwrap_or(3)
+}
+
+/// The number of browser slots in use, and the signal that one was given back.
+static SLOTS_IN_USE: (Mutex<usize>, Condvar) = (Mutex::new(0), Condvar::new());
+
+thread_local! {
+    /// How many pages this test thread holds: a test that opens a second page while it holds
+    /// one uses the slot it has (claiming two could deadlock tests that each hold one).
+    static PAGES_OF_THIS_TEST: Cell<usize> = const { Cell::new(0) };
+}
+
+/// One test's claim on a browser slot ([`browser_slots`]), waited for when all are in use.
+struct BrowserSlot;
+
+impl BrowserSlot {
+    fn claim() -> BrowserSlot {
+        if PAGES_OF_THIS_TEST.get() == 0 {
+            let (in_use, given_back) = &SLOTS_IN_USE;
+            let mut in_use = in_use.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            while *in_use >= browser_slots() {
+                in_use = given_back.wait(in_use).unwrap_or_else(std::sync::PoisonError::into_inner);
+            }
+            *in_use += 1;
+        }
+        PAGES_OF_THIS_TEST.set(PAGES_OF_THIS_TEST.get() + 1);
+        BrowserSlot
+    }
+}
+
+impl Drop for BrowserSlot {
+    fn drop(&mut self) {
+        PAGES_OF_THIS_TEST.set(PAGES_OF_THIS_TEST.get().saturating_sub(1));
+        if PAGES_OF_THIS_TEST.get() == 0 {
+            let (in_use, given_back) = &SLOTS_IN_USE;
+            let mut in_use = in_use.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            *in_use = in_use.saturating_sub(1);
+            given_back.notify_one();
+        }
+    }
+}
+
 fn launch_chromium() -> Browser {
     let chromium = xtask::setup::find_chromium().unwrap_or_else(|| {
         panic!("no Chromium found (set LAB_CHROMIUM, or run `cargo xtask test`, which installs it)")
@@ -568,6 +623,7 @@ impl LabPage {
         server: Option<RunningServer>,
         landing: Landing,
     ) -> LabPage {
+        let slot = BrowserSlot::claim();
         let browser = launch_chromium();
         let tab = browser.new_tab().expect("open a tab");
         tab.set_default_timeout(timeout);
@@ -587,6 +643,7 @@ impl LabPage {
             console_errors,
             clicks: Cell::new(0),
             _browser: browser,
+            _slot: slot,
             _server: server,
         };
         if landing == Landing::FreeLab && page.exists("[data-testid=free-lab]") {
