@@ -25,6 +25,7 @@ use idempotency_lab::sim::{
     AnchoredAction, ChoiceOutcome, CopyRef, DeliveryRef, HoldRelease, InstanceId, MessageAnchor,
     RequestIndex, Run, Scenario, SendRef, Trace, UserChoice,
 };
+use idempotency_lab::view::{self, Language};
 use thiserror::Error;
 
 /// The action names `--inject` knows, with their fields, for messages.
@@ -518,7 +519,7 @@ pub fn run_with_choices(
                 target: run
                     .choices
                     .get(position)
-                    .map(|c| c.action.target_text())
+                    .map(|c| view::choice_target_text(&c.action, Language::En))
                     .unwrap_or_default(),
             });
         }

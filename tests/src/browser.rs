@@ -39,6 +39,10 @@ fn in_page_poll(value: &str) -> String {
     )
 }
 
+/// How many animation frames an element must stay at the same place before [`LabPage::tap`]
+/// clicks it.
+pub const TAP_STILL_FRAMES: u32 = 3;
+
 /// The Chromium flags this machine needs, besides headless and no sandbox (which
 /// `LaunchOptions` sets): no GPU, no QUIC, no background traffic to a closed network.
 pub const CHROMIUM_ARGS: [&str; 6] = [
@@ -162,21 +166,36 @@ impl LabPage {
     }
 
     /// A real mouse click at the centre of the first element matching `selector`, once it
-    /// exists, is enabled and nothing covers its centre: one evaluation that waits for that
-    /// in the page and scrolls the element into view, then the mouse's press and release
-    /// there. Three protocol calls where [`LabPage::click`] makes seven (each costs about
-    /// 100 ms); counted as every click is. Panics if the element never becomes clickable.
+    /// exists, is enabled, nothing covers its centre and it has stayed at the same place for
+    /// [`TAP_STILL_FRAMES`] animation frames: one evaluation that waits for that in the page
+    /// (scrolling the element into view when it is not hit), then the mouse's press and
+    /// release there. Three protocol calls where [`LabPage::click`] makes seven (each costs
+    /// about 100 ms); counted as every click is. Panics if the element never becomes
+    /// clickable.
+    ///
+    /// The page moves under the mouse after some actions: Go there scrolls what it names into
+    /// view, and again two frames later (`use_jumps`), and a render replaces the buttons of
+    /// the step before. A point read before that and clicked after hits something else, the
+    /// more often the busier the machine; a point that holds still for a few frames has seen
+    /// the render and the scrolls through.
     pub fn tap(&self, selector: &str) {
         let aim = format!(
-            "(() => {{ const element = document.querySelector({selector:?}); \
-             if (!element || element.disabled) return false; \
-             element.scrollIntoView({{ block: 'center', inline: 'nearest' }}); \
-             const box = element.getBoundingClientRect(); \
-             const x = box.left + box.width / 2, y = box.top + box.height / 2; \
-             const hit = document.elementFromPoint(x, y); \
-             return hit && (hit === element || element.contains(hit)) ? JSON.stringify([x, y]) : false; }})()"
+            "new Promise(resolve => {{ const deadline = Date.now() + {IN_PAGE_WAIT_MS}; \
+             let last = false, still = 0; \
+             const look = () => {{ const element = document.querySelector({selector:?}); \
+               let point = false; \
+               if (element && !element.disabled) {{ \
+                 const box = element.getBoundingClientRect(); \
+                 const x = box.left + box.width / 2, y = box.top + box.height / 2; \
+                 const hit = document.elementFromPoint(x, y); \
+                 if (hit && (hit === element || element.contains(hit))) point = JSON.stringify([x, y]); \
+                 else element.scrollIntoView({{ block: 'center', inline: 'nearest' }}); }} \
+               still = point !== false && point === last ? still + 1 : 0; last = point; \
+               if (still >= {TAP_STILL_FRAMES}) return resolve(point); \
+               if (Date.now() > deadline) return resolve(false); \
+               requestAnimationFrame(look); }}; look(); }})"
         );
-        let answer = self.evaluate(&in_page_poll(&aim));
+        let answer = self.evaluate(&aim);
         let (x, y): (f64, f64) = answer
             .as_str()
             .and_then(|point| serde_json::from_str(point).ok())

@@ -6,7 +6,7 @@
 use idempotency_lab::invariants::InvariantId;
 use idempotency_lab::sim::ChoiceOutcome;
 use idempotency_lab::store::TableName;
-use idempotency_lab::view::{ComparedRun, Comparison, Language};
+use idempotency_lab::view::{ComparedRun, Comparison, Language, choice_target_text};
 use idempotency_lab::words::fill;
 use yew::prelude::*;
 
@@ -82,7 +82,7 @@ fn choices(comparison: &Comparison, language: Language) -> Html {
                         data-naive={outcome_code(&choice.naive)} data-idempotent={outcome_code(&choice.idempotent)}>
                         { fill(w.cmp_choice, &[
                             ("step", &choice.choice.step),
-                            ("target", &choice.choice.action.target_text()),
+                            ("target", &choice_target_text(&choice.choice.action, language)),
                             ("naive", &outcome(&choice.naive, w.cmp_naive)),
                             ("idempotent", &outcome(&choice.idempotent, w.cmp_idempotent)),
                         ]) }

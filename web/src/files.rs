@@ -6,6 +6,7 @@ use gloo::file::{Blob, File, ObjectUrl};
 use idempotency_lab::sim::{Scenario, Trace};
 use wasm_bindgen::JsCast;
 
+use crate::notices::Problem;
 use crate::state::Action;
 
 /// A file to hand to the browser as a download.
@@ -39,9 +40,11 @@ pub fn action_for_file(name: &str, text: &str) -> Action {
         Ok(trace) => Action::LoadTrace(Box::new(trace)),
         Err(trace_error) => match Scenario::from_json(text) {
             Ok(scenario) => Action::LoadScenario(Box::new(scenario)),
-            Err(scenario_error) => Action::ShowError(format!(
-                "{name} is neither a trace ({trace_error}) nor a scenario ({scenario_error})"
-            )),
+            Err(scenario_error) => Action::ShowError(Problem::FileKind {
+                name: name.to_owned(),
+                trace: trace_error.to_string(),
+                scenario: scenario_error.to_string(),
+            }),
         },
     }
 }
@@ -54,6 +57,6 @@ pub fn read_file(
     let name = file.name();
     gloo::file::callbacks::read_as_text(file, move |result| match result {
         Ok(text) => done(action_for_file(&name, &text)),
-        Err(error) => done(Action::ShowError(format!("{name} could not be read: {error}"))),
+        Err(error) => done(Action::ShowError(Problem::FileUnread { name, why: error.to_string() })),
     })
 }

@@ -15,6 +15,7 @@ mod faults;
 mod files;
 mod invariants;
 mod labels;
+mod notices;
 mod opening;
 mod page;
 mod panic_banner;

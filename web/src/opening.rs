@@ -14,6 +14,7 @@ use yew::platform::time::sleep;
 use yew::prelude::*;
 
 use crate::check_panel::SLICE_MS;
+use crate::notices::Problem;
 use crate::state::{Action, OpenedRun, OpeningKind, Pending};
 
 /// Moves of the run between two readings of the clock: a few, so that a slice ends soon
@@ -44,7 +45,7 @@ impl Openings {
 
 /// Advances `pending` for one slice: until the run is open or [`SLICE_MS`] have passed.
 /// Returns whether it is open.
-pub fn slice(pending: &mut Pending) -> Result<bool, String> {
+pub fn slice(pending: &mut Pending) -> Result<bool, Problem> {
     let started = js_sys::Date::now();
     loop {
         if pending.advance(MOVES_PER_CLOCK_READING)? {
@@ -69,7 +70,7 @@ pub enum FirstSlice {
 pub fn first_slice(
     openings: &RefCell<Openings>,
     kind: OpeningKind,
-    pending: Result<Pending, String>,
+    pending: Result<Pending, Problem>,
 ) -> FirstSlice {
     let (generation, cancel) = openings.borrow_mut().next();
     let failed = |error| FirstSlice::Done(Action::OpeningFailed { generation: None, kind, error });
@@ -89,7 +90,7 @@ pub fn first_slice(
 pub fn start(
     openings: &RefCell<Openings>,
     kind: OpeningKind,
-    pending: Result<Pending, String>,
+    pending: Result<Pending, Problem>,
     dispatcher: Callback<Action>,
 ) {
     match first_slice(openings, kind, pending) {

@@ -21,6 +21,8 @@ use idempotency_lab::sim::{
 };
 use idempotency_lab::view::{ShareError, ShareLink, SharedScenario};
 
+use crate::notices::{Notice, Problem};
+
 /// The catalogue entry the page opens with.
 pub const FIRST_SCENARIO: &str = "f01-duplicate-delivery";
 /// The id shown for a scenario that came from a file rather than the catalogue.
@@ -55,10 +57,10 @@ pub struct LabState {
     /// Milliseconds per step while playing.
     pub speed_ms: u32,
     /// The last error to show in the banner (a bad link, a bad file, a refused fault).
-    pub error: Option<String>,
+    pub error: Option<Problem>,
     /// What the last action did to the learner's choices, when the page must say it (a new
     /// branch, a choice a pattern switch could not place).
-    pub notice: Option<String>,
+    pub notice: Option<Notice>,
     /// Leave the address's fragment alone: it holds a link that could not be opened, which
     /// the learner may want to read; the next action clears this.
     pub keep_fragment: bool,
@@ -124,12 +126,13 @@ enum Source {
 impl Pending {
     /// The opening of a share link (a URL fragment): its errors are those of
     /// [`LabState::from_link`].
-    pub fn of_link(fragment: &str) -> Result<Pending, String> {
+    pub fn of_link(fragment: &str) -> Result<Pending, Problem> {
         let link = ShareLink::decode(fragment).map_err(explain_link)?;
         let opener = link.opener().map_err(explain_link)?;
         let (id, base) = match &link.scenario {
             SharedScenario::Catalogue { id } => {
-                let base = sim::catalogue_scenario(id).map_err(|error| error.to_string())?;
+                let base = sim::catalogue_scenario(id)
+                    .map_err(|error| Problem::Link(error.to_string()))?;
                 (id.clone(), base)
             }
             SharedScenario::Inline { scenario } => {
@@ -141,7 +144,7 @@ impl Pending {
 
     /// The opening of `trace`, to its last step: its errors are those of
     /// [`LabState::from_trace`].
-    pub fn of_trace(trace: &Trace) -> Result<Pending, String> {
+    pub fn of_trace(trace: &Trace) -> Result<Pending, Problem> {
         let id = if sim::catalogue_scenario(&trace.scenario.id).is_ok() {
             trace.scenario.id.clone()
         } else {
@@ -161,7 +164,7 @@ impl Pending {
     }
 
     /// Takes up to `moves_max` moves of the run; returns whether it is open.
-    pub fn advance(&mut self, moves_max: usize) -> Result<bool, String> {
+    pub fn advance(&mut self, moves_max: usize) -> Result<bool, Problem> {
         let advanced = self.opener.advance(moves_max);
         match &self.source {
             Source::Link { .. } => advanced.map_err(|error| explain_link(error.into())),
@@ -176,12 +179,15 @@ impl Pending {
     }
 
     /// The state of the opened run (what is not opened yet is opened now).
-    pub fn finish(self) -> Result<LabState, String> {
+    pub fn finish(self) -> Result<LabState, Problem> {
         match self.source {
             Source::Link { link, id, base } => {
                 let opened = link.opened(self.opener).map_err(explain_link)?;
-                let mut state =
-                    LabState::with_run(&id, base, link.patterns, link.seed, Vec::new())?;
+                let mut state = LabState::with_run(&id, base, link.patterns, link.seed, Vec::new())
+                    .map_err(|problem| match problem {
+                        Problem::Run(why) => Problem::Link(why),
+                        other => other,
+                    })?;
                 state.choices = opened.run.choices;
                 state.outcomes = opened.outcomes;
                 state.sim = Rc::new(opened.simulation);
@@ -205,12 +211,12 @@ impl Pending {
     }
 }
 
-fn explain_link(error: ShareError) -> String {
-    format!("This share link cannot be opened: {error}.")
+fn explain_link(error: ShareError) -> Problem {
+    Problem::Link(error.to_string())
 }
 
-fn explain_trace(error: sim::RunError) -> String {
-    ReplayError::from(error).to_string()
+fn explain_trace(error: sim::RunError) -> Problem {
+    Problem::Run(ReplayError::from(error).to_string())
 }
 
 /// What the learner can do.
@@ -297,21 +303,23 @@ pub enum Action {
         generation: Option<u64>,
         /// What was opened.
         kind: OpeningKind,
-        /// Why, in words.
-        error: String,
+        /// Why.
+        error: Problem,
     },
-    /// The learner cancels the opening: the page keeps the run it shows and says so in
-    /// `notice` (in the page's language).
+    /// The learner cancels the opening: the page keeps the run it shows and says how far the
+    /// opening got.
     CancelOpening {
-        /// The notice.
-        notice: String,
+        /// The steps replayed.
+        steps: usize,
+        /// The steps the run opens to.
+        total: usize,
     },
     /// Show or hide the naive-vs-idempotent comparison.
     ToggleCompare,
     /// Turn the presenter view on or off.
     TogglePresenter,
-    /// Show an error in the banner.
-    ShowError(String),
+    /// Show a problem in the banner.
+    ShowError(Problem),
     /// Hide the banner.
     DismissError,
 }
@@ -320,7 +328,7 @@ impl LabState {
     /// The page's first state: the first lesson, its focus patterns naive, seed 0.
     pub fn initial() -> LabState {
         let scenario = sim::catalogue_scenario(FIRST_SCENARIO)
-            .map_err(|error| error.to_string())
+            .map_err(|error| Problem::Run(error.to_string()))
             .and_then(|scenario| LabState::fresh(FIRST_SCENARIO, scenario, 0));
         match scenario {
             Ok(state) => state,
@@ -362,7 +370,7 @@ impl LabState {
     }
 
     /// A new run of `base` with its focus patterns naive.
-    pub fn fresh(id: &str, base: Scenario, seed: u64) -> Result<LabState, String> {
+    pub fn fresh(id: &str, base: Scenario, seed: u64) -> Result<LabState, Problem> {
         let patterns = base.with_mode(PatternMode::Naive).patterns;
         LabState::with_run(id, base, patterns, seed, Vec::new())
     }
@@ -375,15 +383,16 @@ impl LabState {
         patterns: Patterns,
         seed: u64,
         choices: Vec<UserChoice>,
-    ) -> Result<LabState, String> {
+    ) -> Result<LabState, Problem> {
         let run = Run { scenario: Scenario { patterns, ..base.clone() }, seed, choices };
-        let played = run.play().map_err(|error| error.to_string())?;
+        let played = run.play().map_err(|error| Problem::Run(error.to_string()))?;
         LabState::of_played(id, base, run, played)
     }
 
     /// The state of `run` of `base`, `played`, at step 0.
-    fn of_played(id: &str, base: Scenario, run: Run, played: Played) -> Result<LabState, String> {
-        let world = played.simulation.world_after(0).map_err(|error| error.to_string())?;
+    fn of_played(id: &str, base: Scenario, run: Run, played: Played) -> Result<LabState, Problem> {
+        let world =
+            played.simulation.world_after(0).map_err(|error| Problem::Run(error.to_string()))?;
         Ok(LabState {
             scenario_id: id.to_owned(),
             base,
@@ -435,7 +444,7 @@ impl LabState {
 
     /// The state a share link names: its scenario, seed, patterns and the learner's choices,
     /// shown at the link's step.
-    pub fn from_link(fragment: &str) -> Result<LabState, String> {
+    pub fn from_link(fragment: &str) -> Result<LabState, Problem> {
         Pending::of_link(fragment)?.finish()
     }
 
@@ -447,7 +456,7 @@ impl LabState {
     }
 
     /// A state that shows `trace` replayed, at its last step.
-    pub fn from_trace(trace: &Trace) -> Result<LabState, String> {
+    pub fn from_trace(trace: &Trace) -> Result<LabState, Problem> {
         Pending::of_trace(trace)?.finish()
     }
 
@@ -485,21 +494,15 @@ impl LabState {
     }
 
     /// A choice the run could not place, in words, or `None` if it placed them all.
-    fn missing_notice(&self) -> Option<String> {
-        let missing: Vec<String> = self
+    fn missing_notice(&self) -> Option<Notice> {
+        let missing: Vec<UserChoice> = self
             .choices
             .iter()
             .zip(&self.outcomes)
             .filter(|(_, outcome)| **outcome == ChoiceOutcome::TargetMissing)
-            .map(|(choice, _)| format!("step {}: {}", choice.step, choice.action.target_text()))
+            .map(|(choice, _)| choice.clone())
             .collect();
-        (!missing.is_empty()).then(|| {
-            format!(
-                "This run never holds what {} of your choices hit ({}): they did not apply here, and stay in the run for the twin where it exists.",
-                missing.len(),
-                missing.join("; ")
-            )
-        })
+        (!missing.is_empty()).then_some(Notice::ChoicesMissed(missing))
     }
 
     /// Shows the step `step` of the run shown: the world is moved on from the one shown when
@@ -509,7 +512,7 @@ impl LabState {
         let step = step.min(self.sim.steps().len());
         match self.sim.rewind(&mut self.world, self.cursor, step) {
             Ok(()) => self.cursor = step,
-            Err(error) => self.error = Some(error.to_string()),
+            Err(error) => self.error = Some(Problem::Run(error.to_string())),
         }
     }
 
@@ -522,7 +525,7 @@ impl LabState {
                 self.world = world;
                 self.cursor = step;
             }
-            Err(error) => self.error = Some(error.to_string()),
+            Err(error) => self.error = Some(Problem::Run(error.to_string())),
         }
     }
 
@@ -552,7 +555,7 @@ impl LabState {
         }
         match at {
             Some(step) => self.seek(step),
-            None => self.error = unreachable.or(self.error.take()),
+            None => self.error = unreachable.map(Problem::Said).or(self.error.take()),
         }
     }
 
@@ -569,7 +572,7 @@ impl LabState {
     fn carry_to_seed(&mut self, seed: u64) {
         let scenario = Scenario { patterns: self.patterns, ..self.base.clone() };
         let carried = Run::carry(scenario, seed, self.choices.clone())
-            .map_err(|error| error.to_string())
+            .map_err(|error| Problem::Run(error.to_string()))
             .and_then(|carried| {
                 let dropped = carried.dropped.iter().map(|choice| choice.step).collect();
                 let state = LabState::of_played(
@@ -637,8 +640,7 @@ impl LabState {
     /// by then. Before the run's last step, this is a new branch, and the page says so.
     fn inject(&mut self, action: sim::Action) {
         let Some(anchored) = sim::anchor(&self.world, &action) else {
-            self.error =
-                Some(format!("the fault could not be applied: {action:?} has no target now"));
+            self.error = Some(Problem::FaultWithoutTarget(action));
             return;
         };
         let kept = self.run().until(&self.outcomes, self.cursor);
@@ -650,26 +652,15 @@ impl LabState {
         let played = match run.play() {
             Ok(played) => played,
             Err(error) => {
-                self.error = Some(format!("the fault could not be applied: {error}"));
+                self.error = Some(Problem::Fault(error.to_string()));
                 return;
             }
         };
         if played.outcomes.last() != Some(&ChoiceOutcome::Taken { step: self.cursor + 1 }) {
-            self.error =
-                Some(format!("the fault could not be applied: {action:?} is not enabled now"));
+            self.error = Some(Problem::FaultNotEnabled(action));
             return;
         }
-        self.notice = branch.then(|| {
-            let later = match dropped {
-                0 => String::new(),
-                1 => " and 1 later choice of yours".to_owned(),
-                n => format!(" and {n} later choices of yours"),
-            };
-            format!(
-                "A new branch from step {}: the run's steps after it{later} were replaced.",
-                self.cursor + 1
-            )
-        });
+        self.notice = branch.then_some(Notice::NewBranch { step: self.cursor + 1, later: dropped });
         self.choices = run.choices;
         self.outcomes = played.outcomes;
         self.sim = Rc::new(played.simulation);
@@ -812,7 +803,7 @@ impl LabState {
                     }
                     Err(error) => self.error = Some(error),
                 },
-                Err(error) => self.error = Some(error.to_string()),
+                Err(error) => self.error = Some(Problem::Run(error.to_string())),
             },
             Action::LoadTrace(trace) => self.open_trace(&trace, None),
             Action::OpenRunAt(trace, step) => self.open_trace(&trace, Some(step)),
@@ -831,7 +822,7 @@ impl LabState {
                 self.rebuild(&id, *scenario, patterns, 0);
             }
             Action::RefuseLink(error) => {
-                self.error = Some(error);
+                self.error = Some(Problem::Said(error));
                 self.keep_fragment = true;
             }
             Action::OpenLink(fragment) => match LabState::from_link(&fragment) {
@@ -860,7 +851,7 @@ impl LabState {
                     self.seek(step);
                 }
             }
-            Err(error) => self.error = Some(format!("this run cannot be opened: {error}")),
+            Err(error) => self.error = Some(error),
         }
     }
 
@@ -891,17 +882,15 @@ impl LabState {
                         self.error = Some(error);
                         self.keep_fragment = true;
                     }
-                    OpeningKind::Trace => {
-                        self.error = Some(format!("this run cannot be opened: {error}"))
-                    }
+                    OpeningKind::Trace => self.error = Some(error),
                 }
             }
-            Action::CancelOpening { notice } => {
+            Action::CancelOpening { steps, total } => {
                 // A link that was not opened stays in the address, for the learner to open
                 // again; the next action brings the address back to the run shown.
                 self.keep_fragment = previous.is_some_and(|o| o.kind == OpeningKind::Link);
                 self.opening = None;
-                self.notice = Some(notice);
+                self.notice = Some(Notice::OpeningCancelled { steps, total });
             }
             _ => {}
         }

@@ -298,36 +298,6 @@ impl AnchoredAction {
     pub fn enabled_in(&self, world: &World) -> Option<Action> {
         self.resolve(world).filter(|action| world.is_enabled(action))
     }
-
-    /// What the choice hits, in words: "the 2nd send of request 0", "copy 1 of the
-    /// OrderPlaced of request 0", "delivery 2 of ...", "Consumer B", "the relay".
-    pub fn target_text(&self) -> String {
-        use AnchoredAction as A;
-        match self {
-            A::ClientSend { request }
-            | A::ClientTimeout { request }
-            | A::ClientRetry { request }
-            | A::DoubleSubmit { request }
-            | A::RetryWithNewKey { request } => request.to_string(),
-            A::SendWithKeyOf { request, key_of } => format!("{request} with the key of {key_of}"),
-            A::ApiStep { send }
-            | A::DeliverResponse { send }
-            | A::LoseResponse { send }
-            | A::CrashApi { send } => send.to_string(),
-            A::BrokerDeliver { copy, instance } | A::DeliverConcurrently { copy, instance } => {
-                format!("{copy} to {instance}")
-            }
-            A::DuplicateMessage { copy }
-            | A::HoldMessage { copy, .. }
-            | A::DuplicateAfterRetention { copy } => copy.to_string(),
-            A::CrashConsumerAfterCommit { delivery }
-            | A::CrashConsumerBeforeCommit { delivery } => delivery.to_string(),
-            A::ConsumerStep { instance } => instance.to_string(),
-            A::RelayStep | A::CrashRelay => "the relay".to_owned(),
-            A::PurgeStep => "the retention job".to_owned(),
-            A::AdvanceClock => "the clock".to_owned(),
-        }
-    }
 }
 
 impl std::fmt::Display for MessageAnchor {

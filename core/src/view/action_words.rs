@@ -1,12 +1,14 @@
 //! The simulator's actions in words, in each language: [`action_text`], what a step did or
 //! what a choice does, for the step caption, the step list and tooltips; and
 //! [`fault_button_text`], the short label of a learner's action on the pending item it
-//! targets (the item names the target, so the label does not repeat it).
+//! targets (the item names the target, so the label does not repeat it); and
+//! [`choice_target_text`], what a learner's choice hits, for the notices that name the choices
+//! a run could not place.
 //!
 //! Numbers of requests, sends and copies are filled in bare (`request 0`, not `request request
 //! 0`); consumer instances keep their lane's name (`Consumer A`), which the diagram shows.
 
-use crate::sim::{Action, HoldRelease};
+use crate::sim::{Action, AnchoredAction, HoldRelease, MessageAnchor};
 use crate::view::Language;
 use crate::view::diagram::instance_name;
 use crate::words::fill;
@@ -99,6 +101,54 @@ pub fn fault_button_text(action: &Action, language: Language) -> String {
     }
 }
 
+/// What the learner's choice `choice` hits, in `language`: `send 1 of request 0`, `queued copy
+/// 2 of the OrderPlaced of request 0 to Consumer B` (English as [`AnchoredAction::target_text`]
+/// says it).
+pub fn choice_target_text(choice: &AnchoredAction, language: Language) -> String {
+    use AnchoredAction as A;
+    let w = language.words();
+    let request = |request: crate::sim::RequestIndex| fill(w.request_name, &[("n", &request.0)]);
+    let message = |message: MessageAnchor| match message {
+        MessageAnchor::OrderPlacedOf(of) => fill(w.target_order_placed_of, &[("request", &of.0)]),
+        MessageAnchor::Id(id) => fill(w.target_message, &[("message", &id.0)]),
+    };
+    let copy = |copy: crate::sim::CopyRef| {
+        let number = copy.copy.saturating_add(1);
+        fill(w.target_copy, &[("copy", &number), ("message", &message(copy.message))])
+    };
+    match choice {
+        A::ClientSend { request: of }
+        | A::ClientTimeout { request: of }
+        | A::ClientRetry { request: of }
+        | A::DoubleSubmit { request: of }
+        | A::RetryWithNewKey { request: of } => request(*of),
+        A::SendWithKeyOf { request: of, key_of } => {
+            fill(w.target_key_of, &[("request", &of.0), ("key_of", &key_of.0)])
+        }
+        A::ApiStep { send }
+        | A::DeliverResponse { send }
+        | A::LoseResponse { send }
+        | A::CrashApi { send } => {
+            fill(w.target_send, &[("send", &send.send), ("request", &send.request.0)])
+        }
+        A::BrokerDeliver { copy: of, instance } | A::DeliverConcurrently { copy: of, instance } => {
+            let instance = instance_name(*instance, language);
+            fill(w.target_copy_to, &[("copy", &copy(*of)), ("instance", &instance)])
+        }
+        A::DuplicateMessage { copy: of }
+        | A::HoldMessage { copy: of, .. }
+        | A::DuplicateAfterRetention { copy: of } => copy(*of),
+        A::CrashConsumerAfterCommit { delivery } | A::CrashConsumerBeforeCommit { delivery } => {
+            let (number, message) = (delivery.delivery, message(delivery.message));
+            fill(w.target_delivery, &[("delivery", &number), ("message", &message)])
+        }
+        A::ConsumerStep { instance } => instance_name(*instance, language),
+        A::RelayStep | A::CrashRelay => w.target_relay.to_owned(),
+        A::PurgeStep => w.target_retention.to_owned(),
+        A::AdvanceClock => w.target_clock.to_owned(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     //! The English words; the Russian ones are pinned beside the catalogue
@@ -136,6 +186,38 @@ mod tests {
         let step = Action::RelayStep;
         for language in Language::ALL {
             assert_eq!(fault_button_text(&step, language), action_text(&step, language));
+        }
+    }
+
+    #[test]
+    fn a_choice_names_what_it_hits() {
+        use crate::sim::{AnchoredAction as A, CopyRef, DeliveryRef, MessageAnchor, SendRef};
+        let send = SendRef { request: RequestIndex(0), send: 2 };
+        let copy = CopyRef { message: MessageAnchor::OrderPlacedOf(RequestIndex(1)), copy: 1 };
+        let delivery =
+            DeliveryRef { message: MessageAnchor::OrderPlacedOf(RequestIndex(0)), delivery: 3 };
+        let cases = [
+            (A::ClientTimeout { request: RequestIndex(1) }, "request 1"),
+            (A::CrashApi { send }, "send 2 of request 0"),
+            (
+                A::SendWithKeyOf { request: RequestIndex(2), key_of: RequestIndex(0) },
+                "request 2 with the key of request 0",
+            ),
+            (A::DuplicateMessage { copy }, "queued copy 2 of the OrderPlaced of request 1"),
+            (
+                A::DeliverConcurrently { copy, instance: InstanceId(1) },
+                "queued copy 2 of the OrderPlaced of request 1 to Consumer B",
+            ),
+            (
+                A::CrashConsumerBeforeCommit { delivery },
+                "delivery 3 of the OrderPlaced of request 0",
+            ),
+            (A::CrashRelay, "the relay"),
+        ];
+        for (choice, en) in cases {
+            assert_eq!(choice_target_text(&choice, Language::En), en);
+            let ru = choice_target_text(&choice, Language::Ru);
+            assert!(!ru.contains('{') && ru != en, "{ru}");
         }
     }
 }

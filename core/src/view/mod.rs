@@ -23,7 +23,7 @@ mod psql;
 mod share;
 
 pub use crate::words::{Language, UnknownLanguage};
-pub use action_words::{action_text, fault_button_text};
+pub use action_words::{action_text, choice_target_text, fault_button_text};
 pub use breaks::{breaking_steps, first_break};
 pub use compare::{
     ChoiceComparison, CompareInput, ComparedRun, Comparison, RowDifference, StepComparison, compare,

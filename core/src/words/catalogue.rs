@@ -295,6 +295,56 @@ words! {
     /// they hit is not in it (a number of [`Words::choices`]), and the steps they were made at.
     choices_dropped: Text,
 
+    // What the lab's banners say after an action (the page's `notices`): a refusal, and what
+    // an action did to the learner's choices.
+    /// A share link that cannot be opened, and why (`{why}`: the core's typed error, which
+    /// names the field).
+    problem_link: Text,
+    /// A run (a trace file, a link's run) that cannot be opened or shown, and why.
+    problem_run: Text,
+    /// A file that reads as neither a trace nor a scenario, with both reasons.
+    problem_file_kind: Text,
+    /// A file the browser could not read.
+    problem_file_unread: Text,
+    /// A fault whose target is gone at the step shown (`{fault}`: the action in words).
+    problem_fault_no_target: Text,
+    /// A fault that the world does not allow at the step shown.
+    problem_fault_not_enabled: Text,
+    /// A fault refused for another reason.
+    problem_fault: Text,
+    /// The learner's choices a run never reaches the target of (a number of
+    /// [`Words::choices`], and each one's step and target): they stay in the run.
+    notice_choices_missed: Text,
+    /// One choice of those: its step and its target.
+    notice_choice_missed: Text,
+    /// A fault placed before the run's last step: a new branch from `{step}`.
+    notice_new_branch: Text,
+    /// The same, when later choices of the learner's were replaced too (a number of
+    /// [`Words::choices`]).
+    notice_new_branch_choices: Text,
+    /// The button that closes a banner.
+    banner_dismiss: Text,
+    /// What a choice hits, in a notice: a request's send.
+    target_send: Text,
+    /// A queued copy of a message (`{copy}` from 1).
+    target_copy: Text,
+    /// A consumer's delivery of a message.
+    target_delivery: Text,
+    /// A copy delivered to an instance.
+    target_copy_to: Text,
+    /// A request sent with another request's key.
+    target_key_of: Text,
+    /// The `OrderPlaced` message of a request.
+    target_order_placed_of: Text,
+    /// A message by its id.
+    target_message: Text,
+    /// The outbox relay.
+    target_relay: Text,
+    /// The retention job.
+    target_retention: Text,
+    /// The clock.
+    target_clock: Text,
+
     // The learner's and the scheduler's actions in words (`view::action_text`), and the
     // fault buttons' labels (`view::fault_button_text`).
     /// `act_client_send`: client sends request {request}

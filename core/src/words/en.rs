@@ -156,6 +156,32 @@ pub const WORDS: Words = Words {
                         the run it showed before.",
     choices_dropped: "Not carried into this run, which has nothing for them to hit: {choices} \
                       (step {steps}).",
+    problem_link: "This share link cannot be opened: {why}.",
+    problem_run: "This run cannot be opened: {why}.",
+    problem_file_kind: "{name} is neither a trace ({trace}) nor a scenario ({scenario}).",
+    problem_file_unread: "{name} could not be read: {why}.",
+    problem_fault_no_target: "The fault could not be applied: \"{fault}\" has no target at \
+                              this step.",
+    problem_fault_not_enabled: "The fault could not be applied: \"{fault}\" is not possible at \
+                                this step.",
+    problem_fault: "The fault could not be applied: {why}.",
+    notice_choices_missed: "This run never holds what {choices} hit ({targets}): they did \
+                            not apply here, and stay in the run for the twin where it exists.",
+    notice_choice_missed: "step {step}: {target}",
+    notice_new_branch: "A new branch from step {step}: the run's steps after it were replaced.",
+    notice_new_branch_choices: "A new branch from step {step}: the run's steps after it and \
+                                {choices} made later were replaced.",
+    banner_dismiss: "dismiss",
+    target_send: "send {send} of request {request}",
+    target_copy: "queued copy {copy} of {message}",
+    target_delivery: "delivery {delivery} of {message}",
+    target_copy_to: "{copy} to {instance}",
+    target_key_of: "request {request} with the key of request {key_of}",
+    target_order_placed_of: "the OrderPlaced of request {request}",
+    target_message: "message {message}",
+    target_relay: "the relay",
+    target_retention: "the retention job",
+    target_clock: "the clock",
     act_client_send: "client sends request {request}",
     act_client_timeout: "client times out on request {request}",
     act_client_retry: "client retries request {request}",

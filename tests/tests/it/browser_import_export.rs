@@ -159,7 +159,7 @@ fn imported_trace_and_scenario_open_and_a_malformed_file_is_named_without_losing
     page.set_input_files("[data-testid=import]", &[Path::new(&malformed_file)]);
     page.wait_until("the error banner shows", "document.querySelector('[data-testid=error]')");
     let expected = format!(
-        "broken.json is neither a trace ({}) nor a scenario ({})",
+        "broken.json is neither a trace ({}) nor a scenario ({}).",
         Trace::from_json(malformed).unwrap_err(),
         Scenario::from_json(malformed).unwrap_err()
     );

@@ -112,6 +112,17 @@ fn a_link_taken_after_rewinding_keeps_the_future() {
     page.wait_for_text("[data-testid=position]", "step 0 /");
     page.click("[data-fault=F6]");
     page.wait_for_text("[data-testid=notice]", "new branch from step 1");
+    // The banner is worded when shown: switched to Russian, it says the same in Russian.
+    page.click("[data-testid=lang-ru]");
+    // "A new branch from step 1" in Russian, and "dismiss" in Russian on its button.
+    page.wait_for_text(
+        "[data-testid=notice]",
+        "\u{41d}\u{43e}\u{432}\u{430}\u{44f} \u{432}\u{435}\u{442}\u{43a}\u{430} \u{441} \u{448}\u{430}\u{433}\u{430} 1",
+    );
+    assert_eq!(
+        page.text("[data-testid=notice] button"),
+        "\u{437}\u{430}\u{43a}\u{440}\u{44b}\u{442}\u{44c}"
+    );
     assert_eq!(page.console_errors(), Vec::<String>::new());
 }
 

@@ -185,7 +185,7 @@ pub struct Lab {
 impl Lab {
     fn of(state: LabState) -> Result<Lab, LabError> {
         match state.error {
-            Some(error) => Err(LabError::new(ErrorKind::RunFailed, error)),
+            Some(error) => Err(LabError::new(ErrorKind::RunFailed, error.to_string())),
             None => Ok(Lab { state: Rc::new(state) }),
         }
     }
@@ -195,7 +195,7 @@ impl Lab {
     fn dispatch(&mut self, action: state::Action, kind: ErrorKind) -> Result<(), LabError> {
         let next = self.state.clone().reduce(action);
         if let Some(error) = &next.error {
-            return Err(LabError::new(kind, error.clone()));
+            return Err(LabError::new(kind, error.to_string()));
         }
         self.state = next;
         Ok(())
@@ -289,7 +289,7 @@ impl Lab {
             ..LabError::new(ErrorKind::UnknownLesson, error.to_string())
         })?;
         let state = LabState::fresh(&id, base, 0)
-            .map_err(|error| LabError::new(ErrorKind::RunFailed, error))?;
+            .map_err(|error| LabError::new(ErrorKind::RunFailed, error.to_string()))?;
         Ok(Lab::of(state)?)
     }
 
@@ -320,7 +320,7 @@ impl Lab {
         };
         ShareLink::decode(&fragment).map_err(|error| invalid(error.to_string()))?;
         let fragment = fragment.split_once('#').map_or(fragment.as_str(), |(_, after)| after);
-        Ok(Lab::of(LabState::from_link(fragment).map_err(invalid)?)?)
+        Ok(Lab::of(LabState::from_link(fragment).map_err(|error| invalid(error.to_string()))?)?)
     }
 
     /// A trace file (what `traceJson()` and `run --json` give), replayed and shown at its
@@ -333,7 +333,7 @@ impl Lab {
         let trace = Trace::from_json(&text).map_err(|error| LabError::trace(&text, &error))?;
         let state = LabState::from_trace(&trace).map_err(|error| LabError {
             field: Some("json".into()),
-            ..LabError::new(ErrorKind::InvalidTrace, error)
+            ..LabError::new(ErrorKind::InvalidTrace, error.to_string())
         })?;
         Ok(Lab::of(state)?)
     }
@@ -428,7 +428,7 @@ impl Lab {
     /// branch, a choice a pattern switch could not place), or `undefined`.
     #[wasm_bindgen(getter)]
     pub fn notice(&self) -> Option<String> {
-        self.state.notice.clone()
+        self.state.notice.as_ref().map(ToString::to_string)
     }
 
     /// What waits at the step shown, each item with the faults that apply to exactly it.

@@ -10,6 +10,7 @@ use crate::app::Edges;
 use crate::app::edges::Files;
 use crate::app::view::{send, to_lab};
 use crate::labels::ui;
+use crate::notices::Problem;
 use crate::page::{PageAction, PageState};
 use crate::presenter::ViewButtons;
 use crate::state::{Action, IMPORTED_SCENARIO, SPEEDS_MS};
@@ -34,7 +35,12 @@ pub fn scenario_bar(state: &PageState, edges: &Edges, in_lesson: bool) -> Html {
     let on_seed = on_value(edges, move |value| {
         Some(match value.trim().parse() {
             Ok(seed) => Action::SetSeed(seed),
-            Err(_) => Action::ShowError(format!("{} {}, not {:?}", ui.seed_error, u64::MAX, value)),
+            Err(_) => Action::ShowError(Problem::Said(format!(
+                "{} {}, not {:?}",
+                ui.seed_error,
+                u64::MAX,
+                value
+            ))),
         })
     });
     html! {

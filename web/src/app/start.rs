@@ -11,6 +11,7 @@ use crate::app::AppProps;
 use crate::course::progress::CourseProgress;
 use crate::course::state::{CourseAction, CourseState, PageView};
 use crate::course::{self as course, PageStart};
+use crate::notices::Problem;
 use crate::opening::{self, FirstSlice, Openings};
 use crate::page::{JumpTarget, PageState};
 use crate::presenter::{TypeScale, in_fullscreen};
@@ -80,9 +81,11 @@ fn initial_lab(
                 .fold(Rc::new(LabState::initial()), |lab, action| lab.reduce(action));
             LabState { presenter: *presenter, ..Rc::unwrap_or_clone(lab) }
         }
-        PageStart::BadCourseLink(error) => {
-            LabState { error: Some(error.clone()), keep_fragment: true, ..LabState::initial() }
-        }
+        PageStart::BadCourseLink(error) => LabState {
+            error: Some(Problem::Said(error.clone())),
+            keep_fragment: true,
+            ..LabState::initial()
+        },
         PageStart::Run => {
             let pending = Pending::of_link(&current_fragment());
             match opening::first_slice(openings, OpeningKind::Link, pending) {

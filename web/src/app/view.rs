@@ -150,8 +150,8 @@ pub fn banners(state: &PageState, edges: &Edges) -> Html {
         <>
             if let Some(error) = &lab.error {
                 <div class="error-banner" role="alert" data-testid="error">
-                    <span>{ error.clone() }</span>
-                    <button class="dismiss" onclick={dismiss.clone()}>{ "dismiss" }</button>
+                    <span>{ error.text(language) }</span>
+                    <button class="dismiss" onclick={dismiss.clone()}>{ language.words().banner_dismiss }</button>
                 </div>
             }
             if let Some(opening) = &lab.opening {
@@ -163,14 +163,14 @@ pub fn banners(state: &PageState, edges: &Edges) -> Html {
             }
             if let Some(notice) = &lab.notice {
                 <div class="notice-banner" role="status" data-testid="notice">
-                    <span>{ notice.clone() }</span>
-                    <button class="dismiss" onclick={dismiss.clone()}>{ "dismiss" }</button>
+                    <span>{ notice.text(language) }</span>
+                    <button class="dismiss" onclick={dismiss.clone()}>{ language.words().banner_dismiss }</button>
                 </div>
             }
             if !lab.dropped.is_empty() {
                 <div class="notice-banner" role="status" data-testid="choices-dropped">
                     <span>{ dropped_text(&lab.dropped, language) }</span>
-                    <button class="dismiss" onclick={dismiss}>{ "dismiss" }</button>
+                    <button class="dismiss" onclick={dismiss}>{ language.words().banner_dismiss }</button>
                 </div>
             }
         </>
@@ -188,15 +188,12 @@ fn dropped_text(steps: &[usize], language: Language) -> String {
 /// Cancel of an opening: its task stops, and the page says how far it got.
 fn on_cancel_opening(state: &PageState, edges: &Edges) -> Callback<MouseEvent> {
     let (openings, dispatcher) = (edges.openings.clone(), edges.dispatcher.clone());
-    let (opening, language) = (state.lab.opening, state.language);
+    let opening = state.lab.opening;
     Callback::from(move |_: MouseEvent| {
         openings.borrow().cancel();
-        let words = language.words();
         let (steps, total) =
             opening.map(|opening| (opening.steps, opening.total)).unwrap_or_default();
-        let steps = language.count(&words.steps, steps);
-        let notice = fill(words.opening_cancelled, &[("steps", &steps), ("total", &total)]);
-        dispatcher.dispatch(PageAction::Lab(Action::CancelOpening { notice }));
+        dispatcher.dispatch(PageAction::Lab(Action::CancelOpening { steps, total }));
     })
 }
 

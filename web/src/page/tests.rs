@@ -14,6 +14,7 @@ use super::{FocusTarget, PageAction, PageState};
 use crate::check_panel::{CheckMsg, CheckTarget};
 use crate::course::state::{CourseAction, PageView};
 use crate::course::{self as course, PanelEvent};
+use crate::notices::Problem;
 use crate::presenter::TypeScaleAction;
 use crate::state::Action;
 
@@ -229,7 +230,7 @@ fn settings_and_what_the_page_is_told_are_kept() {
 fn a_bad_course_link_shows_the_course_with_its_banner() {
     let state = after([PageAction::RefuseCourseLink("no such lesson".to_owned())]);
     assert_eq!(state.course.view, PageView::Course);
-    assert_eq!(state.lab.error.as_deref(), Some("no such lesson"));
+    assert_eq!(state.lab.error, Some(Problem::Said("no such lesson".to_owned())));
     assert!(state.lab.keep_fragment);
 }
 

@@ -121,7 +121,6 @@ fn every_enabled_action_resolves_back_from_its_anchor() {
                     let anchored = crate::sim::anchor(world, &action)
                         .unwrap_or_else(|| panic!("{}: {action:?} has no anchor", entry.id));
                     assert_eq!(anchored.resolve(world), Some(action.clone()), "{}", entry.id);
-                    assert!(!anchored.target_text().is_empty());
                 }
                 if simulation.step().is_none() {
                     break;
