@@ -107,6 +107,9 @@ pub enum NotYet {
         /// The invariant.
         invariant: InvariantId,
     },
+    /// A build task: no run shows it done; the learner's program is judged when they ask
+    /// ([`crate::course::BuildGoal::grade`]).
+    NotJudged,
 }
 
 impl NotYet {
@@ -151,6 +154,7 @@ impl NotYet {
             NotYet::NaiveHoldsToo { invariant } => {
                 fill(words.course_naive_holds_too, &[("invariant", &invariant.to_string())])
             }
+            NotYet::NotJudged => words.course_build_not_judged.to_owned(),
         }
     }
 }
@@ -380,6 +384,7 @@ impl Task {
                     return Ok(TaskVerdict::Passed);
                 }
             }
+            Goal::Build(_) => NotYet::NotJudged,
         };
         Ok(TaskVerdict::NotYet(verdict))
     }
