@@ -13,8 +13,8 @@ use std::rc::Rc;
 use std::time::Duration;
 
 use idempotency_lab::check::{
-    CheckConfig, CheckOutcome, CheckProgress, CheckStatus, Checker, FaultBudget,
-    two_consumers_duplicate_and_crash, two_consumers_duplicate_and_crash_config,
+    CheckConfig, CheckError, CheckOutcome, CheckProgress, CheckReport, CheckStatus, Checker,
+    FaultBudget, two_consumers_duplicate_and_crash, two_consumers_duplicate_and_crash_config,
     two_consumers_two_orders_duplicate_and_crash,
 };
 use idempotency_lab::faults::FaultClass;
@@ -390,31 +390,25 @@ fn error_finding(error: String, language: Language) -> Finding {
     }
 }
 
-/// Runs `checker` in slices until it ends or `cancel` is set, reporting to `dispatch`.
-async fn drive_check(
+/// How a check run in slices ended.
+pub enum SliceEnd {
+    /// `cancel` was set: the counters when it stopped.
+    Cancelled(CheckProgress),
+    /// The check ended: its report, or the error it stopped with.
+    Done(Result<CheckReport, CheckError>),
+}
+
+/// Runs `checker` in slices of at most [`SLICE_MS`] until it ends or `cancel` is set, yielding
+/// to the browser between slices and reporting each slice's progress to `progress`: the one
+/// loop by which the page checks without freezing (this panel, and the build task's judge).
+pub async fn check_in_slices(
     mut checker: Checker,
-    states_max: usize,
-    language: Language,
-    generation: u64,
     cancel: Rc<Cell<bool>>,
-    dispatch: Callback<CheckMsg>,
-) {
+    progress: Callback<CheckProgress>,
+) -> SliceEnd {
     loop {
         if cancel.get() {
-            let stats = checker.progress();
-            dispatch.emit(CheckMsg::Finish {
-                generation,
-                finding: Finding {
-                    kind: "cancelled",
-                    summary: fill(
-                        language.words().ck_cancelled,
-                        &[("stats", &stats_text(&stats, language))],
-                    ),
-                    details: vec![],
-                    open: None,
-                },
-            });
-            return;
+            return SliceEnd::Cancelled(checker.progress());
         }
         let started = js_sys::Date::now();
         let status = loop {
@@ -424,26 +418,42 @@ async fn drive_check(
             }
         };
         match status {
-            Ok(CheckStatus::Running(progress)) => dispatch.emit(CheckMsg::Progress {
-                generation,
-                job: Job::Checking { progress, states_max },
-            }),
-            Ok(CheckStatus::Done(report)) => {
-                let finding = check_finding(report.outcome, &report.stats, language);
-                dispatch.emit(CheckMsg::Finish { generation, finding });
-                return;
-            }
-            Err(error) => {
-                dispatch.emit(CheckMsg::Finish {
-                    generation,
-                    finding: error_finding(error.to_string(), language),
-                });
-                return;
-            }
+            Ok(CheckStatus::Running(stats)) => progress.emit(stats),
+            Ok(CheckStatus::Done(report)) => return SliceEnd::Done(Ok(report)),
+            Err(error) => return SliceEnd::Done(Err(error)),
         }
         // Yield to the browser: it renders the progress and handles clicks (Cancel) here.
         sleep(Duration::ZERO).await;
     }
+}
+
+/// Runs `checker` in slices until it ends or `cancel` is set, reporting to `dispatch`.
+async fn drive_check(
+    checker: Checker,
+    states_max: usize,
+    language: Language,
+    generation: u64,
+    cancel: Rc<Cell<bool>>,
+    dispatch: Callback<CheckMsg>,
+) {
+    let progress = dispatch.reform(move |progress| CheckMsg::Progress {
+        generation,
+        job: Job::Checking { progress, states_max },
+    });
+    let finding = match check_in_slices(checker, cancel, progress).await {
+        SliceEnd::Cancelled(stats) => Finding {
+            kind: "cancelled",
+            summary: fill(
+                language.words().ck_cancelled,
+                &[("stats", &stats_text(&stats, language))],
+            ),
+            details: vec![],
+            open: None,
+        },
+        SliceEnd::Done(Ok(report)) => check_finding(report.outcome, &report.stats, language),
+        SliceEnd::Done(Err(error)) => error_finding(error.to_string(), language),
+    };
+    dispatch.emit(CheckMsg::Finish { generation, finding });
 }
 
 /// Fuzzes `scenario` in slices until the run ends or `cancel` is set.

@@ -181,6 +181,7 @@ pub fn reason_hook(reason: &NotYet) -> &'static str {
         NotYet::Broken { .. } => "broken",
         NotYet::NotOneSwitch { .. } => "not-one-switch",
         NotYet::NaiveHoldsToo { .. } => "naive-holds-too",
+        NotYet::NotJudged => "not-judged",
     }
 }
 
