@@ -570,7 +570,7 @@ pub const WORDS: Words = Words {
     limit_open_transactions: "Limit reached at step {step}: the store holds as many open transactions as shop.store.open_transactions_max allows ({limit}) and the step needed one more. The run stops before it: a limit reached is its own outcome, not a fault of the shop, and no invariant judges that step.",
     limit_table_full: "Limit reached at step {step}: the store's table {table} is full, or a transaction holds as many writes as shop.store.rows_per_table_max allows ({limit}). The run stops before it: a limit reached is its own outcome, not a fault of the shop, and no invariant judges that step.",
     fuzz_limits_reached: "{cases} stopped at a limit of the store before breaking an invariant (not counted as violations). The first, seed {seed}: {first}",
-    course_build_not_judged: "Build the handler from the palette and press “Check my handler”: the task is done when the checker proves it holds.",
+    course_build_not_judged: "Build the handler from the palette and have the checker judge it (in the page: “Check my handler”; in a terminal: idempotency-lab handler check): the task is done when it proves the handler holds.",
     block_for_each_line: "for each line of the order:",
     block_next_line: "next line",
     block_if_no_rows: "if 0 rows, skip to {label}",
