@@ -53,7 +53,6 @@ pub fn build_editor(props: &BuildEditorProps) -> Html {
                 { palette(goal, &state.assembly, language, &props.on_msg) }
                 <div class="build-program">
                     <h3 id="build-heading">{ w.bd_heading }</h3>
-                    { program(goal, &state.assembly, language, &props.on_msg) }
                     if let Some(error) = &refusal {
                         <p class="build-refusal" data-testid="build-refusal">
                             { fill(w.bd_invalid, &[("error", &error.text_in(language))]) }
@@ -65,6 +64,7 @@ pub fn build_editor(props: &BuildEditorProps) -> Html {
                         data-judge-ms={state.judged.as_ref().map(|judged| format!("{:.0}", judged.elapsed_ms))}>
                         { verdict(goal, state, language) }
                     </div>
+                    { program(goal, &state.assembly, language, &props.on_msg) }
                 </div>
             </div>
         </section>
