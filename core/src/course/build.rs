@@ -201,8 +201,26 @@ impl BuildGoal {
         forms
     }
 
-    /// Grades the judge's verdict on `program`, the learner's assembly when it was judged:
-    /// passed only if the program holds.
+    /// The draft that places `program`'s blocks from the palette, each from the first entry
+    /// not placed yet that can take its form: how a program from a file (the CLI's `lesson
+    /// --check`) is held to the palette; `Err` with the first block no entry left offers.
+    pub fn assembly_of(&self, program: &HandlerProgram) -> Result<Assembly, NotOnThePalette> {
+        if program.handler != self.handler {
+            return Err(NotOnThePalette { index: None });
+        }
+        let mut assembly = Assembly::default();
+        for (index, block) in program.blocks.iter().enumerate() {
+            let entry = self
+                .unplaced(&assembly)
+                .into_iter()
+                .find(|entry| self.forms(*entry).contains(block))
+                .ok_or(NotOnThePalette { index: Some(index) })?;
+            assembly.placed.push(Placed { entry, block: block.clone() });
+        }
+        Ok(assembly)
+    }
+
+    /// Grades the judge's verdict on the learner's draft: passed only if the program holds.
     pub fn grade(&self, judgement: &Judgement) -> BuildVerdict {
         match judgement {
             Judgement::Holds { states, .. } => BuildVerdict::Holds { states: *states },
@@ -263,6 +281,14 @@ fn parameter_forms(block: &Block, labels: &[String]) -> Vec<Block> {
         | Block::Rollback
         | Block::Ack => Vec::new(),
     }
+}
+
+/// A program that the palette cannot assemble: another handler's (`index` `None`), or one
+/// whose block `index` no palette entry left offers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NotOnThePalette {
+    /// The first block the palette does not offer, from 0.
+    pub index: Option<usize>,
 }
 
 /// What the judge said of a build task's program.

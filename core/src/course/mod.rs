@@ -35,7 +35,7 @@ mod link;
 
 pub use build::{
     Assembly, AssemblyError, BUILD_FAULT_COUNT_MAX, BuildGoal, BuildGoalError, BuildVerdict,
-    FaultAllowance, Placed,
+    FaultAllowance, NotOnThePalette, Placed,
 };
 pub use check::{
     Actual, GradeError, Guess, NotYet, TaskGrade, TaskVerdict, Verdict, patterns_text,

@@ -1104,6 +1104,14 @@ words! {
     // The build task's editor, its blocks and a program's mistakes.
     /// A build task's reason before its program is judged.
     course_build_not_judged: Text,
+    /// A program file whose block the build task's palette does not offer.
+    course_build_not_on_the_palette: Text,
+    /// A program file of another handler than the build task's.
+    course_build_other_handler: Text,
+    /// A build task's program that a schedule defeats.
+    course_build_refuted: Text,
+    /// A build task's program whose judge stopped at a bound.
+    course_build_bounded: Text,
     /// A program block: the loop over the order's lines.
     block_for_each_line: Text,
     /// A program block: the end of the loop's body.

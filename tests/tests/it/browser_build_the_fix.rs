@@ -16,12 +16,12 @@
 //! `build-remove-<position>`, `build-form-<position>`, `build-check`, `build-verdict` with
 //! `data-judge-ms`.
 
+use headless_chrome::browser::tab::ModifierKey;
 use idempotency_lab::course::{BuildGoal, Course, CourseStep, Goal, Lesson};
 use idempotency_lab::invariants::InvariantId;
 use idempotency_lab::program::HandlerProgram;
 use idempotency_lab::view::Language;
 use idempotency_lab::words::fill;
-use headless_chrome::browser::tab::ModifierKey;
 use idempotency_lab_tests::browser::LabPage;
 
 use crate::browser_course::palette_entries;
@@ -62,7 +62,10 @@ fn open_at_the_task(width: u32, height: u32) -> LabPage {
     let (lesson, step, _) = build_task();
     let page = LabPage::open_course(&format!("#lesson={}&step={}", lesson.id, step + 1));
     page.set_viewport(width, height, width < 700);
-    page.wait_in_page("the editor shows", "document.querySelector('[data-testid=build-editor]') !== null");
+    page.wait_in_page(
+        "the editor shows",
+        "document.querySelector('[data-testid=build-editor]') !== null",
+    );
     page
 }
 
@@ -76,7 +79,9 @@ fn wrong_entries(goal: &BuildGoal) -> Vec<usize> {
 fn verdict_when(page: &LabPage, status: &str) -> String {
     page.wait_in_page(
         &format!("the editor says {status}"),
-        &format!("document.querySelector('[data-testid=build-editor]').dataset.status === {status:?}"),
+        &format!(
+            "document.querySelector('[data-testid=build-editor]').dataset.status === {status:?}"
+        ),
     );
     page.text("[data-testid=build-verdict]")
 }
@@ -156,13 +161,19 @@ fn a_wrong_consumer_is_refuted_in_the_diagram_and_fixed_by_one_move_with_real_cl
     page.tap("[data-testid=lang-ru]");
     let ru = Language::Ru.words();
     page.wait_for_text("[data-testid=build-check]", ru.bd_check);
-    assert!(page.text("[data-testid=build-verdict]").contains(&fill(ru.bd_holds, &[("states", &41_426)])));
+    assert!(
+        page.text("[data-testid=build-verdict]")
+            .contains(&fill(ru.bd_holds, &[("states", &41_426)]))
+    );
     page.evaluate("document.querySelector('[data-testid=build-editor]').scrollIntoView(), true");
     page.screenshot("build-holds-ru");
 
     // On a phone: nothing wider than the screen, in both languages.
     page.set_viewport(390, 844, true);
-    page.wait_in_page("the step list shows", "document.querySelector('.step-list:not(.visually-hidden)') !== null");
+    page.wait_in_page(
+        "the step list shows",
+        "document.querySelector('.step-list:not(.visually-hidden)') !== null",
+    );
     assert_eq!(page.overflow().0, 0, "the page is wider than the phone");
     page.evaluate("document.querySelector('[data-testid=build-editor]').scrollIntoView(), true");
     page.screenshot("build-phone-ru");
@@ -213,7 +224,8 @@ fn the_same_with_the_keyboard_alone_the_focus_following_each_move() {
         }
         // The focus goes to the palette entry that took its place (or, the last one added,
         // to an entry before it).
-        let placed = format!("document.querySelector('[data-testid=build-block-{position}]') !== null");
+        let placed =
+            format!("document.querySelector('[data-testid=build-block-{position}]') !== null");
         enter_then(&page, &placed, ".build-palette button, [data-testid^=build-remove]");
     }
     page.tab_to("[data-testid=build-check]", TABS_MAX);

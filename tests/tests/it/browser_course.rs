@@ -33,9 +33,9 @@ use idempotency_lab::course::{
     Actual, BuildGoal, Course, CourseLinkError, CourseStep, Goal, Lesson, NotYet, Point, Task,
     TaskVerdict,
 };
+use idempotency_lab::faults::FaultClass;
 use idempotency_lab::order::OrderImplementation;
 use idempotency_lab::program::{Block, HandlerKind, HandlerProgram, builtin_mark_paid};
-use idempotency_lab::faults::FaultClass;
 use idempotency_lab::sim::{Pattern, PatternMode, Patterns, Scenario, Simulation};
 use idempotency_lab::view::Language;
 use idempotency_lab_tests::browser::LabPage;

@@ -282,3 +282,35 @@ fn a_refused_program_is_worded_in_both_languages_with_its_block_counted_from_one
         "if 0 rows, skip to ack"
     );
 }
+
+#[test]
+fn a_program_file_is_graded_held_to_the_palette_and_passed_only_on_a_proof() {
+    let consumer = lesson("build-consumer");
+    let grade = |program: &crate::program::HandlerProgram| {
+        let grades = consumer.grade_programs(std::slice::from_ref(program)).unwrap();
+        assert_eq!(grades.len(), 1);
+        grades[0].verdict.clone()
+    };
+    let seed = builtin_consumer(
+        crate::inbox::ConsumerImplementation::Idempotent,
+        crate::stock::StockImplementation::Idempotent,
+    );
+    assert_eq!(grade(&seed), TaskVerdict::Passed);
+    let wrong = crate::program::HandlerProgram::from_json(ACK_BEFORE_COMMIT).unwrap();
+    assert_eq!(
+        grade(&wrong),
+        TaskVerdict::NotYet(NotYet::Refuted { invariant: InvariantId::I6, steps: 29 })
+    );
+    // A second BEGIN: the palette offers one.
+    let mut twice = seed.clone();
+    twice.blocks.insert(1, Block::Begin);
+    assert_eq!(grade(&twice), TaskVerdict::NotYet(NotYet::NotOnThePalette { index: Some(1) }));
+    let mark_paid = builtin_mark_paid(crate::order::OrderImplementation::Idempotent);
+    assert_eq!(grade(&mark_paid), TaskVerdict::NotYet(NotYet::NotOnThePalette { index: None }));
+    assert!(
+        NotYet::Refuted { invariant: InvariantId::I6, steps: 29 }
+            .text(Language::Ru)
+            .chars()
+            .any(crate::words::is_cyrillic)
+    );
+}
