@@ -12,8 +12,23 @@ use crate::words::{Language, fill};
 impl Block {
     /// The block as one line: its statement with its parameter, or its control flow.
     pub fn text_in(&self, language: Language) -> String {
+        match (self.skip_label(), self.parameter_text_in(language)) {
+            (Some(label), _) => self.head_with(language, label),
+            (None, Some(parameter)) => format!("{} {parameter}", self.head_in(language)),
+            (None, None) => self.head_in(language),
+        }
+    }
+
+    /// The block without its parameter, what an editor shows before the parameter's picker:
+    /// `INSERT INTO inbox (message_id, consumer)`, `if 0 rows, skip to`.
+    pub fn head_in(&self, language: Language) -> String {
+        self.head_with(language, "").trim_end().to_owned()
+    }
+
+    /// The block's line with `label` for a skip's, without any other parameter.
+    fn head_with(&self, language: Language, label: &str) -> String {
         let words = language.words();
-        let head = match self {
+        match self {
             Block::Begin => "BEGIN".to_owned(),
             Block::InsertInbox { .. } => "INSERT INTO inbox (message_id, consumer)".to_owned(),
             Block::SelectInbox => {
@@ -30,8 +45,8 @@ impl Block {
                 "UPDATE stock SET available_qty = available_qty - $qty".to_owned()
             }
             Block::NextLine => words.block_next_line.to_owned(),
-            Block::IfNoRowsSkipTo { label } => fill(words.block_if_no_rows, &[("label", label)]),
-            Block::IfRowsSkipTo { label } => fill(words.block_if_rows, &[("label", label)]),
+            Block::IfNoRowsSkipTo { .. } => fill(words.block_if_no_rows, &[("label", &label)]),
+            Block::IfRowsSkipTo { .. } => fill(words.block_if_rows, &[("label", &label)]),
             Block::Label { name } => format!("{name}:"),
             Block::UpdateOrderPaid { .. } => {
                 "UPDATE orders SET status = 'paid', payment_id = $payment".to_owned()
@@ -40,21 +55,17 @@ impl Block {
                 "SELECT status, payment_id FROM orders WHERE id = $id".to_owned()
             }
             Block::InsertCharge => "INSERT INTO charges (order_id, payment_id)".to_owned(),
-            Block::IfNotPlacedSkipTo { label } => {
-                fill(words.block_if_not_placed, &[("label", label)])
+            Block::IfNotPlacedSkipTo { .. } => {
+                fill(words.block_if_not_placed, &[("label", &label)])
             }
-            Block::IfPaidByThisPaymentSkipTo { label } => {
-                fill(words.block_if_paid_by_this, &[("label", label)])
+            Block::IfPaidByThisPaymentSkipTo { .. } => {
+                fill(words.block_if_paid_by_this, &[("label", &label)])
             }
             Block::AnswerPaid => words.block_answer_paid.to_owned(),
             Block::Refuse => words.block_refuse.to_owned(),
             Block::Commit => "COMMIT".to_owned(),
             Block::Rollback => "ROLLBACK".to_owned(),
             Block::Ack => words.block_ack.to_owned(),
-        };
-        match self.parameter_text_in(language) {
-            Some(parameter) if self.skip_label().is_none() => format!("{head} {parameter}"),
-            _ => head,
         }
     }
 

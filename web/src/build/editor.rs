@@ -129,8 +129,12 @@ fn program(
                     <li class="build-block" key={placed.entry} data-entry={placed.entry.to_string()}
                         data-position={position.to_string()}>
                         <span class="build-number" aria-hidden="true">{ &n }</span>
-                        <code data-testid={format!("build-block-{position}")}>{ text.clone() }</code>
-                        { form_picker(goal, position, placed, language, on_msg) }
+                        if goal.forms(placed.entry).len() > 1 {
+                            <code data-testid={format!("build-block-{position}")} title={text.clone()}>{ placed.block.head_in(language) }</code>
+                            { form_picker(goal, position, placed, language, on_msg) }
+                        } else {
+                            <code data-testid={format!("build-block-{position}")}>{ text.clone() }</code>
+                        }
                         <span class="build-moves">
                             { button(BlockControl::Up, w.bd_up, named(w.bd_up_name), position == 0,
                                 BuildMsg::Shift { position, up: true }) }
