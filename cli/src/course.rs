@@ -8,11 +8,11 @@
 
 use std::path::PathBuf;
 
-use idempotency_lab::course::{Course, CourseStep, GradeError, Lesson, Point, TaskVerdict};
+use idempotency_lab::course::{Course, CourseStep, Goal, GradeError, Lesson, Point, TaskVerdict};
 use idempotency_lab::sim::{NotReproduced, PatternMode};
 use idempotency_lab::words::{Language, fill};
 
-use crate::input::{InputError, load_trace};
+use crate::input::{InputError, load_program, load_trace};
 use crate::render;
 
 /// What a course command printed, and whether every task passed (for `--check`).
@@ -76,7 +76,12 @@ fn mode_text(mode: PatternMode, language: Language) -> &'static str {
     }
 }
 
-/// `lesson <id>`, and with traces `--check`.
+/// Whether `step` is a build task, whose lesson `--check` grades program files.
+fn is_build_task(step: &CourseStep) -> bool {
+    matches!(step, CourseStep::Task(task) if matches!(task.goal, Goal::Build(_)))
+}
+
+/// `lesson <id>`, and with traces `--check` (with program files, for a build lesson).
 pub fn lesson(id: &str, traces: &[PathBuf], language: Language) -> Result<Printed, InputError> {
     let words = language.words();
     let (position, lesson, total) = find(id)?;
@@ -118,11 +123,21 @@ pub fn lesson(id: &str, traces: &[PathBuf], language: Language) -> Result<Printe
         out.push('\n');
         return Ok(Printed { stdout: out, passed: None });
     }
-    let mut read = Vec::with_capacity(traces.len());
-    for path in traces {
-        read.push(load_trace(path)?.0);
-    }
-    let grades = lesson.grade(&read).map_err(|error| InputError::Grade {
+    let grades = if lesson.steps.iter().any(is_build_task) {
+        // A build lesson grades programs (`handler check`'s files), not runs.
+        let mut programs = Vec::with_capacity(traces.len());
+        for path in traces {
+            programs.push(load_program(path)?);
+        }
+        lesson.grade_programs(&programs)
+    } else {
+        let mut read = Vec::with_capacity(traces.len());
+        for path in traces {
+            read.push(load_trace(path)?.0);
+        }
+        lesson.grade(&read)
+    };
+    let grades = grades.map_err(|error| InputError::Grade {
         lesson: lesson.id.clone(),
         message: match error {
             GradeError::NotReproduced { trace, error } => {

@@ -13,8 +13,8 @@ use std::rc::Rc;
 use std::time::Duration;
 
 use idempotency_lab::check::{
-    CheckConfig, CheckOutcome, CheckProgress, CheckStatus, Checker, FaultBudget,
-    two_consumers_duplicate_and_crash, two_consumers_duplicate_and_crash_config,
+    CheckConfig, CheckError, CheckOutcome, CheckProgress, CheckReport, CheckStatus, Checker,
+    FaultBudget, two_consumers_duplicate_and_crash, two_consumers_duplicate_and_crash_config,
     two_consumers_two_orders_duplicate_and_crash,
 };
 use idempotency_lab::faults::FaultClass;
@@ -390,31 +390,31 @@ fn error_finding(error: String, language: Language) -> Finding {
     }
 }
 
-/// Runs `checker` in slices until it ends or `cancel` is set, reporting to `dispatch`.
-async fn drive_check(
+/// How a check run in slices ended.
+pub enum SliceEnd {
+    /// `cancel` was set: the counters when it stopped.
+    Cancelled(CheckProgress),
+    /// The check ended: its report, or the error it stopped with.
+    Done(Result<CheckReport, CheckError>),
+}
+
+/// How often a check in slices reports its progress, in milliseconds: each report renders
+/// the page again, so not after every slice.
+pub const PROGRESS_EVERY_MS: f64 = 100.0;
+
+/// Runs `checker` in slices of at most [`SLICE_MS`] until it ends or `cancel` is set, yielding
+/// to the browser between slices ([`yield_to_browser`]) and reporting its progress to
+/// `progress` every [`PROGRESS_EVERY_MS`]: the one loop by which the page checks without
+/// freezing (this panel, and the build task's judge).
+pub async fn check_in_slices(
     mut checker: Checker,
-    states_max: usize,
-    language: Language,
-    generation: u64,
     cancel: Rc<Cell<bool>>,
-    dispatch: Callback<CheckMsg>,
-) {
+    progress: Callback<CheckProgress>,
+) -> SliceEnd {
+    let mut reported = js_sys::Date::now();
     loop {
         if cancel.get() {
-            let stats = checker.progress();
-            dispatch.emit(CheckMsg::Finish {
-                generation,
-                finding: Finding {
-                    kind: "cancelled",
-                    summary: fill(
-                        language.words().ck_cancelled,
-                        &[("stats", &stats_text(&stats, language))],
-                    ),
-                    details: vec![],
-                    open: None,
-                },
-            });
-            return;
+            return SliceEnd::Cancelled(checker.progress());
         }
         let started = js_sys::Date::now();
         let status = loop {
@@ -424,26 +424,67 @@ async fn drive_check(
             }
         };
         match status {
-            Ok(CheckStatus::Running(progress)) => dispatch.emit(CheckMsg::Progress {
-                generation,
-                job: Job::Checking { progress, states_max },
-            }),
-            Ok(CheckStatus::Done(report)) => {
-                let finding = check_finding(report.outcome, &report.stats, language);
-                dispatch.emit(CheckMsg::Finish { generation, finding });
-                return;
+            Ok(CheckStatus::Running(stats)) => {
+                if js_sys::Date::now() - reported >= PROGRESS_EVERY_MS {
+                    reported = js_sys::Date::now();
+                    progress.emit(stats);
+                }
             }
-            Err(error) => {
-                dispatch.emit(CheckMsg::Finish {
-                    generation,
-                    finding: error_finding(error.to_string(), language),
-                });
-                return;
-            }
+            Ok(CheckStatus::Done(report)) => return SliceEnd::Done(Ok(report)),
+            Err(error) => return SliceEnd::Done(Err(error)),
         }
         // Yield to the browser: it renders the progress and handles clicks (Cancel) here.
-        sleep(Duration::ZERO).await;
+        yield_to_browser().await;
     }
+}
+
+/// Lets the browser render and handle input, then goes on: a message posted to a fresh
+/// `MessageChannel`, a task that runs after what is queued, without the 4 ms to which the
+/// browser holds a chain of zero-delay timers (a quarter of each 12 ms slice). Where the
+/// channel cannot be made, a zero-delay timer.
+pub async fn yield_to_browser() {
+    let Ok(channel) = web_sys::MessageChannel::new() else {
+        sleep(Duration::ZERO).await;
+        return;
+    };
+    let promise = js_sys::Promise::new(&mut |resolve, _reject| {
+        channel.port1().set_onmessage(Some(&resolve));
+        if channel.port2().post_message(&wasm_bindgen::JsValue::UNDEFINED).is_err() {
+            channel.port1().set_onmessage(None);
+            let _ = resolve.call0(&wasm_bindgen::JsValue::UNDEFINED);
+        }
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+    channel.port1().set_onmessage(None);
+}
+
+/// Runs `checker` in slices until it ends or `cancel` is set, reporting to `dispatch`.
+async fn drive_check(
+    checker: Checker,
+    states_max: usize,
+    language: Language,
+    generation: u64,
+    cancel: Rc<Cell<bool>>,
+    dispatch: Callback<CheckMsg>,
+) {
+    let progress = dispatch.reform(move |progress| CheckMsg::Progress {
+        generation,
+        job: Job::Checking { progress, states_max },
+    });
+    let finding = match check_in_slices(checker, cancel, progress).await {
+        SliceEnd::Cancelled(stats) => Finding {
+            kind: "cancelled",
+            summary: fill(
+                language.words().ck_cancelled,
+                &[("stats", &stats_text(&stats, language))],
+            ),
+            details: vec![],
+            open: None,
+        },
+        SliceEnd::Done(Ok(report)) => check_finding(report.outcome, &report.stats, language),
+        SliceEnd::Done(Err(error)) => error_finding(error.to_string(), language),
+    };
+    dispatch.emit(CheckMsg::Finish { generation, finding });
 }
 
 /// Fuzzes `scenario` in slices until the run ends or `cancel` is set.

@@ -6,6 +6,7 @@
 
 mod api;
 mod app;
+mod build;
 mod check_panel;
 mod compare;
 mod course;

@@ -17,6 +17,7 @@ use idempotency_lab::faults::FaultClass;
 use idempotency_lab::view::Language;
 use yew::prelude::*;
 
+use crate::build::{BuildFocus, BuildMsg, BuildState};
 use crate::check_panel::{CheckMsg, CheckState};
 use crate::course::state::{CourseAction, CourseState, PageView};
 use crate::course::{self as course, PanelEvent};
@@ -38,12 +39,15 @@ pub enum FocusTarget {
     Caption,
     /// The course's list of lessons (back from a lesson).
     CourseList,
+    /// A control of the build task's editor: the block moved, the palette entry that took
+    /// the place of the one added.
+    Build(BuildFocus),
 }
 
 impl FocusTarget {
     /// The elements to focus, the first that exists and is enabled.
-    pub fn selectors(self) -> &'static [&'static str] {
-        match self {
+    pub fn selectors(self) -> Vec<String> {
+        let selectors: &[&str] = match self {
             FocusTarget::LessonCard => &["[data-testid=course-step]"],
             FocusTarget::LessonNext => &["[data-testid=course-next]", "[data-testid=course-step]"],
             FocusTarget::Caption => &["[data-testid=current-step]"],
@@ -52,7 +56,9 @@ impl FocusTarget {
                 "[data-testid=course] button",
                 "[data-testid=course]",
             ],
-        }
+            FocusTarget::Build(focus) => return focus.selectors(),
+        };
+        selectors.iter().map(|selector| (*selector).to_owned()).collect()
     }
 }
 
@@ -133,6 +139,8 @@ pub struct PageState {
     pub jump_target: JumpTarget,
     /// Where the focus goes after the last action, if it moves.
     pub focus: Option<Focus>,
+    /// The build task's draft, its judge's run and verdict (`crate::build`).
+    pub build: BuildState,
 }
 
 /// What the learner (or the browser, or a task of the page) does.
@@ -183,6 +191,8 @@ pub enum PageAction {
     /// Show this lab state: what an embed's script made of the state shown
     /// (`crate::embed::Embed`).
     ShowLab(crate::embed::ShownLab),
+    /// What the learner does in the build task's editor, or its judge reports.
+    Build(BuildMsg),
 }
 
 impl PageState {
@@ -200,6 +210,7 @@ impl PageState {
             jumps: 0,
             jump_target: JumpTarget::default(),
             focus: None,
+            build: BuildState::default(),
         }
     }
 
@@ -346,6 +357,28 @@ impl PageState {
         narration.at.resolve(&self.lab.sim).filter(|at| *at <= self.lab.cursor)
     }
 
+    /// The build task's editor: the move done on the draft of the lesson's step shown, and
+    /// what it asks of the page: the focus follows the block; a counterexample opens in the
+    /// diagram at the step that broke it; a proof passes the step and focuses Next.
+    fn build(&mut self, msg: BuildMsg) {
+        let Some((index, lesson, step)) = self.course.lesson() else { return };
+        let Some(goal) = crate::build::goal_at(lesson, step) else { return };
+        let (build, effects) = self.build.for_step(index, step).reduce(goal, msg);
+        self.build = build;
+        if let Some(focus) = effects.focus {
+            self.focus_on(FocusTarget::Build(focus));
+        }
+        if let Some(counterexample) = effects.counterexample {
+            let steps = counterexample.path.len();
+            self.lab_does(Action::OpenRunAt(Box::new(counterexample.trace), steps));
+            self.bring_into_view(JumpTarget::default());
+        }
+        if effects.passed {
+            self.course_does(CourseAction::PassStep);
+            self.focus_on(FocusTarget::LessonNext);
+        }
+    }
+
     /// The view changes: back to the course's list moves the focus there, on to the free lab
     /// to its caption (the button pressed is gone).
     fn show(&mut self, action: CourseAction) {
@@ -407,6 +440,7 @@ impl Reducible for PageState {
                 next.bring_into_view(JumpTarget::default());
             }
             PageAction::ShowLab(shown) => next.lab = shown.0,
+            PageAction::Build(msg) => next.build(msg),
         }
         Rc::new(next)
     }

@@ -95,9 +95,11 @@ pub const INITIAL_TRANSFER: [&str; 4] = [
 /// 38): a scenario, a link or a trace may carry the learner's own consumer
 /// (`consumer_program`), so the page parses, validates and runs it as the CLI does, which took
 /// the transfer from 741,511 to 777,084 with the consumer's and `MarkPaid`'s programs (the
-/// budget is that plus 1%). A build by another route is reported, not judged: its std is
-/// compiled otherwise.
-pub const INITIAL_TRANSFER_BUDGET: u64 = 785_000;
+/// budget is that plus 1%). It was raised a third time, to 809,000, by the build task (issue
+/// 38): the Parsons editor, the judge's verdicts in words and two lessons took the transfer
+/// from 777,084 to 804,202 (the budget is that plus 0.6%, for the checkout's path). A build
+/// by another route is reported, not judged: its std is compiled otherwise.
+pub const INITIAL_TRANSFER_BUDGET: u64 = 809_000;
 
 impl PageBuild {
     /// The initial transfer's gzipped bytes, and its files with theirs.

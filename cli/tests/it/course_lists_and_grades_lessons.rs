@@ -24,13 +24,15 @@ fn course_lists_every_lesson_in_order_in_both_languages() {
         2. mark-paid: P2. MarkPaid on the order state machine (5 steps)
         3. idempotency-key: P3. The Idempotency-Key layer (6 steps)
         4. inbox: P4. The inbox consumer (5 steps)
-        5. lease-takeover: Beyond the article: lease and takeover (4 steps)
-        6. fingerprint: Beyond the article: one key, another body (422) (4 steps)
-        7. retention: Beyond the article: retention (4 steps)
-        8. outbox-relay: Beyond the article: outbox and relay (5 steps)
-        9. races: Beyond the article: two instances at once (5 steps)
-        10. crash-before-commit: Beyond the article: where the crash happens (4 steps)
-        11. new-key: Beyond the article: what keys cannot fix (3 steps)
+        5. build-consumer: Build it yourself: the consumer (P4 + P1) (3 steps)
+        6. build-mark-paid: Build it yourself: MarkPaid (P2) (3 steps)
+        7. lease-takeover: Beyond the article: lease and takeover (4 steps)
+        8. fingerprint: Beyond the article: one key, another body (422) (4 steps)
+        9. retention: Beyond the article: retention (4 steps)
+        10. outbox-relay: Beyond the article: outbox and relay (5 steps)
+        11. races: Beyond the article: two instances at once (5 steps)
+        12. crash-before-commit: Beyond the article: where the crash happens (4 steps)
+        13. new-key: Beyond the article: what keys cannot fix (3 steps)
     "#]]
     .assert_eq(&run.stdout);
     let run = run_cli(&["--lang", "ru", "course"]);
@@ -43,7 +45,7 @@ fn course_lists_every_lesson_in_order_in_both_languages() {
 fn lesson_tells_the_steps_without_their_answers() {
     let run = run_cli(&["lesson", "reservation-ledger"]);
     assert_eq!((run.code, run.stderr.as_str()), (0, ""));
-    assert!(run.stdout.starts_with("Lesson 1 of 11: P1. The reservation ledger\n\n"));
+    assert!(run.stdout.starts_with("Lesson 1 of 13: P1. The reservation ledger\n\n"));
     assert!(
         run.stdout.contains("2. Prediction (naive): The broker will deliver OrderPlaced twice.")
     );

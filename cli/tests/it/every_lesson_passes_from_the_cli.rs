@@ -3,6 +3,8 @@
 //! injected faults, then `lesson <id> --check`) are run as they stand, each `lesson --check`
 //! must pass every task of its lesson, and every lesson of the course must be in the block.
 //! The README is read from disk, so a lesson or task added without its commands fails here.
+//! The example programs a build lesson's commands name are copied beside the runs, as they
+//! stand in a checkout.
 
 use crate::common::{run_cli_in, scratch_dir};
 
@@ -38,6 +40,14 @@ fn course_lessons(dir: &std::path::Path) -> Vec<String> {
 #[test]
 fn the_readmes_commands_pass_every_task_of_every_lesson() {
     let dir = scratch_dir("every-lesson-from-the-cli");
+    // The example programs the build lessons' commands name, where a checkout has them.
+    let programs = dir.join("examples/programs");
+    std::fs::create_dir_all(&programs).unwrap();
+    let examples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/programs");
+    for file in std::fs::read_dir(examples).unwrap() {
+        let path = file.unwrap().path();
+        std::fs::copy(&path, programs.join(path.file_name().unwrap())).unwrap();
+    }
     let mut passed = Vec::new();
     for command in readme_course_commands() {
         let (command, output) = match command.split_once(" > ") {

@@ -13,7 +13,9 @@
 use crate::check::budget::FaultBudget;
 use crate::check::explorer::BoundReason;
 use crate::check::scenarios::two_consumers_duplicate_and_crash_config;
-use crate::check::world_model::{CheckConfig, CheckError, CheckOutcome, Counterexample, check};
+use crate::check::world_model::{
+    CheckConfig, CheckError, CheckOutcome, CheckReport, Counterexample, check,
+};
 use crate::faults::FaultClass;
 use crate::invariants::{InvariantId, Violation};
 use crate::program::{HandlerKind, HandlerProgram, Mistake, diagnose};
@@ -185,12 +187,20 @@ pub fn judge_scenario(
     config: CheckConfig,
 ) -> Result<Judgement, CheckError> {
     let report = check(scenario, seed, config, &mut |_| {})?;
-    let states = report.stats.unique_states;
-    Ok(match report.outcome {
-        CheckOutcome::Proved => Judgement::Holds { states, depth: report.stats.depth_reached },
-        CheckOutcome::Violated(counterexample) => {
-            Judgement::Counterexample { counterexample, states }
+    Ok(Judgement::of_report(report))
+}
+
+impl Judgement {
+    /// The judgement of a check's report: what [`judge_scenario`] answers, and what a caller
+    /// that runs the [`crate::check::Checker`] in slices (the page) makes of its end.
+    pub fn of_report(report: CheckReport) -> Judgement {
+        let states = report.stats.unique_states;
+        match report.outcome {
+            CheckOutcome::Proved => Judgement::Holds { states, depth: report.stats.depth_reached },
+            CheckOutcome::Violated(counterexample) => {
+                Judgement::Counterexample { counterexample, states }
+            }
+            CheckOutcome::Bounded { reason } => Judgement::Bounded { reason, states },
         }
-        CheckOutcome::Bounded { reason } => Judgement::Bounded { reason, states },
-    })
+    }
 }

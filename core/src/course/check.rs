@@ -107,6 +107,26 @@ pub enum NotYet {
         /// The invariant.
         invariant: InvariantId,
     },
+    /// A build task: no run shows it done; the learner's program is judged when they ask
+    /// ([`crate::course::BuildGoal::grade`]).
+    NotJudged,
+    /// A build task's program that the palette cannot assemble.
+    NotOnThePalette {
+        /// The first block the palette does not offer (from 0); `None` for another handler.
+        index: Option<usize>,
+    },
+    /// A build task's program that a schedule defeats.
+    Refuted {
+        /// The invariant it broke.
+        invariant: InvariantId,
+        /// The schedule's length in steps.
+        steps: usize,
+    },
+    /// A build task's program whose judge stopped at a bound: not a proof.
+    JudgeBounded {
+        /// Unique states explored.
+        states: usize,
+    },
 }
 
 impl NotYet {
@@ -151,6 +171,18 @@ impl NotYet {
             NotYet::NaiveHoldsToo { invariant } => {
                 fill(words.course_naive_holds_too, &[("invariant", &invariant.to_string())])
             }
+            NotYet::NotJudged => words.course_build_not_judged.to_owned(),
+            NotYet::NotOnThePalette { index: Some(index) } => {
+                fill(words.course_build_not_on_the_palette, &[("n", &(index + 1))])
+            }
+            NotYet::NotOnThePalette { index: None } => words.course_build_other_handler.to_owned(),
+            NotYet::Refuted { invariant, steps } => fill(
+                words.course_build_refuted,
+                &[("invariant", invariant as &dyn std::fmt::Display), ("steps", steps)],
+            ),
+            NotYet::JudgeBounded { states } => {
+                fill(words.course_build_bounded, &[("states", states)])
+            }
         }
     }
 }
@@ -194,6 +226,9 @@ pub enum GradeError {
     /// The lesson itself is broken.
     #[error(transparent)]
     Course(#[from] CourseError),
+    /// The judge could not check a build task's program (its scenario would not start).
+    #[error("the program could not be judged: {0}")]
+    Judge(String),
     /// The trace does not replay (its choices cannot be taken again).
     #[error("the trace does not replay: {0}")]
     Replay(#[from] ReplayError),
@@ -380,6 +415,7 @@ impl Task {
                     return Ok(TaskVerdict::Passed);
                 }
             }
+            Goal::Build(_) => NotYet::NotJudged,
         };
         Ok(TaskVerdict::NotYet(verdict))
     }
@@ -391,6 +427,56 @@ fn same_but_patterns(a: &Scenario, b: &Scenario) -> bool {
 }
 
 impl Lesson {
+    /// Grades every build task of the lesson over the learner's programs (a program file, as
+    /// the CLI reads it): each passes if the palette assembles one of them and the judge
+    /// proves it holds ([`crate::course::BuildGoal::grade`]); its other tasks are not graded.
+    pub fn grade_programs(
+        &self,
+        programs: &[crate::program::HandlerProgram],
+    ) -> Result<Vec<TaskGrade>, GradeError> {
+        let mut grades = Vec::new();
+        for (step, course_step) in self.steps.iter().enumerate() {
+            let crate::course::CourseStep::Task(Task { goal: Goal::Build(goal), .. }) = course_step
+            else {
+                continue;
+            };
+            let mut verdict = TaskVerdict::NotYet(NotYet::NotJudged);
+            for program in programs {
+                verdict = self.judge_program(goal, program)?;
+                if verdict == TaskVerdict::Passed {
+                    break;
+                }
+            }
+            grades.push(TaskGrade { step, verdict });
+        }
+        Ok(grades)
+    }
+
+    fn judge_program(
+        &self,
+        goal: &crate::course::BuildGoal,
+        program: &crate::program::HandlerProgram,
+    ) -> Result<TaskVerdict, GradeError> {
+        let assembly = match goal.assembly_of(program) {
+            Ok(assembly) => assembly,
+            Err(not) => {
+                return Ok(TaskVerdict::NotYet(NotYet::NotOnThePalette { index: not.index }));
+            }
+        };
+        let (scenario, config) = self.build_input(goal, &assembly)?;
+        let judgement = crate::check::judge::judge_scenario(scenario, 0, config)
+            .map_err(|error| GradeError::Judge(error.to_string()))?;
+        Ok(match goal.grade(&judgement) {
+            crate::course::BuildVerdict::Holds { .. } => TaskVerdict::Passed,
+            crate::course::BuildVerdict::Refuted { invariant, steps } => {
+                TaskVerdict::NotYet(NotYet::Refuted { invariant, steps })
+            }
+            crate::course::BuildVerdict::Bounded { states } => {
+                TaskVerdict::NotYet(NotYet::JudgeBounded { states })
+            }
+        })
+    }
+
     /// Grades every task of the lesson over the learner's traces: each task passes if one of
     /// the traces passes it. Every trace must reproduce first ([`Task::check`]); the first
     /// that does not is [`GradeError::NotReproduced`] with its position.

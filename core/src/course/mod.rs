@@ -29,9 +29,14 @@ use crate::sim::{
 };
 use crate::view::{Language, MomentKind, moments};
 
+mod build;
 mod check;
 mod link;
 
+pub use build::{
+    Assembly, AssemblyError, BUILD_FAULT_COUNT_MAX, BuildGoal, BuildGoalError, BuildVerdict,
+    FaultAllowance, NotOnThePalette, Placed,
+};
 pub use check::{
     Actual, GradeError, Guess, NotYet, TaskGrade, TaskVerdict, Verdict, patterns_text,
 };
@@ -291,6 +296,10 @@ pub enum Goal {
         #[serde(default)]
         faults: Vec<FaultClass>,
     },
+    /// Assemble the handler from the palette's blocks so that the exhaustive checker proves
+    /// it keeps the goal's invariants under its faults (`build.rs`); judged over the
+    /// learner's program, not over a run.
+    Build(BuildGoal),
 }
 
 /// Why a course file was refused.
@@ -394,6 +403,14 @@ pub enum CourseError {
         field: String,
         /// The twin.
         mode: PatternMode,
+    },
+    /// A build goal that is not well formed: its palette, invariants, faults or bound.
+    #[error("{field}: {error}")]
+    Build {
+        /// The field, such as `lessons[4].steps[2].task.goal.build.palette[3]`.
+        field: String,
+        /// What is wrong.
+        error: BuildGoalError,
     },
     /// A number in a goal is out of its range.
     #[error("{field} is {value}; it must be between 1 and {max}")]
@@ -556,6 +573,12 @@ impl Lesson {
                         Goal::Survive { faults_min, .. } => {
                             goal_count(format!("{field}.goal.survive.faults_min"), *faults_min)?;
                         }
+                        Goal::Build(goal) => {
+                            goal.validate().map_err(|error| CourseError::Build {
+                                field: format!("{field}.goal.build.{}", error.field()),
+                                error,
+                            })?;
+                        }
                     }
                 }
             }
@@ -683,6 +706,19 @@ impl Lesson {
     /// predictions are judged against and where its narrations' points lie.
     pub fn reference_run(&self, mode: PatternMode) -> Result<Simulation, CourseError> {
         run_to_end(self.scenario()?.with_mode(mode))
+    }
+
+    /// What the judge checks for a build task of this lesson: the lesson's scenario with the
+    /// learner's program in place of the built-in handler it stands for, without scripted
+    /// faults, and the goal's bounds.
+    pub fn build_input(
+        &self,
+        goal: &BuildGoal,
+        assembly: &Assembly,
+    ) -> Result<(Scenario, crate::check::CheckConfig), CourseError> {
+        let program = goal.program(assembly);
+        let scenario = crate::check::judge::scenario_with_program(&self.scenario()?, &program);
+        Ok((scenario, goal.check_config()))
     }
 
     /// Its title in `language`.

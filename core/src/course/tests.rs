@@ -1,5 +1,8 @@
 //! The built-in course file, the validation of course files, and every judge (predictions,
-//! points, the three kinds of task) against runs that pass and runs that do not.
+//! points, the three kinds of task) against runs that pass and runs that do not; the build
+//! task in `tests/build.rs`.
+
+mod build;
 
 use super::*;
 use crate::faults::FaultClass;
@@ -77,6 +80,8 @@ fn the_course_starts_with_the_articles_four_patterns_in_its_order_then_goes_beyo
             ("mark-paid", "p2-order-state-machine"),
             ("idempotency-key", "p3-idempotency-key"),
             ("inbox", "p4-inbox-consumer"),
+            ("build-consumer", "p4-inbox-consumer"),
+            ("build-mark-paid", "p2-order-state-machine"),
             ("lease-takeover", "f08-api-crash"),
             ("fingerprint", "f07-key-reuse"),
             ("retention", "f10-duplicate-after-retention"),
@@ -134,6 +139,8 @@ const LATIN_TERMS: &[&str] = &[
     "API",
     "POST",
     "seed",
+    "ReserveStockConsumer",
+    "placed",
 ];
 
 /// The letters of `text` outside kept terms, and how many of them are Cyrillic.
@@ -189,6 +196,8 @@ fn every_prediction_is_answered_by_the_run_as_pinned_here() {
         idempotency-key 1: Number(2)
         idempotency-key 4: Holds(true)
         inbox 1: Number(4)
+        build-consumer 1: FirstBroken([I2])
+        build-mark-paid 1: Holds(false)
         lease-takeover 0: Number(2)
         lease-takeover 2: Number(1)
         fingerprint 0: FirstBroken([I4])
@@ -258,6 +267,8 @@ fn every_narration_and_place_to_start_lies_in_its_lessons_run_as_pinned_here() {
         inbox 0 Naive Start: Some(0)
         inbox 2 Naive Break(I2): Some(34)
         inbox 4 Idempotent Moment(InboxDuplicate): Some(33)
+        build-consumer 0 Naive Start: Some(0)
+        build-mark-paid 0 Naive Start: Some(0)
         lease-takeover 3 Idempotent Moment(LeaseTakeover): Some(62)
         fingerprint 3 Idempotent Moment(KeyReused): Some(26)
         retention 1 Idempotent Break(I6): Some(44)
@@ -550,8 +561,8 @@ fn a_course_file_is_refused_with_the_field_it_is_wrong_about() {
         "lessons[0].steps[3].narration.at is a point the lesson's Naive run never reaches"
     );
     assert_eq!(
-        message(|v| v["lessons"][9]["steps"][2]["task"]["goal"]["break"]["faults_max"] = 0.into()),
-        "lessons[9].steps[2].task.goal.break.faults_max is 0; it must be between 1 and 8"
+        message(|v| v["lessons"][11]["steps"][2]["task"]["goal"]["break"]["faults_max"] = 0.into()),
+        "lessons[11].steps[2].task.goal.break.faults_max is 0; it must be between 1 and 8"
     );
     assert_eq!(
         message(|v| v["lessons"] = serde_json::json!([])),
@@ -738,19 +749,20 @@ fn each_step_starts_from_the_patterns_the_course_file_sets() {
 /// faults of the learner's own (breaking a naive run, surviving faults all idempotent).
 #[test]
 fn at_least_a_third_of_the_tasks_have_the_learner_place_the_fault() {
-    let (mut switch, mut broken, mut survived) = (0, 0, 0);
+    let (mut switch, mut broken, mut survived, mut built) = (0, 0, 0, 0);
     for lesson in &course().lessons {
         for step in &lesson.steps {
             match step {
                 CourseStep::Task(Task { goal: Goal::FixBySwitching { .. }, .. }) => switch += 1,
                 CourseStep::Task(Task { goal: Goal::Break { .. }, .. }) => broken += 1,
                 CourseStep::Task(Task { goal: Goal::Survive { .. }, .. }) => survived += 1,
+                CourseStep::Task(Task { goal: Goal::Build(_), .. }) => built += 1,
                 _ => {}
             }
         }
     }
-    assert_eq!((switch, broken, survived), (9, 4, 2));
-    let total = switch + broken + survived;
+    assert_eq!((switch, broken, survived, built), (9, 4, 2, 2));
+    let total = switch + broken + survived + built;
     assert!(3 * (broken + survived) >= total, "{broken} + {survived} of {total}");
 }
 

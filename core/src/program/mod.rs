@@ -15,7 +15,8 @@
 //! Files: `block` (the palette), `format` (the file), `validate` (the validator and compiler),
 //! `consumer` and `mark_paid` (the step machines), `builtin` (the built-ins as programs),
 //! `diagnose` (the
-//! typical wrong answers, for the sentence on why). The judge, which
+//! typical wrong answers, for the sentence on why), `text` (blocks and refusals in the
+//! learner's words). The judge, which
 //! runs the checker over a lesson with a program installed, is the checker's `judge` module.
 
 mod block;
@@ -24,6 +25,7 @@ mod consumer;
 mod diagnose;
 mod format;
 mod mark_paid;
+mod text;
 mod validate;
 
 pub use block::{Block, InboxConflict, OrderGuard, ReservationConflict, SelectLock, StockGuard};

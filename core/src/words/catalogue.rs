@@ -1151,4 +1151,123 @@ words! {
     /// The fuzzer's cases that stopped at a store limit (`{cases}` counted, `{first}` the
     /// first one's sentence).
     fuzz_limits_reached: Text,
+    // The build task's editor, its blocks and a program's mistakes.
+    /// A build task's reason before its program is judged.
+    course_build_not_judged: Text,
+    /// A program file whose block the build task's palette does not offer.
+    course_build_not_on_the_palette: Text,
+    /// A program file of another handler than the build task's.
+    course_build_other_handler: Text,
+    /// A build task's program that a schedule defeats.
+    course_build_refuted: Text,
+    /// A build task's program whose judge stopped at a bound.
+    course_build_bounded: Text,
+    /// A program block: the loop over the order's lines.
+    block_for_each_line: Text,
+    /// A program block: the end of the loop's body.
+    block_next_line: Text,
+    /// A program block: skip when the statement before found or inserted no row.
+    block_if_no_rows: Text,
+    /// A program block: skip when the statement before found or inserted a row.
+    block_if_rows: Text,
+    /// A program block: skip unless the order read is placed.
+    block_if_not_placed: Text,
+    /// A program block: skip when the order read is paid by this payment.
+    block_if_paid_by_this: Text,
+    /// A program block: answer that the order is paid.
+    block_answer_paid: Text,
+    /// A program block: refuse the payment.
+    block_refuse: Text,
+    /// A program block: the broker's acknowledgement.
+    block_ack: Text,
+    /// A parameter: a plain INSERT, whose repeat aborts the transaction.
+    block_no_on_conflict: Text,
+    /// A parameter: a SELECT without a row lock.
+    block_no_lock: Text,
+    /// A program with no blocks.
+    pe_empty: Text,
+    /// A status skip with nothing read.
+    pe_skip_without_order_read: Text,
+    /// An answer before COMMIT.
+    pe_answer_in_transaction: Text,
+    /// A path without an answer.
+    pe_missing_answer: Text,
+    /// A label placed twice.
+    pe_duplicate_label: Text,
+    /// A skip to a label not placed.
+    pe_unknown_label: Text,
+    /// A skip to a label above it.
+    pe_jump_backwards: Text,
+    /// A skip into a loop.
+    pe_jump_into_loop: Text,
+    /// A loop in a loop.
+    pe_nested_loop: Text,
+    /// next line without a loop.
+    pe_next_line_without_loop: Text,
+    /// A loop without its end.
+    pe_loop_not_closed: Text,
+    /// A line's statement outside the loop.
+    pe_line_outside_loop: Text,
+    /// No ACK.
+    pe_missing_ack: Text,
+    /// A second ACK.
+    pe_second_ack: Text,
+    /// ACK in the loop.
+    pe_ack_in_loop: Text,
+    /// A skip with no row count.
+    pe_skip_without_row_count: Text,
+    /// BEGIN in a transaction.
+    pe_begin_in_transaction: Text,
+    /// A statement outside a transaction.
+    pe_statement_outside_transaction: Text,
+    /// COMMIT or ROLLBACK without BEGIN.
+    pe_end_without_begin: Text,
+    /// A path that leaves a transaction open.
+    pe_transaction_left_open: Text,
+    /// Any other reason a program is refused, in the core's words.
+    pe_other: Text,
+    /// The build editor's heading.
+    bd_heading: Text,
+    /// The palette's heading.
+    bd_palette: Text,
+    /// Every palette block is placed.
+    bd_palette_empty: Text,
+    /// The learner's program is empty.
+    bd_program_empty: Text,
+    /// Add a palette block.
+    bd_add: Text,
+    /// Add a palette block, its accessible name.
+    bd_add_name: Text,
+    /// Move a block up.
+    bd_up: Text,
+    /// Move a block up, its accessible name.
+    bd_up_name: Text,
+    /// Move a block down.
+    bd_down: Text,
+    /// Move a block down, its accessible name.
+    bd_down_name: Text,
+    /// Take a block out.
+    bd_remove: Text,
+    /// Take a block out, its accessible name.
+    bd_remove_name: Text,
+    /// A block's parameter picker, its accessible name.
+    bd_form_name: Text,
+    /// Judge the learner's program.
+    bd_check: Text,
+    /// The judge's progress.
+    bd_checking: Text,
+    /// The program holds.
+    bd_holds: Text,
+    /// The program breaks an invariant.
+    bd_refuted: Text,
+    /// The judge stopped at its bound.
+    bd_bounded: Text,
+    /// What the program is judged over.
+    bd_bounds: Text,
+    /// The program changed since it was judged.
+    bd_stale: Text,
+    /// The program cannot run yet.
+    bd_invalid: Text,
+    /// The judge could not start.
+    bd_error: Text,
 }

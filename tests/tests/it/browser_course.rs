@@ -4,7 +4,8 @@
 //! lesson's run actually does (`Prediction::actual`, computed here natively, never written
 //! down), each task done the way a learner would (read the core's reason on the card, then
 //! switch the pattern it names, run to the end, or go to the place the task offers and press
-//! the fault button of the task's class on the waiting item). The clicks of each lesson are
+//! the fault button of the task's class on the waiting item; a build task: Add on each
+//! palette block of a right answer, then "Check my handler"). The clicks of each lesson are
 //! counted (opening it from the list, every step, the last Next and the way back to the list)
 //! and each lesson takes at most [`CLICKS_MAX`]. Three lessons are photographed at 1280x720
 //! with the lesson panel and the diagram on screen.
@@ -29,12 +30,19 @@
 //! `task-reason`, `task-hint`.
 
 use idempotency_lab::course::{
-    Actual, Course, CourseLinkError, CourseStep, Goal, Lesson, NotYet, Point, Task, TaskVerdict,
+    Actual, BuildGoal, Course, CourseLinkError, CourseStep, Goal, Lesson, NotYet, Point, Task,
+    TaskVerdict,
 };
 use idempotency_lab::faults::FaultClass;
+use idempotency_lab::order::OrderImplementation;
+use idempotency_lab::program::{Block, HandlerKind, HandlerProgram, builtin_mark_paid};
 use idempotency_lab::sim::{Pattern, PatternMode, Patterns, Scenario, Simulation};
 use idempotency_lab::view::Language;
 use idempotency_lab_tests::browser::LabPage;
+
+/// The consumer with its COMMIT after its ACK (`examples/programs/`): one move up from right.
+const ACK_BEFORE_COMMIT: &str =
+    include_str!("../../../examples/programs/consumer-ack-before-commit.json");
 
 /// The most clicks a lesson may take.
 const CLICKS_MAX: usize = 25;
@@ -189,7 +197,7 @@ fn fix_target(lesson: &Lesson, task: &Task, pattern: Option<Pattern>) -> Pattern
 fn fault_class(task: &Task) -> FaultClass {
     let classes = match &task.goal {
         Goal::Break { faults, .. } | Goal::Survive { faults, .. } => faults.clone(),
-        Goal::FixBySwitching { .. } => Vec::new(),
+        Goal::FixBySwitching { .. } | Goal::Build(_) => Vec::new(),
     };
     match task.go_to {
         Some(Point::Fault(class)) => class,
@@ -219,10 +227,55 @@ fn answer_right(page: &LabPage, lesson: &Lesson, step: usize, shown: &Card) -> C
     card
 }
 
+/// A right answer to a build task, block by block: the seed's handler in the forms the
+/// palette offers (the consumer's inbox `INSERT` with `ON CONFLICT DO NOTHING`).
+fn right_answer(goal: &BuildGoal) -> Vec<Block> {
+    match goal.handler {
+        HandlerKind::ReserveStockConsumer => {
+            let mut blocks = HandlerProgram::from_json(ACK_BEFORE_COMMIT).unwrap().blocks;
+            let last = blocks.len() - 1;
+            blocks.swap(last - 1, last);
+            blocks
+        }
+        HandlerKind::MarkPaid => builtin_mark_paid(OrderImplementation::Idempotent).blocks,
+    }
+}
+
+/// The palette entries to add, in order, for `blocks`: each the first entry not taken whose
+/// palette form is the block.
+pub fn palette_entries(goal: &BuildGoal, blocks: &[Block]) -> Vec<usize> {
+    let mut taken: Vec<usize> = Vec::new();
+    for block in blocks {
+        let entry = (0..goal.palette.len())
+            .find(|entry| !taken.contains(entry) && goal.palette[*entry] == *block)
+            .unwrap_or_else(|| panic!("the palette offers no {block:?} as it is"));
+        taken.push(entry);
+    }
+    taken
+}
+
+/// Does a build task with real clicks: Add on each palette entry of a right answer, in
+/// order, then "Check my handler"; returns the panel once the card says it passed.
+fn do_build(page: &LabPage, lesson: &Lesson, step: usize, goal: &BuildGoal) -> Card {
+    for (position, entry) in palette_entries(goal, &right_answer(goal)).into_iter().enumerate() {
+        page.tap(&format!("[data-testid=build-add-{entry}]"));
+        page.wait_in_page(
+            &format!("block {position} placed"),
+            &format!("document.querySelector('[data-testid=build-block-{position}]') !== null"),
+        );
+    }
+    page.tap("[data-testid=build-check]");
+    card_when(page, lesson, step, "card.dataset.state === 'passed'")
+}
+
 /// Does the task shown: reads the core's reason on its card and does what it says, until the
 /// card says it passed; returns that panel.
 fn do_task(page: &LabPage, lesson: &Lesson, step: usize, shown: Card) -> Card {
     let CourseStep::Task(task) = &lesson.steps[step] else { unreachable!() };
+    if let Goal::Build(goal) = &task.goal {
+        assert_eq!(shown.reason.as_deref(), Some("invalid"), "{}: an empty handler", lesson.id);
+        return do_build(page, lesson, step, goal);
+    }
     let scenario = lesson.scenario().unwrap();
     let mut card = shown;
     for _ in 0..TASK_ACTIONS_MAX {

@@ -3,7 +3,8 @@
 //! row of [`MAY_USE`], and every module of the crate must have a row. The table is the layering
 //! bottom-up: ids and faults, the store, the step machines, the patterns, the history and the
 //! invariants, the wired shop, the simulator (the model), then the checker and the view, which
-//! read the model and never each other, the course over the model and the view, and the
+//! read the model and never each other, the course over the model, the checker (its build
+//! task's judge) and the view, and the
 //! testing kit on top.
 
 use std::collections::BTreeSet;
@@ -24,7 +25,7 @@ const MAY_USE: &[(&str, &[&str])] = &[
     ("inbox", &["ids", "sql", "step", "store"]),
     ("outbox", &["ids", "inbox", "sql", "step", "store"]),
     ("idempotency", &["ids", "sql", "step", "store"]),
-    ("program", &["ids", "inbox", "order", "sql", "step", "stock", "store"]),
+    ("program", &["ids", "inbox", "order", "sql", "step", "stock", "store", "words"]),
     ("history", &["idempotency", "ids", "store"]),
     ("invariants", &["history", "ids", "store", "words"]),
     ("shop_api", &["idempotency", "ids", "order", "program", "shop", "step", "stock", "store"]),
@@ -64,7 +65,8 @@ const MAY_USE: &[(&str, &[&str])] = &[
             "words",
         ],
     ),
-    ("course", &["faults", "ids", "invariants", "sim", "view", "words"]),
+    // The build task: the learner's program (`program`) judged by the checker (`check`).
+    ("course", &["check", "faults", "ids", "invariants", "program", "sim", "view", "words"]),
     (
         "testing",
         &[

@@ -9,6 +9,7 @@ mod patterns;
 
 mod architecture_invariants_hold;
 mod browser_accessibility;
+mod browser_build_the_fix;
 mod browser_check_panel;
 mod browser_compare_view;
 mod browser_course;

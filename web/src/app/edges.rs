@@ -1,9 +1,10 @@
 //! The page's effects, each a hook that reads the one state and dispatches to its reducer:
 //! the rest of a long first link, storage and `<html lang>`, the address, the address's
 //! listener, the keys, the play timer, what the browser says (a narrow screen, fullscreen),
-//! the focus after an action, the "go to step" scroll, and files in and out.
+//! the focus after an action, the "go to step" scroll, files in and out, and the build task's
+//! judge run in slices.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use gloo::events::{EventListener, EventListenerOptions};
@@ -257,6 +258,44 @@ pub fn use_focus(state: &PageState, root: &NodeRef) {
                 element.focus().ok();
             }
         }
+    });
+}
+
+/// The build task's judge: when the learner asks for a verdict (a new run of
+/// `crate::build::BuildState::judging`), the checker runs over the draft in the check panel's
+/// slices, reporting back to the reducer; a newer run, another step or leaving the page
+/// cancels it.
+#[hook]
+pub fn use_build_judge(state: &PageState, edges: &Edges) {
+    let build = &state.build;
+    let job = build.at.zip(build.judging.as_ref().map(|j| (j.generation, j.assembly.clone())));
+    let dispatcher = edges.dispatcher.clone();
+    use_effect_with(job, move |job| {
+        let cancel = Rc::new(Cell::new(false));
+        if let Some(((lesson, step), (generation, assembly))) = job.clone() {
+            let send = Callback::from(move |msg| dispatcher.dispatch(PageAction::Build(msg)));
+            let input = course::course()
+                .and_then(|course| course.lessons.get(lesson))
+                .and_then(|lesson| crate::build::judge_input(lesson, step, &assembly));
+            let checker = input.map(|(scenario, config)| {
+                idempotency_lab::check::Checker::new(scenario, 0, config)
+            });
+            match checker {
+                Some(Ok(checker)) => yew::platform::spawn_local(crate::build::judge_in_slices(
+                    checker,
+                    generation,
+                    cancel.clone(),
+                    send,
+                )),
+                Some(Err(error)) => send.emit(crate::build::BuildMsg::Finish {
+                    generation,
+                    judgement: Rc::new(Err(error.to_string())),
+                    elapsed_ms: 0.0,
+                }),
+                None => {}
+            }
+        }
+        move || cancel.set(true)
     });
 }
 

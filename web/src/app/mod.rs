@@ -68,6 +68,7 @@ pub fn app(props: &AppProps) -> Html {
     edges::use_browser_watch(&edges);
     edges::use_focus(&state, &edges.root);
     edges::use_jumps(&state, &edges.root);
+    edges::use_build_judge(&state, &edges);
     crate::embed::use_embed_link(&state, props.embed.clone());
     let files = edges::use_files(&state, &edges);
     view::page(&state, &edges, &files, props.embed.as_deref())

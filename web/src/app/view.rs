@@ -12,6 +12,7 @@ use yew::prelude::*;
 use crate::app::Edges;
 use crate::app::controls::{files_bar, run_controls, scenario_bar};
 use crate::app::edges::Files;
+use crate::build::BuildEditor;
 use crate::check_panel::CheckPanel;
 use crate::compare::CompareView;
 use crate::course::state::{CourseAction, PageView};
@@ -309,18 +310,33 @@ pub fn workspace(state: &UseReducerHandle<PageState>, edges: &Edges) -> Html {
                     <PresenterTables tables={lab.world.store().committed().clone()} changes={changes(state)} {language} />
                 }
             </aside>
+            { build_editor(state, edges) }
         </div>
+    }
+}
+
+/// The build task's editor, below the diagram, on a build task's step.
+fn build_editor(state: &PageState, edges: &Edges) -> Html {
+    let Some((index, lesson, step)) = state.course.lesson() else { return Html::default() };
+    let Some(goal) = crate::build::goal_at(lesson, step) else { return Html::default() };
+    let dispatcher = edges.dispatcher.clone();
+    let on_msg = Callback::from(move |msg| dispatcher.dispatch(PageAction::Build(msg)));
+    html! {
+        <BuildEditor goal={goal.clone()} state={state.build.for_step(index, step)}
+            language={state.language} {on_msg} />
     }
 }
 
 /// The lesson panel beside the diagram, in a lesson.
 fn lesson_panel(state: &PageState, edges: &Edges) -> Html {
-    let Some((index, _, step)) = state.course.lesson() else { return Html::default() };
+    let Some((index, lesson, step)) = state.course.lesson() else { return Html::default() };
     let dispatcher = edges.dispatcher.clone();
     let on_event = Callback::from(move |event| dispatcher.dispatch(PageAction::Panel(event)));
+    let build = crate::build::goal_at(lesson, step)
+        .map(|goal| state.build.for_step(index, step).status(goal));
     html! {
         <LessonStatus lesson={index} {step} run={RunKey::of(&state.lab)} lab={state.lab.clone()}
-            progress={state.course.progress.clone()} language={state.language} {on_event} />
+            progress={state.course.progress.clone()} language={state.language} {on_event} {build} />
     }
 }
 
@@ -334,12 +350,13 @@ struct LessonStatusProps {
     progress: crate::course::progress::CourseProgress,
     language: Language,
     on_event: Callback<crate::course::PanelEvent>,
+    build: Option<crate::build::BuildStatus>,
 }
 
 impl PartialEq for LessonStatusProps {
     fn eq(&self, other: &LessonStatusProps) -> bool {
-        (self.lesson, self.step, &self.run, &self.progress, self.language)
-            == (other.lesson, other.step, &other.run, &other.progress, other.language)
+        (self.lesson, self.step, &self.run, &self.progress, self.language, self.build)
+            == (other.lesson, other.step, &other.run, &other.progress, other.language, other.build)
             && self.on_event == other.on_event
     }
 }
@@ -361,6 +378,6 @@ fn lesson_status(props: &LessonStatusProps) -> Html {
     };
     html! {
         <LessonPanel lesson={index} {step} progress={props.progress.of(lesson)} {status}
-            language={props.language} on_event={props.on_event.clone()} />
+            language={props.language} on_event={props.on_event.clone()} build={props.build} />
     }
 }

@@ -181,6 +181,10 @@ pub fn reason_hook(reason: &NotYet) -> &'static str {
         NotYet::Broken { .. } => "broken",
         NotYet::NotOneSwitch { .. } => "not-one-switch",
         NotYet::NaiveHoldsToo { .. } => "naive-holds-too",
+        NotYet::NotJudged => "not-judged",
+        NotYet::NotOnThePalette { .. } => "not-on-the-palette",
+        NotYet::Refuted { .. } => "refuted",
+        NotYet::JudgeBounded { .. } => "judge-bounded",
     }
 }
 

@@ -12,13 +12,15 @@
 use std::rc::Rc;
 
 use idempotency_lab::course::{
-    Answer, Course, CourseStep, Guess, Lesson, Narration, Point, Prediction, Task, TaskVerdict,
+    Answer, Course, CourseStep, Guess, Lesson, Narration, NotYet, Point, Prediction, Task,
+    TaskVerdict,
 };
 use idempotency_lab::invariants::InvariantId;
 use idempotency_lab::view::Language;
 use idempotency_lab::words::fill;
 use yew::prelude::*;
 
+use crate::build::BuildStatus;
 use crate::course::progress::LessonProgress;
 use crate::course::{StepStatus, go_to_point, reason_hook};
 use crate::labels::{CourseLabels, ui};
@@ -55,6 +57,9 @@ pub struct LessonPanelProps {
     pub language: Language,
     /// What the learner does.
     pub on_event: Callback<PanelEvent>,
+    /// On a build task: where the learner's draft stands (the editor below the diagram).
+    #[prop_or_default]
+    pub build: Option<BuildStatus>,
 }
 
 /// The lesson panel.
@@ -68,6 +73,7 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
     let step = props.step.min(total);
     let passed = props.progress.passed.contains(&step);
     let met = match &*props.status {
+        _ if props.build.is_some() => props.build == Some(BuildStatus::Holds),
         StepStatus::Narration { reached } => *reached,
         StepStatus::Task(Ok(TaskVerdict::Passed))
         | StepStatus::TaskTried(Ok(TaskVerdict::Passed)) => true,
@@ -90,7 +96,10 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
         },
         Some(CourseStep::Task(task)) => {
             let context = TaskContext { lesson, step, passed, labels, language };
-            task_card(task, &context, &props.status, &props.on_event)
+            match props.build {
+                Some(build) => build_card(task, &context, build),
+                None => task_card(task, &context, &props.status, &props.on_event),
+            }
         }
     };
     html! {
@@ -242,6 +251,29 @@ fn task_card(
                 <p class="task-reason error-text" data-testid="task-reason">
                     { labels.check_failed }{ " " }{ verdict.err().unwrap_or_default() }
                 </p>
+            }
+        </div>
+    }
+}
+
+/// A build task's card: its text, and until the checker proves the learner's handler, the
+/// core's reason (build, then check), with the task's hint after a verdict that did not pass.
+fn build_card(task: &Task, context: &TaskContext<'_>, build: BuildStatus) -> Html {
+    let TaskContext { lesson, step, passed, labels, language } = *context;
+    let done = passed || build == BuildStatus::Holds;
+    html! {
+        <div class="course-step task" data-testid="course-step" tabindex="-1" data-kind="task"
+            data-state={if done { "passed" } else { "not-yet" }}
+            data-reason={(!done).then(|| build.hook())} aria-live="polite">
+            { kind_line(labels.kinds.2, step, lesson.steps.len(), labels) }
+            <p class="course-text" data-testid="task-text">{ task.text.get(language) }</p>
+            if done {
+                <p class="task-done" data-testid="task-done">{ labels.task_done }</p>
+            } else {
+                <p class="task-reason" data-testid="task-reason"><b>{ labels.not_yet }</b>{ " " }{ NotYet::NotJudged.text(language) }</p>
+                if build.tried_and_failed() {
+                    <p class="task-hint" data-testid="task-hint"><b>{ labels.hint }</b>{ " " }{ task.hint.get(language) }</p>
+                }
             }
         </div>
     }
