@@ -123,6 +123,15 @@ pub enum Injection {
     },
 }
 
+/// The delivery or send an injection counts ([`Injection::ordinal`]), from 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InjectionOrdinal {
+    /// The message's `delivery`-th delivery (its field `delivery`).
+    Delivery(u32),
+    /// The request's `attempt`-th send (its field `attempt`).
+    Attempt(u32),
+}
+
 /// [`Injection`]'s externally tagged twin, through which it reads; the compiler checks that it
 /// builds exactly [`Injection`]'s variants.
 #[derive(Deserialize)]
@@ -173,6 +182,46 @@ impl Injection {
             Injection::DuplicateAfterRetention { .. } => FaultClass::F10,
             Injection::RetryWithNewKey { .. } => FaultClass::F11,
             Injection::CrashRelayAfterPublish { .. } => FaultClass::F12,
+        }
+    }
+
+    /// The message the injection names, if it names one, for validation.
+    pub fn message(&self) -> Option<&MessageRef> {
+        match self {
+            Injection::DuplicateDelivery { message }
+            | Injection::CrashConsumerAfterCommit { message, .. }
+            | Injection::CrashConsumerBeforeCommit { message, .. }
+            | Injection::ConcurrentDelivery { message }
+            | Injection::DeliverAfter { message, .. }
+            | Injection::DuplicateAfterRetention { message }
+            | Injection::CrashRelayAfterPublish { message } => Some(message),
+            Injection::LoseResponse { .. }
+            | Injection::DoubleSubmit { .. }
+            | Injection::ReuseKey { .. }
+            | Injection::CrashApi { .. }
+            | Injection::RetryWithNewKey { .. } => None,
+        }
+    }
+
+    /// Which delivery or send the injection waits for, if it counts one, for validation
+    /// against [`crate::sim::bounds`].
+    pub fn ordinal(&self) -> Option<InjectionOrdinal> {
+        match self {
+            Injection::CrashConsumerAfterCommit { delivery, .. }
+            | Injection::CrashConsumerBeforeCommit { delivery, .. } => {
+                Some(InjectionOrdinal::Delivery(*delivery))
+            }
+            Injection::LoseResponse { attempt, .. } | Injection::CrashApi { attempt, .. } => {
+                Some(InjectionOrdinal::Attempt(*attempt))
+            }
+            Injection::DuplicateDelivery { .. }
+            | Injection::ConcurrentDelivery { .. }
+            | Injection::DoubleSubmit { .. }
+            | Injection::ReuseKey { .. }
+            | Injection::DeliverAfter { .. }
+            | Injection::DuplicateAfterRetention { .. }
+            | Injection::RetryWithNewKey { .. }
+            | Injection::CrashRelayAfterPublish { .. } => None,
         }
     }
 

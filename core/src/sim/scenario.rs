@@ -23,7 +23,7 @@ use crate::program::{HandlerProgram, ProgramError};
 use crate::shop::ShopConfig;
 use crate::sim::action::RequestIndex;
 use crate::sim::bounds;
-use crate::sim::fault::{FaultRates, Injection};
+use crate::sim::fault::{FaultRates, Injection, MessageRef};
 use crate::sim::json;
 use crate::stock::StockImplementation;
 use crate::store::OrderLine;
@@ -607,29 +607,10 @@ impl Scenario {
             for request in injection.requests() {
                 known(format!("injections[{index}]"), request)?;
             }
-            if let Some(crate::sim::fault::MessageRef::OrderPlacedOf(request)) =
-                injection_message(injection)
-            {
-                places_order(format!("injections[{index}].message.order_placed_of"), request)?;
+            if let Some(MessageRef::OrderPlacedOf(request)) = injection.message() {
+                places_order(format!("injections[{index}].message.order_placed_of"), *request)?;
             }
         }
         Ok(())
-    }
-}
-
-fn injection_message(injection: &Injection) -> Option<crate::sim::fault::MessageRef> {
-    match injection {
-        Injection::DuplicateDelivery { message }
-        | Injection::CrashConsumerAfterCommit { message, .. }
-        | Injection::CrashConsumerBeforeCommit { message, .. }
-        | Injection::ConcurrentDelivery { message }
-        | Injection::DeliverAfter { message, .. }
-        | Injection::DuplicateAfterRetention { message }
-        | Injection::CrashRelayAfterPublish { message } => Some(message.clone()),
-        Injection::LoseResponse { .. }
-        | Injection::DoubleSubmit { .. }
-        | Injection::ReuseKey { .. }
-        | Injection::CrashApi { .. }
-        | Injection::RetryWithNewKey { .. } => None,
     }
 }

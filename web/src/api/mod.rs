@@ -583,17 +583,18 @@ impl Lab {
         };
         let chosen = if let Some(name) = fault.as_string() {
             let known = name == "clock"
-                || FaultClass::ALL
-                    .iter()
-                    .any(|class| class.to_string().eq_ignore_ascii_case(&name));
+                || FaultClass::ALL.iter().any(|class| class.id().eq_ignore_ascii_case(&name));
             if !known {
                 return Err(LabError::argument(
                     "fault",
-                    format!("must be a fault class (F1 to F12) or \"clock\", not {name:?}"),
+                    format!(
+                        "must be a fault class ({}) or \"clock\", not {name:?}",
+                        FaultClass::id_range(" to ")
+                    ),
                 ));
             }
             found.actions.iter().find(|action| match action.fault_class() {
-                Some(class) => class.to_string().eq_ignore_ascii_case(&name),
+                Some(class) => class.id().eq_ignore_ascii_case(&name),
                 None => name == "clock" && matches!(action, Action::AdvanceClock { .. }),
             })
         } else if fault.is_object() {
