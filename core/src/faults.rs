@@ -8,18 +8,19 @@
 //! knows of a class by name follows from it: the [`FaultClass`] enum and [`FaultClass::ALL`],
 //! its id (`F1`) in scenarios' `fault_rates`, traces, links, the checker's budgets and the
 //! TypeScript union `FaultClass` (`web/src/api/tests.rs` compares the union with this table),
-//! the JSON name of its simulator action and anchored choice (which `--inject F1@...` and the
+//! the JSON name of its simulator action and anchored choice (which `--inject F1,...` and the
 //! package's `inject(item, "F1")` take), the tag of its injection in a scenario, and its
 //! sentence in the catalogue. `sim::tests` checks that the simulator's `Action`,
 //! `AnchoredAction` and `Injection` carry the names the table gives.
 //!
-//! Adding a class: a row here (and its sentence in `words/`: the field in `catalogue.rs`,
-//! the text in `en.rs` and `ru.rs`); then what it does, which the compiler asks for one match
-//! at a time: its [`crate::sim::Action`] (`sim/action.rs`) with what enables and applies it
-//! (`sim/world.rs` and the actor's file), its anchored choice (`sim/choice.rs`), its
-//! injection (`sim/fault.rs`, fired by `sim/scheduler.rs`), its words on the page
-//! (`view/action_words.rs`, `view/pending.rs`), a fuzzer's draft of it
-//! (`testing/strategies.rs`), and the TypeScript unions of `web/src/api/mod.rs`.
+//! Adding a class: a row here, and its sentence in `words/` (the field in `catalogue.rs`, the
+//! text in `en.rs` and `ru.rs`). Then what it does, which the compiler asks for one match at
+//! a time: its [`crate::sim::Action`] in `sim/action.rs` and what enables and applies it in
+//! `sim/world.rs` (with the actor's own file), its anchored choice in `sim/choice.rs`, its
+//! injection in `sim/fault.rs` (declared, validated, drafted for the fuzzer and fired there),
+//! and its words on the page in `view/action_words.rs`. Then the tests ask for the rest: its
+//! id and action name in the TypeScript unions of `web/src/api/mod.rs`, and a lesson that
+//! teaches it (`core/scenarios/`, listed in `sim/catalogue.rs`), since every class has one.
 
 use std::fmt;
 
