@@ -110,6 +110,11 @@ pub enum Pattern {
     P4,
 }
 
+impl Pattern {
+    /// The four patterns, in order.
+    pub const ALL: [Pattern; 4] = [Pattern::P1, Pattern::P2, Pattern::P3, Pattern::P4];
+}
+
 impl Patterns {
     /// These switches with `pattern` set to `mode`.
     pub fn with(self, pattern: Pattern, mode: PatternMode) -> Patterns {
@@ -530,16 +535,18 @@ impl Scenario {
         Scenario { injections: Vec::new(), fault_rates: Default::default(), ..self.clone() }
     }
 
-    /// The same scenario with the lesson's focus patterns (all four if it names none) in
+    /// The patterns the lesson is about: its focus, or all four if it names none.
+    pub fn focus_patterns(&self) -> Vec<Pattern> {
+        if self.focus.is_empty() { Pattern::ALL.to_vec() } else { self.focus.clone() }
+    }
+
+    /// The same scenario with the lesson's focus patterns ([`Scenario::focus_patterns`]) in
     /// `mode`: the page's naive/idempotent switch.
     pub fn with_mode(&self, mode: PatternMode) -> Scenario {
-        if self.focus.is_empty() {
-            return self.with_all_patterns(mode);
-        }
         let patterns = self
-            .focus
-            .iter()
-            .fold(self.patterns, |patterns, pattern| patterns.with(*pattern, mode));
+            .focus_patterns()
+            .into_iter()
+            .fold(self.patterns, |patterns, pattern| patterns.with(pattern, mode));
         Scenario { patterns, ..self.clone() }
     }
 

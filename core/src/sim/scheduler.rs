@@ -248,6 +248,14 @@ impl Simulation {
         }
     }
 
+    /// Takes steps until `steps` have been taken or the run stops, whichever comes first;
+    /// returns whether `steps` were reached. Reaching them step by step does not end the run
+    /// at its last step ([`Simulation::settle`] does).
+    pub fn run_to(&mut self, steps: usize) -> bool {
+        while self.steps.len() < steps && self.step().is_some() {}
+        self.steps.len() >= steps
+    }
+
     /// Takes one step; returns it, or `None` if the run has stopped (see
     /// [`Simulation::stop_reason`]).
     pub fn step(&mut self) -> Option<&TraceStep> {

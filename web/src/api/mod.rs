@@ -254,7 +254,7 @@ impl Lab {
         {
             let state = Rc::make_mut(&mut self.state);
             let sim = Rc::make_mut(&mut state.sim);
-            while sim.steps().len() < step && sim.step().is_some() {}
+            sim.run_to(step);
             // Reached step by step, the last step ends the run as `runToEnd` would.
             sim.settle();
         }
