@@ -26,9 +26,10 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::words::{Language, Words};
+use crate::words::Language;
 
-/// What the lab knows of a fault class by name: one row of the table, [`FAULT_CLASSES`].
+/// A fault class's names, from its row of the table: [`FAULT_CLASSES`] (its sentence is
+/// [`FaultClass::description_in`], from the same row).
 #[derive(Clone, Copy, Debug)]
 pub struct FaultDescriptor {
     /// The class.
@@ -41,11 +42,11 @@ pub struct FaultDescriptor {
     /// The tag of its injection in a scenario (`sim::Injection`):
     /// `{"fault": "duplicate_delivery", ...}`.
     pub injection: &'static str,
-    /// What the fault is, in a sentence, from a language's catalogue.
-    pub description: fn(&Words) -> &'static str,
 }
 
-/// Declares [`FaultClass`], [`FaultClass::ALL`] and [`FAULT_CLASSES`] from one table.
+/// Declares [`FaultClass`], [`FaultClass::ALL`], each class's id and sentence, and
+/// [`FAULT_CLASSES`] from one table. The id and the sentence are matches rather than reads of
+/// the table, so that the page, which needs only those, does not carry the table.
 macro_rules! fault_classes {
     ($( $(#[$doc:meta])* $class:ident: $action:literal, $injection:literal, $words:ident; )*) => {
         /// The fault classes of DESIGN.md, in the order of their table.
@@ -58,6 +59,21 @@ macro_rules! fault_classes {
             /// Every class, in order.
             pub const ALL: [FaultClass; [$(stringify!($class)),*].len()] =
                 [$(FaultClass::$class),*];
+
+            /// The class's id: `F1`.
+            pub fn id(self) -> &'static str {
+                match self {
+                    $( FaultClass::$class => stringify!($class), )*
+                }
+            }
+
+            /// [`FaultClass::description`] in `language`.
+            pub fn description_in(self, language: Language) -> &'static str {
+                let words = language.words();
+                match self {
+                    $( FaultClass::$class => words.$words, )*
+                }
+            }
         }
 
         /// Every class's row of the table, in the order of [`FaultClass::ALL`].
@@ -67,7 +83,6 @@ macro_rules! fault_classes {
                 id: stringify!($class),
                 action: $action,
                 injection: $injection,
-                description: |words| words.$words,
             },
         )*];
     };
@@ -110,12 +125,7 @@ impl FaultClass {
 
     /// The class whose id is `id` (`"F1"`), exactly as the table spells it.
     pub fn from_id(id: &str) -> Option<FaultClass> {
-        FAULT_CLASSES.iter().find(|row| row.id == id).map(|row| row.class)
-    }
-
-    /// The class's id: `F1`.
-    pub fn id(self) -> &'static str {
-        self.descriptor().id
+        FaultClass::ALL.into_iter().find(|class| class.id() == id)
     }
 
     /// The JSON name of the class's simulator action and anchored choice: `duplicate_message`.
@@ -131,8 +141,8 @@ impl FaultClass {
     /// The ids of the first and the last class with `separator` between them, for messages:
     /// `F1 to F12`, `F1-F12`.
     pub fn id_range(separator: &str) -> String {
-        let first = FAULT_CLASSES.first().map_or("", |row| row.id);
-        let last = FAULT_CLASSES.last().map_or("", |row| row.id);
+        let first = FaultClass::ALL.first().map_or("", |class| class.id());
+        let last = FaultClass::ALL.last().map_or("", |class| class.id());
         format!("{first}{separator}{last}")
     }
 
@@ -140,11 +150,6 @@ impl FaultClass {
     /// language).
     pub fn description(self) -> &'static str {
         self.description_in(Language::En)
-    }
-
-    /// [`FaultClass::description`] in `language`.
-    pub fn description_in(self, language: Language) -> &'static str {
-        (self.descriptor().description)(language.words())
     }
 }
 
@@ -165,12 +170,10 @@ mod tests {
             assert_eq!(row.id, format!("{:?}", row.class), "the id is the variant's name");
             assert_eq!(serde_json::to_value(row.class).unwrap(), row.id, "its JSON is its id");
             assert_eq!(FaultClass::from_id(row.id), Some(row.class));
+            assert_eq!(row.class.id(), row.id);
             for language in Language::ALL {
-                assert!(
-                    !(row.description)(language.words()).is_empty(),
-                    "{} in {language:?}",
-                    row.id
-                );
+                let sentence = row.class.description_in(language);
+                assert!(!sentence.is_empty(), "{} in {language:?}", row.id);
             }
         }
         assert_eq!(FaultClass::from_id("f1"), None, "ids are exact, as serde reads them");

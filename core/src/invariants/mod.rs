@@ -54,7 +54,7 @@ use serde::{Deserialize, Serialize};
 use crate::history::{HandlerRunId, History};
 use crate::ids::{ConsumerName, MessageId};
 use crate::store::{Row, TableName, Tables};
-use crate::words::{Language, Words};
+use crate::words::Language;
 
 mod answers;
 mod finding;
@@ -92,22 +92,19 @@ pub enum InvariantGroup {
     Answer,
 }
 
-/// What the lab knows of an invariant: one row of the table, [`INVARIANTS`].
+/// An invariant's row of the table as data: [`INVARIANTS`] (its words and its check are
+/// [`InvariantId`]'s methods, from the same row).
 #[derive(Clone, Copy, Debug)]
 pub struct InvariantDescriptor {
     /// The invariant.
     pub id: InvariantId,
     /// What one verdict of it is a function of.
     pub group: InvariantGroup,
-    /// Its short title, from a language's catalogue.
-    pub title: fn(&Words) -> &'static str,
-    /// What it says, from a language's catalogue.
-    pub description: fn(&Words) -> &'static str,
-    /// Its check over the committed tables and the history, the reference.
-    pub check: fn(&Tables, &History, &Quiescence) -> Vec<Violation>,
 }
 
-/// Declares [`InvariantId`], [`InvariantId::ALL`] and [`INVARIANTS`] from one table.
+/// Declares [`InvariantId`], [`InvariantId::ALL`], each invariant's words and check, and
+/// [`INVARIANTS`] from one table. The words and the checks are matches rather than reads of
+/// the table, so that the page, which needs only those, does not carry the table.
 macro_rules! invariants {
     ($(
         $(#[$doc:meta])*
@@ -123,6 +120,34 @@ macro_rules! invariants {
             /// Every invariant, in the order [`check_all`] checks them.
             pub const ALL: [InvariantId; [$(stringify!($id)),*].len()] =
                 [$(InvariantId::$id),*];
+
+            /// [`InvariantId::title`] in `language`.
+            pub fn title_in(self, language: Language) -> &'static str {
+                let words = language.words();
+                match self {
+                    $( InvariantId::$id => words.$title, )*
+                }
+            }
+
+            /// [`InvariantId::description`] in `language`.
+            pub fn description_in(self, language: Language) -> &'static str {
+                let words = language.words();
+                match self {
+                    $( InvariantId::$id => words.$description, )*
+                }
+            }
+
+            /// Runs this invariant's check.
+            pub fn check(
+                self,
+                tables: &Tables,
+                history: &History,
+                quiescence: &Quiescence,
+            ) -> Vec<Violation> {
+                match self {
+                    $( InvariantId::$id => ($check)(tables, history, quiescence), )*
+                }
+            }
         }
 
         /// Every invariant's row of the table, in the order of [`InvariantId::ALL`].
@@ -130,9 +155,6 @@ macro_rules! invariants {
             InvariantDescriptor {
                 id: InvariantId::$id,
                 group: InvariantGroup::$group,
-                title: |words| words.$title,
-                description: |words| words.$description,
-                check: $check,
             },
         )*];
     };
@@ -182,29 +204,9 @@ impl InvariantId {
         self.title_in(Language::En)
     }
 
-    /// [`InvariantId::title`] in `language`.
-    pub fn title_in(self, language: Language) -> &'static str {
-        (self.descriptor().title)(language.words())
-    }
-
     /// What the invariant says, in a sentence or two, in English.
     pub fn description(self) -> &'static str {
         self.description_in(Language::En)
-    }
-
-    /// [`InvariantId::description`] in `language`.
-    pub fn description_in(self, language: Language) -> &'static str {
-        (self.descriptor().description)(language.words())
-    }
-
-    /// Runs this invariant's check.
-    pub fn check(
-        self,
-        tables: &Tables,
-        history: &History,
-        quiescence: &Quiescence,
-    ) -> Vec<Violation> {
-        (self.descriptor().check)(tables, history, quiescence)
     }
 }
 
