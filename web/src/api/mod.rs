@@ -588,8 +588,9 @@ impl Lab {
                 return Err(LabError::argument(
                     "fault",
                     format!(
-                        "must be a fault class ({}) or \"clock\", not {name:?}",
-                        FaultClass::id_range(" to ")
+                        "must be a fault class ({} to {}) or \"clock\", not {name:?}",
+                        convert::FIRST_CLASS,
+                        convert::LAST_CLASS
                     ),
                 ));
             }

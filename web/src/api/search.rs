@@ -87,7 +87,11 @@ fn budget(value: &JsValue, scenario: &Scenario) -> Result<FaultBudget, LabError>
         let Some(class) = FaultClass::from_id(&name) else {
             return Err(LabError::argument(
                 &format!("{FIELD}.{name}"),
-                format!("is not a fault class ({})", FaultClass::id_range(" to ")),
+                format!(
+                    "is not a fault class ({} to {})",
+                    convert::FIRST_CLASS,
+                    convert::LAST_CLASS
+                ),
             ));
         };
         let field = format!("{FIELD}.{name}");
