@@ -57,7 +57,7 @@ pub fn explanation(
     }
     let _ = writeln!(text);
     let _ = writeln!(text, "{}", words.explain_patterns);
-    for pattern in scenario.focus_patterns() {
+    for &pattern in scenario.focus_patterns() {
         let _ = writeln!(text, "  {pattern:?}  {}", pattern_title(pattern, language));
     }
     let _ = writeln!(text, "{}", words.explain_faults);

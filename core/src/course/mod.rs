@@ -653,7 +653,7 @@ impl Lesson {
 
     /// The patterns the lesson is about: its scenario's focus, or all four if it names none.
     pub fn focus(&self, scenario: &Scenario) -> Vec<Pattern> {
-        scenario.focus_patterns()
+        scenario.focus_patterns().to_vec()
     }
 
     /// The pattern switches of the lesson's run with every focus pattern in `mode`.

@@ -536,8 +536,8 @@ impl Scenario {
     }
 
     /// The patterns the lesson is about: its focus, or all four if it names none.
-    pub fn focus_patterns(&self) -> Vec<Pattern> {
-        if self.focus.is_empty() { Pattern::ALL.to_vec() } else { self.focus.clone() }
+    pub fn focus_patterns(&self) -> &[Pattern] {
+        if self.focus.is_empty() { &Pattern::ALL } else { &self.focus }
     }
 
     /// The same scenario with the lesson's focus patterns ([`Scenario::focus_patterns`]) in
@@ -545,8 +545,8 @@ impl Scenario {
     pub fn with_mode(&self, mode: PatternMode) -> Scenario {
         let patterns = self
             .focus_patterns()
-            .into_iter()
-            .fold(self.patterns, |patterns, pattern| patterns.with(pattern, mode));
+            .iter()
+            .fold(self.patterns, |patterns, pattern| patterns.with(*pattern, mode));
         Scenario { patterns, ..self.clone() }
     }
 
