@@ -85,7 +85,8 @@ pub enum InjectError {
     },
     /// No action or fault class of this name.
     #[error(
-        "--inject #{index} `{choice}`: `{action}` is not an action; the actions are F1-F12 or {}",
+        "--inject #{index} `{choice}`: `{action}` is not an action; the actions are {} or {}",
+        FaultClass::id_range("-"),
         action_names()
     )]
     UnknownAction {
@@ -203,23 +204,9 @@ fn shortened(text: &str) -> String {
     }
 }
 
-/// The action a fault class names.
+/// The action a fault class names (its row of `faults::FAULT_CLASSES`).
 fn class_action(class: &str) -> Option<&'static str> {
-    let class: FaultClass = serde_json::from_value(serde_json::Value::String(class.into())).ok()?;
-    Some(match class {
-        FaultClass::F1 => "duplicate_message",
-        FaultClass::F2 => "crash_consumer_after_commit",
-        FaultClass::F3 => "crash_consumer_before_commit",
-        FaultClass::F4 => "deliver_concurrently",
-        FaultClass::F5 => "lose_response",
-        FaultClass::F6 => "double_submit",
-        FaultClass::F7 => "send_with_key_of",
-        FaultClass::F8 => "crash_api",
-        FaultClass::F9 => "hold_message",
-        FaultClass::F10 => "duplicate_after_retention",
-        FaultClass::F11 => "retry_with_new_key",
-        FaultClass::F12 => "crash_relay",
-    })
+    FaultClass::from_id(class).map(FaultClass::action_name)
 }
 
 /// Reads the `--inject` arguments into the run's choices, in `scenario` (whose requests and

@@ -57,12 +57,7 @@ pub fn explanation(
     }
     let _ = writeln!(text);
     let _ = writeln!(text, "{}", words.explain_patterns);
-    let focus: Vec<Pattern> = if scenario.focus.is_empty() {
-        vec![Pattern::P1, Pattern::P2, Pattern::P3, Pattern::P4]
-    } else {
-        scenario.focus.clone()
-    };
-    for pattern in focus {
+    for &pattern in scenario.focus_patterns() {
         let _ = writeln!(text, "  {pattern:?}  {}", pattern_title(pattern, language));
     }
     let _ = writeln!(text, "{}", words.explain_faults);

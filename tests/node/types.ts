@@ -146,8 +146,8 @@ export async function everyExport(slot: Element, wasm: InitInput): Promise<strin
   lab.setMode("safe");
   // @ts-expect-error stepTo takes a step number
   lab.stepTo("3");
-  // @ts-expect-error F13 is not a fault class
-  const no_fault: FaultClass = "F13";
+  // @ts-expect-error F0 is not a fault class
+  const no_fault: FaultClass = "F0";
   // @ts-expect-error the cursor is read-only
   lab.cursor = 4;
   // @ts-expect-error a lab comes from its static constructors

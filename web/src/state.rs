@@ -486,7 +486,7 @@ impl LabState {
         match self.run().until(&self.outcomes, self.cursor).play() {
             Ok(played) => {
                 let mut sim = played.simulation;
-                while sim.steps().len() < self.cursor && sim.step().is_some() {}
+                sim.run_to(self.cursor);
                 sim.trace()
             }
             Err(_) => self.sim.trace(),
@@ -622,7 +622,7 @@ impl LabState {
                 let at_end = self.sim.stop_reason().is_some() && cursor == self.sim.steps().len();
                 *self = self.keeping_the_view(state);
                 let sim = Rc::make_mut(&mut self.sim);
-                while sim.steps().len() < cursor && sim.step().is_some() {}
+                sim.run_to(cursor);
                 // Shown at the run's end before the switch: whether the other twin ends there
                 // too is found by trying its next step, so that the page never shows "34 / 34"
                 // of a run that goes on, nor asks to run on a run that has ended.

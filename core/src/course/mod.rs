@@ -676,11 +676,7 @@ impl Lesson {
 
     /// The patterns the lesson is about: its scenario's focus, or all four if it names none.
     pub fn focus(&self, scenario: &Scenario) -> Vec<Pattern> {
-        if scenario.focus.is_empty() {
-            vec![Pattern::P1, Pattern::P2, Pattern::P3, Pattern::P4]
-        } else {
-            scenario.focus.clone()
-        }
+        scenario.focus_patterns().to_vec()
     }
 
     /// The pattern switches of the lesson's run with every focus pattern in `mode`.

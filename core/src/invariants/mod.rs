@@ -21,6 +21,31 @@
 //! [`check_all`] judges everything from scratch and is the reference; [`Incremental`]
 //! (`incremental.rs`), which the simulator keeps in its world, judges again only what a step
 //! changed and finds the same violations in the same order.
+//!
+//! Every invariant is one row of the table in `invariants!` below: its id, its group (what one
+//! verdict of it is a function of, [`InvariantGroup`]), its title and description in the
+//! catalogue and its check. [`InvariantId`], [`InvariantId::ALL`], the words and
+//! [`InvariantId::check`] follow from it; the TypeScript union `InvariantId` is compared with
+//! it by `web/src/api/tests.rs`.
+//!
+//! Adding an invariant: a row in the table; its check beside those that read the same
+//! (`rows.rs`, `answers.rs`, `messages.rs`), what it finds as a [`Finding`] (`finding.rs`),
+//! its title, description and sentence in `words/` (`catalogue.rs`, `en.rs`, `ru.rs`); its
+//! group's index and violations in [`Incremental`] (`incremental.rs`, which debug builds and a
+//! property test compare with [`check_all`] after every step); and its id in the TypeScript
+//! union of `web/src/api/mod.rs`. The exhaustive checker (`check/world_model.rs`) stays sound
+//! only if the check is:
+//! - a function of its group alone, judged again whenever a step touches the group: the
+//!   incremental checker and the checker's states see only the groups a step changed;
+//! - blind to consumer instances: it never names or counts instance A or B (the symmetry
+//!   reduction swaps them);
+//! - reading the history per idempotency key or per message only, in the order recorded
+//!   within one key or message, never across them (the checker hashes a canonical history
+//!   that keeps only that order); and the number of records, if it must;
+//! - deterministic and total: no panic, no hashing order, sums that cannot overflow.
+//!
+//! If one of these cannot hold, change the reduction it breaks in `check/world_model.rs`
+//! with it, and the pinned state counts of `check/scenarios.rs` will say so.
 
 use std::fmt;
 
@@ -46,36 +71,132 @@ pub use rows::{
     check_i3_charged_at_most_once,
 };
 
-/// The name of one invariant of DESIGN.md.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-pub enum InvariantId {
+/// What one verdict of an invariant is a function of: the group of rows and records that
+/// [`Incremental`] judges again when a step touches it (see "Adding an invariant" in the
+/// module's documentation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InvariantGroup {
+    /// One sku: its stock row and its reservations.
+    Sku,
+    /// One reservation: its row and its order.
+    Reservation,
+    /// One order: its row and its charges.
+    Order,
+    /// One answer of the API beside its key's first, and one key's handler runs.
+    AnswerAndKey,
+    /// One inbox row (message, consumer): the row and the message's events for it.
+    InboxRow,
+    /// The whole run, judged only when no work is pending.
+    Quiescence,
+    /// One answer of the API on its own.
+    Answer,
+}
+
+/// An invariant's row of the table as data: [`INVARIANTS`] (its words and its check are
+/// [`InvariantId`]'s methods, from the same row).
+#[derive(Clone, Copy, Debug)]
+pub struct InvariantDescriptor {
+    /// The invariant.
+    pub id: InvariantId,
+    /// What one verdict of it is a function of.
+    pub group: InvariantGroup,
+}
+
+/// Declares [`InvariantId`], [`InvariantId::ALL`], each invariant's words and check, and
+/// [`INVARIANTS`] from one table. The words and the checks are matches rather than reads of
+/// the table, so that the page, which needs only those, does not carry the table.
+macro_rules! invariants {
+    ($(
+        $(#[$doc:meta])*
+        $id:ident: $group:ident, $title:ident, $description:ident, $check:expr;
+    )*) => {
+        /// The name of one invariant of DESIGN.md.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+        pub enum InvariantId {
+            $( $(#[$doc])* $id, )*
+        }
+
+        impl InvariantId {
+            /// Every invariant, in the order [`check_all`] checks them.
+            pub const ALL: [InvariantId; [$(stringify!($id)),*].len()] =
+                [$(InvariantId::$id),*];
+
+            /// [`InvariantId::title`] in `language`.
+            pub fn title_in(self, language: Language) -> &'static str {
+                let words = language.words();
+                match self {
+                    $( InvariantId::$id => words.$title, )*
+                }
+            }
+
+            /// [`InvariantId::description`] in `language`.
+            pub fn description_in(self, language: Language) -> &'static str {
+                let words = language.words();
+                match self {
+                    $( InvariantId::$id => words.$description, )*
+                }
+            }
+
+            /// Runs this invariant's check.
+            pub fn check(
+                self,
+                tables: &Tables,
+                history: &History,
+                quiescence: &Quiescence,
+            ) -> Vec<Violation> {
+                match self {
+                    $( InvariantId::$id => ($check)(tables, history, quiescence), )*
+                }
+            }
+        }
+
+        /// Every invariant's row of the table, in the order of [`InvariantId::ALL`].
+        pub static INVARIANTS: [InvariantDescriptor; InvariantId::ALL.len()] = [$(
+            InvariantDescriptor {
+                id: InvariantId::$id,
+                group: InvariantGroup::$group,
+            },
+        )*];
+    };
+}
+
+invariants! {
+    // id  its group      its title and description in the catalogue
+    //     its check (in the file of what it reads: `rows.rs`, `answers.rs`, `messages.rs`)
     /// Stock is conserved.
-    I1,
+    I1: Sku, i1_title, i1_description,
+        |tables, _, _| check_i1_stock_conserved(tables);
     /// At most one reservation effect per (order, sku).
-    I2,
+    I2: Reservation, i2_title, i2_description,
+        |tables, _, _| check_i2_one_reservation_per_order_line(tables);
     /// An order is charged at most once.
-    I3,
+    I3: Order, i3_title, i3_description,
+        |tables, _, _| check_i3_charged_at_most_once(tables);
     /// Same key, same answer, for the same request only; one handler per key at a time.
-    I4,
+    I4: AnswerAndKey, i4_title, i4_description,
+        |_, history, _| check_i4_same_key_same_answer(history);
     /// An inbox row exists exactly when its effect was applied.
-    I5,
+    I5: InboxRow, i5_title, i5_description,
+        |tables, history, _| check_i5_inbox_row_exactly_when_applied(tables, history);
     /// At quiescence every `OrderPlaced` was processed exactly once per consumer.
-    I6,
+    I6: Quiescence, i6_title, i6_description,
+        check_i6_order_placed_processed_once;
     /// No duplicate made the API answer 5xx.
-    I7,
+    I7: Answer, i7_title, i7_description,
+        |_, history, _| check_i7_no_server_error_for_a_duplicate(history);
 }
 
 impl InvariantId {
-    /// Every invariant, in the order [`check_all`] checks them.
-    pub const ALL: [InvariantId; 7] = [
-        InvariantId::I1,
-        InvariantId::I2,
-        InvariantId::I3,
-        InvariantId::I4,
-        InvariantId::I5,
-        InvariantId::I6,
-        InvariantId::I7,
-    ];
+    /// The invariant's row of the table.
+    pub fn descriptor(self) -> &'static InvariantDescriptor {
+        // The table lists the invariants in the enum's order (both come from one list).
+        &INVARIANTS[self as usize]
+    }
+
+    /// What one verdict of the invariant is a function of.
+    pub fn group(self) -> InvariantGroup {
+        self.descriptor().group
+    }
 
     /// A short title, for a badge on the page, in English ([`InvariantId::title_in`] any
     /// language).
@@ -83,55 +204,9 @@ impl InvariantId {
         self.title_in(Language::En)
     }
 
-    /// [`InvariantId::title`] in `language`.
-    pub fn title_in(self, language: Language) -> &'static str {
-        let words = language.words();
-        match self {
-            InvariantId::I1 => words.i1_title,
-            InvariantId::I2 => words.i2_title,
-            InvariantId::I3 => words.i3_title,
-            InvariantId::I4 => words.i4_title,
-            InvariantId::I5 => words.i5_title,
-            InvariantId::I6 => words.i6_title,
-            InvariantId::I7 => words.i7_title,
-        }
-    }
-
     /// What the invariant says, in a sentence or two, in English.
     pub fn description(self) -> &'static str {
         self.description_in(Language::En)
-    }
-
-    /// [`InvariantId::description`] in `language`.
-    pub fn description_in(self, language: Language) -> &'static str {
-        let words = language.words();
-        match self {
-            InvariantId::I1 => words.i1_description,
-            InvariantId::I2 => words.i2_description,
-            InvariantId::I3 => words.i3_description,
-            InvariantId::I4 => words.i4_description,
-            InvariantId::I5 => words.i5_description,
-            InvariantId::I6 => words.i6_description,
-            InvariantId::I7 => words.i7_description,
-        }
-    }
-
-    /// Runs this invariant's check.
-    pub fn check(
-        self,
-        tables: &Tables,
-        history: &History,
-        quiescence: &Quiescence,
-    ) -> Vec<Violation> {
-        match self {
-            InvariantId::I1 => check_i1_stock_conserved(tables),
-            InvariantId::I2 => check_i2_one_reservation_per_order_line(tables),
-            InvariantId::I3 => check_i3_charged_at_most_once(tables),
-            InvariantId::I4 => check_i4_same_key_same_answer(history),
-            InvariantId::I5 => check_i5_inbox_row_exactly_when_applied(tables, history),
-            InvariantId::I6 => check_i6_order_placed_processed_once(tables, history, quiescence),
-            InvariantId::I7 => check_i7_no_server_error_for_a_duplicate(history),
-        }
     }
 }
 

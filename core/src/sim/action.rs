@@ -11,6 +11,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::faults::FaultClass;
+use crate::sim::world::Target;
 
 /// The position of a request in the scenario's list of requests.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -214,6 +215,35 @@ impl Action {
             Action::DuplicateAfterRetention { .. } => FaultClass::F10,
             Action::RetryWithNewKey { .. } => FaultClass::F11,
             Action::CrashRelay => FaultClass::F12,
+            Action::ClientSend { .. }
+            | Action::ClientTimeout { .. }
+            | Action::ClientRetry { .. }
+            | Action::ApiStep { .. }
+            | Action::DeliverResponse { .. }
+            | Action::RelayStep
+            | Action::BrokerDeliver { .. }
+            | Action::ConsumerStep { .. }
+            | Action::PurgeStep
+            | Action::AdvanceClock { .. } => return None,
+        })
+    }
+
+    /// What a fault action hits (the page offers it on that waiting item); `None` for a
+    /// normal action.
+    pub fn fault_target(&self) -> Option<Target> {
+        Some(match self {
+            Action::DuplicateMessage { entry }
+            | Action::DeliverConcurrently { entry, .. }
+            | Action::HoldMessage { entry, .. }
+            | Action::DuplicateAfterRetention { entry } => Target::Entry(*entry),
+            Action::CrashConsumerAfterCommit { instance }
+            | Action::CrashConsumerBeforeCommit { instance } => Target::Delivery(*instance),
+            Action::LoseResponse { attempt } => Target::Answer(*attempt),
+            Action::CrashApi { attempt } => Target::Attempt(*attempt),
+            Action::DoubleSubmit { request }
+            | Action::SendWithKeyOf { request, .. }
+            | Action::RetryWithNewKey { request } => Target::Request(*request),
+            Action::CrashRelay => Target::Relay,
             Action::ClientSend { .. }
             | Action::ClientTimeout { .. }
             | Action::ClientRetry { .. }

@@ -15,7 +15,7 @@
 //! `requests[0].operation.lines[0].qty`.
 
 use crate::faults::FaultClass;
-use crate::sim::fault::Injection;
+use crate::sim::fault::InjectionOrdinal;
 use crate::sim::scenario::{Operation, Scenario, ScenarioError};
 
 /// What a bound counts.
@@ -306,24 +306,16 @@ fn check_requests(scenario: &Scenario) -> Result<(), ScenarioError> {
 fn check_injections(scenario: &Scenario) -> Result<(), ScenarioError> {
     INJECTIONS.check(at("injections"), len(&scenario.injections))?;
     for (index, injection) in scenario.injections.iter().enumerate() {
-        match injection {
-            Injection::CrashConsumerAfterCommit { delivery, .. }
-            | Injection::CrashConsumerBeforeCommit { delivery, .. } => {
+        match injection.ordinal() {
+            Some(InjectionOrdinal::Delivery(delivery)) => {
                 INJECTED_DELIVERY
-                    .check(|| format!("injections[{index}].delivery"), u64::from(*delivery))?;
+                    .check(|| format!("injections[{index}].delivery"), u64::from(delivery))?;
             }
-            Injection::LoseResponse { attempt, .. } | Injection::CrashApi { attempt, .. } => {
+            Some(InjectionOrdinal::Attempt(attempt)) => {
                 INJECTED_ATTEMPT
-                    .check(|| format!("injections[{index}].attempt"), u64::from(*attempt))?;
+                    .check(|| format!("injections[{index}].attempt"), u64::from(attempt))?;
             }
-            Injection::DuplicateDelivery { .. }
-            | Injection::ConcurrentDelivery { .. }
-            | Injection::DoubleSubmit { .. }
-            | Injection::ReuseKey { .. }
-            | Injection::DeliverAfter { .. }
-            | Injection::DuplicateAfterRetention { .. }
-            | Injection::RetryWithNewKey { .. }
-            | Injection::CrashRelayAfterPublish { .. } => {}
+            None => {}
         }
     }
     Ok(())

@@ -5,7 +5,9 @@
 //! scenario asks for faults in two ways:
 //! - an [`Injection`] names its target ("the `OrderPlaced` of request 0", "the first send of
 //!   request 1") and the moment ("after the commit, before the ack, on its first delivery");
-//!   the scheduler fires the matching fault action the first step its trigger holds, once;
+//!   the scheduler fires the matching fault action ([`trigger`], beside the injection it
+//!   reads, so that an injection is declared, validated and fired in this file) the first
+//!   step its trigger holds, once;
 //! - [`FaultRates`] give, per fault class, a chance per million that the scheduler takes an
 //!   enabled fault action of that class at a step. Rates are integers so that a scenario means
 //!   the same on every platform.
@@ -15,8 +17,12 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::faults::FaultClass;
-use crate::sim::action::RequestIndex;
+use crate::ids::MessageId;
+use crate::sim::action::{Action, HoldRelease, InstanceId, RequestIndex};
+use crate::sim::broker::EntryState;
+use crate::sim::consumer::ConsumerMachine;
 use crate::sim::json::TagFirst;
+use crate::sim::world::World;
 
 /// A broker message named by where it comes from, since its id is drawn during the run.
 /// In JSON: `{"order_placed_of": 0}`.
@@ -123,6 +129,33 @@ pub enum Injection {
     },
 }
 
+/// What an injection of any class may aim at, from which [`Injection::of_class`] takes what
+/// its class needs: the fuzzer's draft of an injection.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InjectionAim {
+    /// A message: what F1-F4, F9, F10 and F12 hit.
+    pub message: MessageRef,
+    /// A request: what F5-F8 and F11 hit.
+    pub request: RequestIndex,
+    /// Another request than `request`, whose key F7 reuses; `None` when there is none.
+    pub key_of: Option<RequestIndex>,
+    /// The request whose answer F9's message waits for.
+    pub after_request: RequestIndex,
+    /// Which delivery (F2, F3) or send (F5, F8), from 1.
+    pub ordinal: u32,
+    /// Where F8 crashes.
+    pub point: ApiCrashPoint,
+}
+
+/// The delivery or send an injection counts ([`Injection::ordinal`]), from 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InjectionOrdinal {
+    /// The message's `delivery`-th delivery (its field `delivery`).
+    Delivery(u32),
+    /// The request's `attempt`-th send (its field `attempt`).
+    Attempt(u32),
+}
+
 /// [`Injection`]'s externally tagged twin, through which it reads; the compiler checks that it
 /// builds exactly [`Injection`]'s variants.
 #[derive(Deserialize)]
@@ -176,6 +209,66 @@ impl Injection {
         }
     }
 
+    /// The message the injection names, if it names one, for validation.
+    pub fn message(&self) -> Option<&MessageRef> {
+        match self {
+            Injection::DuplicateDelivery { message }
+            | Injection::CrashConsumerAfterCommit { message, .. }
+            | Injection::CrashConsumerBeforeCommit { message, .. }
+            | Injection::ConcurrentDelivery { message }
+            | Injection::DeliverAfter { message, .. }
+            | Injection::DuplicateAfterRetention { message }
+            | Injection::CrashRelayAfterPublish { message } => Some(message),
+            Injection::LoseResponse { .. }
+            | Injection::DoubleSubmit { .. }
+            | Injection::ReuseKey { .. }
+            | Injection::CrashApi { .. }
+            | Injection::RetryWithNewKey { .. } => None,
+        }
+    }
+
+    /// Which delivery or send the injection waits for, if it counts one, for validation
+    /// against [`crate::sim::bounds`].
+    pub fn ordinal(&self) -> Option<InjectionOrdinal> {
+        match self {
+            Injection::CrashConsumerAfterCommit { delivery, .. }
+            | Injection::CrashConsumerBeforeCommit { delivery, .. } => {
+                Some(InjectionOrdinal::Delivery(*delivery))
+            }
+            Injection::LoseResponse { attempt, .. } | Injection::CrashApi { attempt, .. } => {
+                Some(InjectionOrdinal::Attempt(*attempt))
+            }
+            Injection::DuplicateDelivery { .. }
+            | Injection::ConcurrentDelivery { .. }
+            | Injection::DoubleSubmit { .. }
+            | Injection::ReuseKey { .. }
+            | Injection::DeliverAfter { .. }
+            | Injection::DuplicateAfterRetention { .. }
+            | Injection::RetryWithNewKey { .. }
+            | Injection::CrashRelayAfterPublish { .. } => None,
+        }
+    }
+
+    /// An injection of `class` at `aim` (what a fuzzer drew); `None` when the class needs
+    /// what `aim` lacks.
+    pub fn of_class(class: FaultClass, aim: InjectionAim) -> Option<Injection> {
+        let InjectionAim { message, request, key_of, after_request, ordinal, point } = aim;
+        Some(match class {
+            FaultClass::F1 => Injection::DuplicateDelivery { message },
+            FaultClass::F2 => Injection::CrashConsumerAfterCommit { message, delivery: ordinal },
+            FaultClass::F3 => Injection::CrashConsumerBeforeCommit { message, delivery: ordinal },
+            FaultClass::F4 => Injection::ConcurrentDelivery { message },
+            FaultClass::F5 => Injection::LoseResponse { request, attempt: ordinal },
+            FaultClass::F6 => Injection::DoubleSubmit { request },
+            FaultClass::F7 => Injection::ReuseKey { request, key_of: key_of? },
+            FaultClass::F8 => Injection::CrashApi { request, attempt: ordinal, point },
+            FaultClass::F9 => Injection::DeliverAfter { message, after_request },
+            FaultClass::F10 => Injection::DuplicateAfterRetention { message },
+            FaultClass::F11 => Injection::RetryWithNewKey { request },
+            FaultClass::F12 => Injection::CrashRelayAfterPublish { message },
+        })
+    }
+
     /// The requests the injection names, for validation.
     pub fn requests(&self) -> Vec<RequestIndex> {
         let of_message = |message: &MessageRef| match message {
@@ -196,6 +289,114 @@ impl Injection {
             Injection::DeliverAfter { message, after_request } => {
                 vec![of_message(message), *after_request]
             }
+        }
+    }
+}
+
+fn message_id(world: &World, message: &MessageRef) -> Option<MessageId> {
+    match message {
+        MessageRef::OrderPlacedOf(request) => {
+            world.planned_order(*request).map(|planned| planned.message_id)
+        }
+    }
+}
+
+/// The fault action `injection` fires now in `world`, whose enabled actions are `enabled`, if
+/// its trigger holds: the scheduler fires it once, the first step it does.
+pub fn trigger(world: &World, injection: &Injection, enabled: &[Action]) -> Option<Action> {
+    let queued = |message_id: MessageId| {
+        world.broker().entries_of(message_id).find(|(_, entry)| {
+            matches!(entry.state, EntryState::Ready { .. } | EntryState::InFlight { .. })
+        })
+    };
+    let instance_with =
+        |message_id: MessageId, delivery: u32, want: fn(&ConsumerMachine) -> bool| {
+            world.consumers().iter().enumerate().find_map(|(index, instance)| {
+                let current = instance.delivery.as_ref()?;
+                (current.message_id == message_id
+                    && current.delivery_number == delivery
+                    && want(&current.machine))
+                .then_some(InstanceId(index))
+            })
+        };
+    let enabled_action = |wanted: Action| enabled.contains(&wanted).then_some(wanted);
+    match injection {
+        Injection::DuplicateDelivery { message } => {
+            let (entry, _) = queued(message_id(world, message)?)?;
+            Some(Action::DuplicateMessage { entry })
+        }
+        Injection::CrashConsumerAfterCommit { message, delivery } => {
+            let instance =
+                instance_with(message_id(world, message)?, *delivery, ConsumerMachine::awaits_ack)?;
+            Some(Action::CrashConsumerAfterCommit { instance })
+        }
+        Injection::CrashConsumerBeforeCommit { message, delivery } => {
+            let instance = instance_with(
+                message_id(world, message)?,
+                *delivery,
+                ConsumerMachine::about_to_commit,
+            )?;
+            Some(Action::CrashConsumerBeforeCommit { instance })
+        }
+        Injection::ConcurrentDelivery { message } => {
+            let id = message_id(world, message)?;
+            enabled
+                .iter()
+                .find(|action| match action {
+                    Action::DeliverConcurrently { entry, .. } => world
+                        .broker()
+                        .entries
+                        .get(entry)
+                        .is_some_and(|queued| queued.message_id == id),
+                    _ => false,
+                })
+                .cloned()
+        }
+        Injection::LoseResponse { request, attempt } => world
+            .responses()
+            .iter()
+            .find(|(_, response)| response.request == *request && response.send_number == *attempt)
+            .map(|(id, _)| Action::LoseResponse { attempt: *id }),
+        Injection::DoubleSubmit { request } => {
+            enabled_action(Action::DoubleSubmit { request: *request })
+        }
+        Injection::ReuseKey { request, key_of } => {
+            enabled_action(Action::SendWithKeyOf { request: *request, key_of: *key_of })
+        }
+        Injection::CrashApi { request, attempt, point } => world
+            .attempts()
+            .iter()
+            .find(|(_, running)| {
+                running.request == *request
+                    && running.send_number == *attempt
+                    && running.is_at(*point)
+            })
+            .map(|(id, _)| Action::CrashApi { attempt: *id }),
+        Injection::DeliverAfter { message, after_request } => {
+            let id = message_id(world, message)?;
+            let (entry, _) = world
+                .broker()
+                .entries_of(id)
+                .find(|(_, entry)| matches!(entry.state, EntryState::Ready { .. }))?;
+            Some(Action::HoldMessage {
+                entry,
+                until: HoldRelease::RequestAnswered { request: *after_request },
+            })
+        }
+        Injection::DuplicateAfterRetention { message } => {
+            let (entry, _) = queued(message_id(world, message)?)?;
+            Some(Action::DuplicateAfterRetention { entry })
+        }
+        Injection::RetryWithNewKey { request } => {
+            enabled_action(Action::RetryWithNewKey { request: *request })
+        }
+        Injection::CrashRelayAfterPublish { message } => {
+            let id = message_id(world, message)?;
+            world
+                .relay_published_not_marked()
+                .contains(&id)
+                .then_some(Action::CrashRelay)
+                .and_then(enabled_action)
         }
     }
 }

@@ -70,7 +70,9 @@ pub use choice::{
 pub use client::{ClientRequest, ClientState, PlannedOrder};
 pub use clock::{Deadline, DeadlineReason};
 pub use consumer::{ConsumerInstance, ConsumerMachine, Delivery, InstalledProgram};
-pub use fault::{ApiCrashPoint, FaultRates, Injection, MessageRef};
+pub use fault::{
+    ApiCrashPoint, FaultRates, Injection, InjectionAim, InjectionOrdinal, MessageRef, trigger,
+};
 pub use json::locate;
 pub use network::InFlightResponse;
 pub use pending::PendingWork;
@@ -83,7 +85,7 @@ pub use scenario::{
     Pattern, PatternMode, Patterns, RequestSpec, RetentionJobConfig, SCENARIO_FORMAT_VERSION,
     Scenario, ScenarioError, ScheduleConfig,
 };
-pub use scheduler::{ReplayError, RewindError, SNAPSHOTS_KEPT_MAX, Simulation, Snapshot, trigger};
+pub use scheduler::{ReplayError, RewindError, SNAPSHOTS_KEPT_MAX, Simulation, Snapshot};
 pub use trace::{
     Choice, FiredFaults, LimitReached, SimEvent, StepRecord, StopReason, TRACE_FORMAT_VERSION,
     Trace, TraceError, TraceStep, TraceSummary, dead_letters, describe_event, describe_row_changes,

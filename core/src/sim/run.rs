@@ -201,7 +201,7 @@ impl Run {
         while !anchorer.advance(usize::MAX)? {}
         let (_, mut simulation) = anchorer.finish();
         if trace.stop == StopReason::Running {
-            while simulation.steps().len() < trace.steps.len() && simulation.step().is_some() {}
+            simulation.run_to(trace.steps.len());
         } else {
             simulation.run_to_end();
         }
@@ -372,7 +372,7 @@ impl RunPlayer {
             return self.missing();
         };
         self.simulation = checkpoint;
-        while self.simulation.steps().len() < at && self.simulation.step().is_some() {}
+        self.simulation.run_to(at);
         let taken = self.simulation.steps().len();
         let action = self
             .choices
@@ -406,7 +406,7 @@ impl RunPlayer {
                 self.outcomes.push(ChoiceOutcome::TargetMissing);
                 continue;
             };
-            while self.simulation.steps().len() < at && self.simulation.step().is_some() {}
+            self.simulation.run_to(at);
             let action = Now::of(&self.simulation).enabled(&choice.action);
             let taken = self.simulation.steps().len() == at
                 && action.is_some_and(|action| self.simulation.step_with(action).is_ok());

@@ -23,7 +23,7 @@ use crate::program::{HandlerProgram, ProgramError};
 use crate::shop::ShopConfig;
 use crate::sim::action::RequestIndex;
 use crate::sim::bounds;
-use crate::sim::fault::{FaultRates, Injection};
+use crate::sim::fault::{FaultRates, Injection, MessageRef};
 use crate::sim::json;
 use crate::stock::StockImplementation;
 use crate::store::OrderLine;
@@ -108,6 +108,11 @@ pub enum Pattern {
     P3,
     /// The inbox consumer.
     P4,
+}
+
+impl Pattern {
+    /// The four patterns, in order.
+    pub const ALL: [Pattern; 4] = [Pattern::P1, Pattern::P2, Pattern::P3, Pattern::P4];
 }
 
 impl Patterns {
@@ -530,14 +535,16 @@ impl Scenario {
         Scenario { injections: Vec::new(), fault_rates: Default::default(), ..self.clone() }
     }
 
-    /// The same scenario with the lesson's focus patterns (all four if it names none) in
+    /// The patterns the lesson is about: its focus, or all four if it names none.
+    pub fn focus_patterns(&self) -> &[Pattern] {
+        if self.focus.is_empty() { &Pattern::ALL } else { &self.focus }
+    }
+
+    /// The same scenario with the lesson's focus patterns ([`Scenario::focus_patterns`]) in
     /// `mode`: the page's naive/idempotent switch.
     pub fn with_mode(&self, mode: PatternMode) -> Scenario {
-        if self.focus.is_empty() {
-            return self.with_all_patterns(mode);
-        }
         let patterns = self
-            .focus
+            .focus_patterns()
             .iter()
             .fold(self.patterns, |patterns, pattern| patterns.with(*pattern, mode));
         Scenario { patterns, ..self.clone() }
@@ -607,29 +614,10 @@ impl Scenario {
             for request in injection.requests() {
                 known(format!("injections[{index}]"), request)?;
             }
-            if let Some(crate::sim::fault::MessageRef::OrderPlacedOf(request)) =
-                injection_message(injection)
-            {
-                places_order(format!("injections[{index}].message.order_placed_of"), request)?;
+            if let Some(MessageRef::OrderPlacedOf(request)) = injection.message() {
+                places_order(format!("injections[{index}].message.order_placed_of"), *request)?;
             }
         }
         Ok(())
-    }
-}
-
-fn injection_message(injection: &Injection) -> Option<crate::sim::fault::MessageRef> {
-    match injection {
-        Injection::DuplicateDelivery { message }
-        | Injection::CrashConsumerAfterCommit { message, .. }
-        | Injection::CrashConsumerBeforeCommit { message, .. }
-        | Injection::ConcurrentDelivery { message }
-        | Injection::DeliverAfter { message, .. }
-        | Injection::DuplicateAfterRetention { message }
-        | Injection::CrashRelayAfterPublish { message } => Some(message.clone()),
-        Injection::LoseResponse { .. }
-        | Injection::DoubleSubmit { .. }
-        | Injection::ReuseKey { .. }
-        | Injection::CrashApi { .. }
-        | Injection::RetryWithNewKey { .. } => None,
     }
 }

@@ -26,13 +26,10 @@ use std::sync::Arc;
 use thiserror::Error;
 
 use crate::faults::FaultClass;
-use crate::ids::MessageId;
 use crate::invariants::InvariantId;
 use crate::rng::DeterministicRng;
-use crate::sim::action::{Action, HoldRelease};
-use crate::sim::broker::EntryState;
-use crate::sim::consumer::ConsumerMachine;
-use crate::sim::fault::{Injection, MessageRef};
+use crate::sim::action::Action;
+use crate::sim::fault::trigger;
 use crate::sim::scenario::{Scenario, ScenarioError};
 use crate::sim::trace::{
     Choice, LimitReached, StopReason, TRACE_FORMAT_VERSION, Trace, TraceStep, TraceSummary,
@@ -249,6 +246,14 @@ impl Simulation {
             }
             self.step();
         }
+    }
+
+    /// Takes steps until `steps` have been taken or the run stops, whichever comes first;
+    /// returns whether `steps` were reached. Reaching them step by step does not end the run
+    /// at its last step ([`Simulation::settle`] does).
+    pub fn run_to(&mut self, steps: usize) -> bool {
+        while self.steps.len() < steps && self.step().is_some() {}
+        self.steps.len() >= steps
     }
 
     /// Takes one step; returns it, or `None` if the run has stopped (see
@@ -571,111 +576,4 @@ impl Simulation {
 /// The position of `class` in [`FaultClass::ALL`].
 fn class_index(class: FaultClass) -> usize {
     FaultClass::ALL.iter().position(|other| *other == class).unwrap_or(0)
-}
-
-fn message_id(world: &World, message: &MessageRef) -> Option<MessageId> {
-    match message {
-        MessageRef::OrderPlacedOf(request) => {
-            world.planned_order(*request).map(|planned| planned.message_id)
-        }
-    }
-}
-
-/// The fault action an injection fires now, if its trigger holds.
-pub fn trigger(world: &World, injection: &Injection, enabled: &[Action]) -> Option<Action> {
-    let queued = |message_id: MessageId| {
-        world.broker().entries_of(message_id).find(|(_, entry)| {
-            matches!(entry.state, EntryState::Ready { .. } | EntryState::InFlight { .. })
-        })
-    };
-    let instance_with =
-        |message_id: MessageId, delivery: u32, want: fn(&ConsumerMachine) -> bool| {
-            world.consumers().iter().enumerate().find_map(|(index, instance)| {
-                let current = instance.delivery.as_ref()?;
-                (current.message_id == message_id
-                    && current.delivery_number == delivery
-                    && want(&current.machine))
-                .then_some(crate::sim::action::InstanceId(index))
-            })
-        };
-    let enabled_action = |wanted: Action| enabled.contains(&wanted).then_some(wanted);
-    match injection {
-        Injection::DuplicateDelivery { message } => {
-            let (entry, _) = queued(message_id(world, message)?)?;
-            Some(Action::DuplicateMessage { entry })
-        }
-        Injection::CrashConsumerAfterCommit { message, delivery } => {
-            let instance =
-                instance_with(message_id(world, message)?, *delivery, ConsumerMachine::awaits_ack)?;
-            Some(Action::CrashConsumerAfterCommit { instance })
-        }
-        Injection::CrashConsumerBeforeCommit { message, delivery } => {
-            let instance = instance_with(
-                message_id(world, message)?,
-                *delivery,
-                ConsumerMachine::about_to_commit,
-            )?;
-            Some(Action::CrashConsumerBeforeCommit { instance })
-        }
-        Injection::ConcurrentDelivery { message } => {
-            let id = message_id(world, message)?;
-            enabled
-                .iter()
-                .find(|action| match action {
-                    Action::DeliverConcurrently { entry, .. } => world
-                        .broker()
-                        .entries
-                        .get(entry)
-                        .is_some_and(|queued| queued.message_id == id),
-                    _ => false,
-                })
-                .cloned()
-        }
-        Injection::LoseResponse { request, attempt } => world
-            .responses()
-            .iter()
-            .find(|(_, response)| response.request == *request && response.send_number == *attempt)
-            .map(|(id, _)| Action::LoseResponse { attempt: *id }),
-        Injection::DoubleSubmit { request } => {
-            enabled_action(Action::DoubleSubmit { request: *request })
-        }
-        Injection::ReuseKey { request, key_of } => {
-            enabled_action(Action::SendWithKeyOf { request: *request, key_of: *key_of })
-        }
-        Injection::CrashApi { request, attempt, point } => world
-            .attempts()
-            .iter()
-            .find(|(_, running)| {
-                running.request == *request
-                    && running.send_number == *attempt
-                    && running.is_at(*point)
-            })
-            .map(|(id, _)| Action::CrashApi { attempt: *id }),
-        Injection::DeliverAfter { message, after_request } => {
-            let id = message_id(world, message)?;
-            let (entry, _) = world
-                .broker()
-                .entries_of(id)
-                .find(|(_, entry)| matches!(entry.state, EntryState::Ready { .. }))?;
-            Some(Action::HoldMessage {
-                entry,
-                until: HoldRelease::RequestAnswered { request: *after_request },
-            })
-        }
-        Injection::DuplicateAfterRetention { message } => {
-            let (entry, _) = queued(message_id(world, message)?)?;
-            Some(Action::DuplicateAfterRetention { entry })
-        }
-        Injection::RetryWithNewKey { request } => {
-            enabled_action(Action::RetryWithNewKey { request: *request })
-        }
-        Injection::CrashRelayAfterPublish { message } => {
-            let id = message_id(world, message)?;
-            world
-                .relay_published_not_marked()
-                .contains(&id)
-                .then_some(Action::CrashRelay)
-                .and_then(enabled_action)
-        }
-    }
 }

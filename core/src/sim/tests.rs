@@ -5,6 +5,7 @@ use crate::faults::FaultClass;
 use crate::ids::{PaymentId, Sku};
 use crate::store::OrderLine;
 
+mod fault_names;
 mod store_limits;
 mod takeover_race;
 

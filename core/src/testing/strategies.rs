@@ -15,9 +15,9 @@ use crate::ids::{PaymentId, Sku};
 use crate::outbox::RelayConfig;
 use crate::shop::{InitialStock, ShopConfig};
 use crate::sim::{
-    ApiCrashPoint, ClientConfig, ConsumerSetup, FaultRates, INSTANCES_MIN, Injection, KeyOnRetry,
-    Limits, MessageRef, Operation, Patterns, RequestIndex, RequestSpec, RetentionJobConfig,
-    SCENARIO_FORMAT_VERSION, Scenario, ScheduleConfig,
+    ApiCrashPoint, ClientConfig, ConsumerSetup, FaultRates, INSTANCES_MIN, Injection, InjectionAim,
+    KeyOnRetry, Limits, MessageRef, Operation, Patterns, RequestIndex, RequestSpec,
+    RetentionJobConfig, SCENARIO_FORMAT_VERSION, Scenario, ScheduleConfig,
 };
 use crate::store::OrderLine;
 
@@ -158,36 +158,20 @@ fn build_injection(
         .collect();
     let message = MessageRef::OrderPlacedOf(*orders.get(draft.target % orders.len().max(1))?);
     let request = RequestIndex(draft.target % count);
-    Some(match class {
-        FaultClass::F1 => Injection::DuplicateDelivery { message },
-        FaultClass::F2 => Injection::CrashConsumerAfterCommit { message, delivery: draft.ordinal },
-        FaultClass::F3 => Injection::CrashConsumerBeforeCommit { message, delivery: draft.ordinal },
-        FaultClass::F4 => Injection::ConcurrentDelivery { message },
-        FaultClass::F5 => Injection::LoseResponse { request, attempt: draft.ordinal },
-        FaultClass::F6 => Injection::DoubleSubmit { request },
-        FaultClass::F7 => {
-            if count < 2 {
-                return None;
-            }
-            let key_of = RequestIndex((request.0 + 1 + draft.other % (count - 1)) % count);
-            Injection::ReuseKey { request, key_of }
-        }
-        FaultClass::F8 => Injection::CrashApi {
-            request,
-            attempt: draft.ordinal,
-            point: if draft.late_point {
-                ApiCrashPoint::AfterHandlerCommitted
-            } else {
-                ApiCrashPoint::AfterKeyReserved
-            },
+    let aim = InjectionAim {
+        message,
+        request,
+        key_of: (count >= 2)
+            .then(|| RequestIndex((request.0 + 1 + draft.other % (count - 1)) % count)),
+        after_request: RequestIndex(draft.other % count),
+        ordinal: draft.ordinal,
+        point: if draft.late_point {
+            ApiCrashPoint::AfterHandlerCommitted
+        } else {
+            ApiCrashPoint::AfterKeyReserved
         },
-        FaultClass::F9 => {
-            Injection::DeliverAfter { message, after_request: RequestIndex(draft.other % count) }
-        }
-        FaultClass::F10 => Injection::DuplicateAfterRetention { message },
-        FaultClass::F11 => Injection::RetryWithNewKey { request },
-        FaultClass::F12 => Injection::CrashRelayAfterPublish { message },
-    })
+    };
+    Injection::of_class(class, aim)
 }
 
 fn build_request(index: usize, draft: RequestDraft) -> RequestSpec {

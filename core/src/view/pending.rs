@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use crate::ids::{Tick, TxId};
 use crate::sim::{
     Action, AttemptId, ClientState, DeadlineReason, EntryId, EntryState, InstanceId, Operation,
-    PendingWork, RequestIndex, World,
+    PendingWork, RequestIndex, Target, World,
 };
 use crate::view::diagram::{Lane, instance_name, short};
 use crate::words::{Language, Words, fill};
@@ -70,31 +70,18 @@ impl PendingTarget {
     /// The item a learner's action (a fault, or letting time pass) is aimed at; `None` for the
     /// other normal actions, which the scheduler takes.
     pub fn of_action(action: &Action) -> Option<PendingTarget> {
-        Some(match action {
-            Action::DuplicateMessage { entry }
-            | Action::DeliverConcurrently { entry, .. }
-            | Action::HoldMessage { entry, .. }
-            | Action::DuplicateAfterRetention { entry } => PendingTarget::Message { entry: *entry },
-            Action::CrashConsumerAfterCommit { instance }
-            | Action::CrashConsumerBeforeCommit { instance } => {
-                PendingTarget::Delivery { instance: *instance }
+        if let Action::AdvanceClock { .. } = action {
+            return Some(PendingTarget::Clock);
+        }
+        Some(match action.fault_target()? {
+            Target::Request(request) => PendingTarget::Request { request },
+            Target::Attempt(attempt) => PendingTarget::Attempt { attempt },
+            Target::Answer(attempt) => PendingTarget::Answer { attempt },
+            Target::Relay => PendingTarget::Relay,
+            Target::Entry(entry) => PendingTarget::Message { entry },
+            Target::Delivery(instance) | Target::Instance(instance) => {
+                PendingTarget::Delivery { instance }
             }
-            Action::LoseResponse { attempt } => PendingTarget::Answer { attempt: *attempt },
-            Action::CrashApi { attempt } => PendingTarget::Attempt { attempt: *attempt },
-            Action::DoubleSubmit { request }
-            | Action::SendWithKeyOf { request, .. }
-            | Action::RetryWithNewKey { request } => PendingTarget::Request { request: *request },
-            Action::CrashRelay => PendingTarget::Relay,
-            Action::AdvanceClock { .. } => PendingTarget::Clock,
-            Action::ClientSend { .. }
-            | Action::ClientTimeout { .. }
-            | Action::ClientRetry { .. }
-            | Action::ApiStep { .. }
-            | Action::DeliverResponse { .. }
-            | Action::RelayStep
-            | Action::BrokerDeliver { .. }
-            | Action::ConsumerStep { .. }
-            | Action::PurgeStep => return None,
         })
     }
 }

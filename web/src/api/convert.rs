@@ -5,6 +5,7 @@
 //! decides anything: a wrong argument is refused before the core sees it, and the core's own
 //! errors keep their words and their field paths.
 
+use idempotency_lab::faults::FaultClass;
 use idempotency_lab::sim::{Pattern, PatternMode, ScenarioError, TraceError, locate};
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -135,6 +136,12 @@ impl From<LabError> for JsValue {
         js.into()
     }
 }
+
+/// The first fault class of the table, which argument errors name with the last as a range
+/// (`F1 to F12`).
+pub const FIRST_CLASS: FaultClass = FaultClass::ALL[0];
+/// The last fault class of the table.
+pub const LAST_CLASS: FaultClass = FaultClass::ALL[FaultClass::ALL.len() - 1];
 
 /// What a value is, for a message: `a number (NaN)`, `a string`, `undefined`.
 pub fn describe(value: &JsValue) -> String {

@@ -254,7 +254,7 @@ impl Lab {
         {
             let state = Rc::make_mut(&mut self.state);
             let sim = Rc::make_mut(&mut state.sim);
-            while sim.steps().len() < step && sim.step().is_some() {}
+            sim.run_to(step);
             // Reached step by step, the last step ends the run as `runToEnd` would.
             sim.settle();
         }
@@ -583,17 +583,19 @@ impl Lab {
         };
         let chosen = if let Some(name) = fault.as_string() {
             let known = name == "clock"
-                || FaultClass::ALL
-                    .iter()
-                    .any(|class| class.to_string().eq_ignore_ascii_case(&name));
+                || FaultClass::ALL.iter().any(|class| class.id().eq_ignore_ascii_case(&name));
             if !known {
                 return Err(LabError::argument(
                     "fault",
-                    format!("must be a fault class (F1 to F12) or \"clock\", not {name:?}"),
+                    format!(
+                        "must be a fault class ({} to {}) or \"clock\", not {name:?}",
+                        convert::FIRST_CLASS,
+                        convert::LAST_CLASS
+                    ),
                 ));
             }
             found.actions.iter().find(|action| match action.fault_class() {
-                Some(class) => class.to_string().eq_ignore_ascii_case(&name),
+                Some(class) => class.id().eq_ignore_ascii_case(&name),
                 None => name == "clock" && matches!(action, Action::AdvanceClock { .. }),
             })
         } else if fault.is_object() {

@@ -84,11 +84,14 @@ fn budget(value: &JsValue, scenario: &Scenario) -> Result<FaultBudget, LabError>
     let mut classes = Vec::new();
     for key in js_sys::Object::keys(value.unchecked_ref::<js_sys::Object>()).iter() {
         let name = key.as_string().unwrap_or_default();
-        let Some(class) = FaultClass::ALL.into_iter().find(|class| class.to_string() == name)
-        else {
+        let Some(class) = FaultClass::from_id(&name) else {
             return Err(LabError::argument(
                 &format!("{FIELD}.{name}"),
-                "is not a fault class (F1 to F12)",
+                format!(
+                    "is not a fault class ({} to {})",
+                    convert::FIRST_CLASS,
+                    convert::LAST_CLASS
+                ),
             ));
         };
         let field = format!("{FIELD}.{name}");

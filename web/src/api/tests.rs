@@ -1,8 +1,9 @@
 //! The JavaScript API's TypeScript unions against the core's own lists: every lesson id, fault
 //! class, invariant, language, action name and table name the core knows is in its union, and
-//! nothing else, so a new variant in the core fails here until the types name it.
+//! nothing else, so a new variant in the core fails here until the types name it (the fault
+//! classes from their table, `faults::FAULT_CLASSES`, whose actions `LabActionName` lists too).
 
-use idempotency_lab::faults::FaultClass;
+use idempotency_lab::faults::FAULT_CLASSES;
 use idempotency_lab::invariants::InvariantId;
 use idempotency_lab::sim::{Action, CATALOGUE};
 use idempotency_lab::store::TableName;
@@ -16,12 +17,18 @@ fn union(name: &str) -> Vec<String> {
     body.split('"').skip(1).step_by(2).map(str::to_owned).collect()
 }
 
+/// Fails, naming what to add to and remove from the union, unless `export type <name>` in
+/// `TYPESCRIPT` (`mod.rs`) lists exactly `expected`, in any order.
 fn check(name: &str, expected: Vec<String>) {
-    let mut union = union(name);
-    let mut expected = expected;
-    union.sort();
-    expected.sort();
-    assert_eq!(union, expected, "the TypeScript union {name} and the core's list differ");
+    let union = union(name);
+    let missing: Vec<&String> = expected.iter().filter(|member| !union.contains(member)).collect();
+    let extra: Vec<&String> = union.iter().filter(|member| !expected.contains(member)).collect();
+    assert!(
+        missing.is_empty() && extra.is_empty(),
+        "the TypeScript union {name} in web/src/api/mod.rs and the core's list differ:\n\
+         add to the union: {missing:?}\nremove from the union: {extra:?}"
+    );
+    assert_eq!(union.len(), expected.len(), "the TypeScript union {name} repeats a member");
 }
 
 /// The action names serde knows, as its error for an unknown one lists them.
@@ -36,7 +43,7 @@ fn action_names() -> Vec<String> {
 #[test]
 fn the_typescript_unions_are_the_cores_lists() {
     check("LessonId", CATALOGUE.iter().map(|entry| entry.id.to_owned()).collect());
-    check("FaultClass", FaultClass::ALL.iter().map(ToString::to_string).collect());
+    check("FaultClass", FAULT_CLASSES.iter().map(|row| row.id.to_owned()).collect());
     check("InvariantId", InvariantId::ALL.iter().map(ToString::to_string).collect());
     check("Language", Language::ALL.iter().map(|language| language.code().to_owned()).collect());
     check("LabActionName", action_names());
