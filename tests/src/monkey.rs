@@ -261,7 +261,8 @@ impl Files {
             imports: vec![
                 (scenario_file, "Monkey <script>window.__pwned=1</script>"),
                 (trace_file, "Traced <script>window.__pwned=1</script>"),
-                (malformed_file, "<img src=x onerror=window.__pwned=1>.json is neither"),
+                // The banner names the file in either language, as text.
+                (malformed_file, "<img src=x onerror=window.__pwned=1>.json"),
             ],
         }
     }
