@@ -190,12 +190,13 @@ fn the_lesson_check_finds_the_naive_counterexample_and_proves_the_idempotent_twi
     assert_eq!(page.console_errors(), Vec::<String>::new());
 }
 
-/// Wraps `setTimeout` so that, while `window.__labSliceGate.closed`, a callback asked for
-/// with no delay waits in `window.__labSliceGate.held` instead of being scheduled;
+/// Wraps `setTimeout` and `MessagePort.postMessage` so that, while
+/// `window.__labSliceGate.closed`, a callback asked for with no delay, or a message posted,
+/// waits in `window.__labSliceGate.held` instead of being scheduled;
 /// `window.__labSliceGate.open()` schedules the held ones and lets every later one through. The
-/// check panel yields to the browser between two slices with exactly such a timeout (and
-/// nothing else on the page asks for one), so a closed gate parks a running check between two
-/// slices, where Cancel and clicks are handled.
+/// check panel yields to the browser between two slices with a message to a fresh
+/// `MessageChannel` (or, without one, a zero-delay timeout), so a closed gate parks a running
+/// check between two slices, where Cancel and clicks are handled.
 const SLICE_GATE: &str = "(() => {
     const set = window.setTimeout.bind(window);
     const gate = { closed: true, held: [] };
@@ -212,6 +213,13 @@ const SLICE_GATE: &str = "(() => {
     window.setTimeout = (handler, ms, ...args) => {
         if (gate.closed && !ms) { gate.held.push(() => handler(...args)); return 0; }
         return set(handler, ms, ...args);
+    };
+    // A check yields between slices by a message to a fresh MessageChannel (the page's
+    // `yield_to_browser`): held the same way.
+    const post = MessagePort.prototype.postMessage;
+    MessagePort.prototype.postMessage = function (...args) {
+        if (gate.closed) { gate.held.push(() => post.apply(this, args)); return; }
+        return post.apply(this, args);
     };
     window.__labSliceGate = gate;
     return true;
