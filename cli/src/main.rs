@@ -441,17 +441,7 @@ fn check(
     let scenario = scenario_in_mode(&named.scenario, mode);
     let run = verify::Run { source_name: &named.source_name, mode_name: mode.name(), language };
     let verdict = verify::check(&run, scenario, seed, bounds)?;
-    let exit_code = match verdict.kind {
-        verify::CheckKind::Proved => EXIT_HELD,
-        verify::CheckKind::Violated => EXIT_VIOLATED,
-        verify::CheckKind::Bounded => EXIT_BOUNDED,
-    };
-    let stdout = if json {
-        json_report(verdict.counterexample.as_ref(), &verdict.headline, verdict.summary_json)
-    } else {
-        verdict.text
-    };
-    Ok(Outcome { stdout, exit_code })
+    Ok(verdict_outcome(verdict, json))
 }
 
 fn fuzz(
@@ -475,10 +465,7 @@ fn fuzz(
     Ok(Outcome { stdout, exit_code })
 }
 
-/// What `check --json` and `fuzz --json` print: the counterexample as a trace, exactly as
-/// `run --json` writes one (so that `replay` reproduces it and the page imports it), with the
-/// report's opening lines on stderr; or, without one, the one-line summary.
-/// A verdict of the checker as the command's output and exit code.
+/// A verdict of the checker (`check`, `handler check`) as the command's output and exit code.
 fn verdict_outcome(verdict: verify::CheckVerdict, json: bool) -> Outcome {
     let exit_code = match verdict.kind {
         verify::CheckKind::Proved => EXIT_HELD,
@@ -493,6 +480,9 @@ fn verdict_outcome(verdict: verify::CheckVerdict, json: bool) -> Outcome {
     Outcome { stdout, exit_code }
 }
 
+/// What `check --json` and `fuzz --json` print: the counterexample as a trace, exactly as
+/// `run --json` writes one (so that `replay` reproduces it and the page imports it), with the
+/// report's opening lines on stderr; or, without one, the one-line summary.
 fn json_report(counterexample: Option<&Trace>, headline: &str, summary_json: String) -> String {
     match counterexample {
         Some(trace) => {
