@@ -8,7 +8,10 @@
 
 use std::path::PathBuf;
 
-use idempotency_lab::course::{Course, CourseStep, Goal, GradeError, Lesson, Point, TaskVerdict};
+use idempotency_lab::course::{
+    Course, CourseStep, Goal, GradeError, Lesson, Point, Task, TaskVerdict,
+};
+use idempotency_lab::faults::FaultClass;
 use idempotency_lab::sim::{NotReproduced, PatternMode};
 use idempotency_lab::words::{Language, fill};
 
@@ -76,6 +79,19 @@ fn mode_text(mode: PatternMode, language: Language) -> &'static str {
     }
 }
 
+/// The fault classes a task lets the learner place (`F1`, `F2, F3`; `F1..F12` when it takes
+/// any).
+fn own_fault_classes(task: &Task) -> String {
+    let classes = match &task.goal {
+        Goal::Break { faults, .. } | Goal::Survive { faults, .. } => faults.as_slice(),
+        Goal::FixBySwitching { .. } | Goal::Build(_) => &[],
+    };
+    match classes {
+        [] => FaultClass::id_range(".."),
+        classes => classes.iter().map(|class| class.id()).collect::<Vec<_>>().join(", "),
+    }
+}
+
 /// Whether `step` is a build task, whose lesson `--check` grades program files.
 fn is_build_task(step: &CourseStep) -> bool {
     matches!(step, CourseStep::Task(task) if matches!(task.goal, Goal::Build(_)))
@@ -113,7 +129,16 @@ pub fn lesson(id: &str, traces: &[PathBuf], language: Language) -> Result<Printe
                     ],
                 ),
                 CourseStep::Task(task) => {
-                    fill(words.lesson_task, &[("n", &n), ("text", &task.text.get(language))])
+                    let mut text =
+                        fill(words.lesson_task, &[("n", &n), ("text", &task.text.get(language))]);
+                    if task.own_faults {
+                        text.push('\n');
+                        text += &fill(
+                            words.lesson_task_own_faults,
+                            &[("scenario", &lesson.scenario), ("faults", &own_fault_classes(task))],
+                        );
+                    }
+                    text
                 }
             };
             out.push('\n');

@@ -27,12 +27,13 @@ fn course_lists_every_lesson_in_order_in_both_languages() {
         5. build-consumer: Build it yourself: the consumer (P4 + P1) (3 steps)
         6. build-mark-paid: Build it yourself: MarkPaid (P2) (3 steps)
         7. lease-takeover: Beyond the article: lease and takeover (4 steps)
-        8. fingerprint: Beyond the article: one key, another body (422) (4 steps)
-        9. retention: Beyond the article: retention (4 steps)
-        10. outbox-relay: Beyond the article: outbox and relay (5 steps)
-        11. races: Beyond the article: two instances at once (5 steps)
-        12. crash-before-commit: Beyond the article: where the crash happens (4 steps)
-        13. new-key: Beyond the article: what keys cannot fix (3 steps)
+        8. fencing: Beyond the article: a slow request and the fencing token (5 steps)
+        9. fingerprint: Beyond the article: one key, another body (422) (4 steps)
+        10. retention: Beyond the article: retention (4 steps)
+        11. outbox-relay: Beyond the article: outbox and relay (5 steps)
+        12. races: Beyond the article: two instances at once (5 steps)
+        13. crash-before-commit: Beyond the article: where the crash happens (4 steps)
+        14. new-key: Beyond the article: what keys cannot fix (3 steps)
     "#]]
     .assert_eq(&run.stdout);
     let run = run_cli(&["--lang", "ru", "course"]);
@@ -45,11 +46,13 @@ fn course_lists_every_lesson_in_order_in_both_languages() {
 fn lesson_tells_the_steps_without_their_answers() {
     let run = run_cli(&["lesson", "reservation-ledger"]);
     assert_eq!((run.code, run.stderr.as_str()), (0, ""));
-    assert!(run.stdout.starts_with("Lesson 1 of 13: P1. The reservation ledger\n\n"));
+    assert!(run.stdout.starts_with("Lesson 1 of 14: P1. The reservation ledger\n\n"));
     assert!(
         run.stdout.contains("2. Prediction (naive): The broker will deliver OrderPlaced twice.")
     );
     assert!(run.stdout.contains("3. Task: Break it yourself."));
+    // A task whose run starts without the scenario's own faults says how to start it here.
+    assert!(run.stdout.contains("\n   From a terminal: this task's run starts without the scenario's own faults; place yours (F1) with idempotency-lab run p1-stock-reservation --no-scripted-faults --inject <choice> --json\n4. Narration"), "{}", run.stdout);
     assert!(run.stdout.contains("5. Task: Keep the same schedule, switch P1 to idempotent"));
     // The explanation after a right answer is not printed: it gives the answer away.
     assert!(!run.stdout.contains("4: each delivery took 3 apples"), "{}", run.stdout);

@@ -25,6 +25,7 @@ fn list_prints_one_line_per_lesson() {
         p1-stock-reservation           P1: the reservation ledger
         p2-order-state-machine         P2: MarkPaid on the order state machine
         p3-idempotency-key             P3: the Idempotency-Key layer
+        p3-slow-request                P3: a slow request and the fencing token
         p4-inbox-consumer              P4: the inbox consumer
     "#]].assert_eq(&run.stdout);
     assert_eq!(run.stdout.lines().count(), idempotency_lab::sim::CATALOGUE.len());

@@ -47,6 +47,7 @@ pub const CATALOGUE: &[CatalogueEntry] = &[
     lesson!("p1-stock-reservation"),
     lesson!("p2-order-state-machine"),
     lesson!("p3-idempotency-key"),
+    lesson!("p3-slow-request"),
     lesson!("p4-inbox-consumer"),
 ];
 

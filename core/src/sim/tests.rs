@@ -167,6 +167,7 @@ const EXPECTED: &[(&str, &[InvariantId], &[InvariantId])] = {
         ("p1-stock-reservation", &[I2, I6], &[I6]),
         ("p2-order-state-machine", &[I3], &[]),
         ("p3-idempotency-key", &[I4], &[]),
+        ("p3-slow-request", &[I4], &[]),
         ("p4-inbox-consumer", &[I2, I6], &[]),
     ]
 };

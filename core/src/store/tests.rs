@@ -208,10 +208,17 @@ fn limits_are_typed_errors() {
     assert_eq!(store.begin(), Err(StoreError::TooManyOpenTransactions { open: 2, limit: 2 }));
 
     store.insert(first, reservation(1, 1)).unwrap();
-    assert_eq!(
-        store.insert(first, reservation(2, 1)),
-        Err(StoreError::TableFull { table: TableName::Reservations, limit: 1 })
-    );
+    let full = store.insert(first, reservation(2, 1)).unwrap_err();
+    assert_eq!(full, StoreError::TableFull { table: TableName::Reservations, limit: 1 });
+
+    // A limit's refusal is told apart from a refusal of what the statement asked, which the
+    // run's limit-reached outcome relies on.
+    let asked = store.insert(first, reservation(1, 1)).unwrap_err();
+    assert!(matches!(asked, StoreError::UniqueViolation { .. }), "{asked:?}");
+    let gone = store.begin().unwrap_err();
+    assert!(gone.is_limit() && full.is_limit(), "{gone:?} {full:?}");
+    let unknown = StoreError::UnknownTransaction { tx: TxId(99) };
+    assert!(!asked.is_limit() && !unknown.is_limit(), "{asked:?} {unknown:?}");
 }
 
 #[test]

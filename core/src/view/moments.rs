@@ -24,9 +24,10 @@
 //! (`order::OrderCommandEffect`): the guarded `UPDATE orders SET status = 'Paid' ... AND status
 //! = 'Placed'` matched nothing, `SELECT status, payment_id FROM orders` read the order, and the
 //! transaction *commits*: a refused payment (another payment, a wrong status) rolls back in the
-//! reading step and never commits. The moment is on that `COMMIT`. [`step_moments`], which sees
-//! one step, cannot tell; every other kind it derives alone, and [`moments`] is the whole
-//! derivation.
+//! reading step and never commits. The `COMMIT` decides it, but the moment is drawn on the
+//! guarded `UPDATE` that matched nothing, the statement that turned the repeat away (as a
+//! consumer's moments are drawn on their insert). [`step_moments`], which sees one step, cannot
+//! tell; every other kind it derives alone, and [`moments`] is the whole derivation.
 
 use std::collections::BTreeMap;
 
@@ -135,8 +136,8 @@ pub fn step_moments(step: &TraceStep) -> Vec<MomentKind> {
 }
 
 /// Every moment of a run, in step order: each step's [`step_moments`], and
-/// [`MomentKind::AlreadyPaid`] on the `COMMIT` of a payment that found its order paid by the
-/// same payment.
+/// [`MomentKind::AlreadyPaid`] on the guarded `UPDATE` of a payment that then found its order
+/// paid by the same payment and committed.
 ///
 /// A consumer's outcome is final on its acknowledging step, where its event is; the moment is
 /// drawn on the statement that did it ([`ConsumerStatements`]): P1's
@@ -149,15 +150,15 @@ pub fn moments(steps: &[TraceStep]) -> Vec<Moment> {
     for step in steps {
         let lane = Lane::of_actor(step.actor);
         consumers.step(step);
-        let mut kinds = step_moments(step);
-        if payments.step(step) && !kinds.contains(&MomentKind::AlreadyPaid) {
-            kinds.push(MomentKind::AlreadyPaid);
-        }
+        let kinds = step_moments(step);
         moments.extend(kinds.into_iter().map(|kind| Moment {
             step: consumers.statement_of(step, kind).unwrap_or(step.step),
             kind,
             lane,
         }));
+        if let Some(update) = payments.step(step) {
+            moments.push(Moment { step: update, kind: MomentKind::AlreadyPaid, lane });
+        }
     }
     // Mapped back to their statements, the moments stay in step order (stable: two on one
     // step keep their event order).
@@ -309,13 +310,14 @@ const MARK_PAID_UPDATE: &str = "UPDATE orders SET status = 'Paid'";
 /// (`sql::statements::select_order_status`).
 const ORDER_STATUS_READ: &str = "SELECT status, payment_id FROM orders ";
 
-/// How far a send has gone towards an order already paid by its payment.
+/// How far a send has gone towards an order already paid by its payment; each holds the step
+/// of the guarded `UPDATE`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum PaymentRepeat {
     /// Its last statement was the guarded `UPDATE` to `Paid`.
-    MarkPaidUpdated,
+    MarkPaidUpdated(usize),
     /// Then it read the order's status: the update matched nothing.
-    StatusRead,
+    StatusRead(usize),
 }
 
 /// Each API send's progress through [`PaymentRepeat`], by its statements in step order.
@@ -325,27 +327,34 @@ struct PaymentRepeats {
 }
 
 impl PaymentRepeats {
-    /// Follows `step`; true when it is the `COMMIT` of a `MarkPaid` whose order was paid by
-    /// this payment already.
-    fn step(&mut self, step: &TraceStep) -> bool {
-        let Actor::Api { attempt } = step.actor else { return false };
+    /// Follows `step`; when it is the `COMMIT` of a `MarkPaid` whose order was paid by this
+    /// payment already, the step of that `MarkPaid`'s guarded `UPDATE`.
+    fn step(&mut self, step: &TraceStep) -> Option<usize> {
+        let Actor::Api { attempt } = step.actor else { return None };
         let before = self.sends.remove(&attempt);
-        let Some(statement) = &step.statement else {
-            // A crash (F8) or another step without a statement: the send starts over.
-            return false;
-        };
+        // A crash (F8) or another step without a statement: the send starts over.
+        let statement = step.statement.as_ref()?;
         let after = if statement.starts_with(MARK_PAID_UPDATE) {
-            // Again, after a lock wait (a blocked step shows the statement it will run).
-            Some(PaymentRepeat::MarkPaidUpdated)
+            // Again, after a lock wait (a blocked step shows the statement it will run): the
+            // last one is the one that ran.
+            Some(PaymentRepeat::MarkPaidUpdated(step.step))
         } else if statement.starts_with(ORDER_STATUS_READ) {
-            (before == Some(PaymentRepeat::MarkPaidUpdated)).then_some(PaymentRepeat::StatusRead)
+            match before {
+                Some(PaymentRepeat::MarkPaidUpdated(update)) => {
+                    Some(PaymentRepeat::StatusRead(update))
+                }
+                _ => None,
+            }
         } else {
-            return statement == "COMMIT" && before == Some(PaymentRepeat::StatusRead);
+            return match before {
+                Some(PaymentRepeat::StatusRead(update)) if statement == "COMMIT" => Some(update),
+                _ => None,
+            };
         };
         if let Some(after) = after {
             self.sends.insert(attempt, after);
         }
-        false
+        None
     }
 }
 

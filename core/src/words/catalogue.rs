@@ -464,6 +464,9 @@ words! {
     lesson_prediction: Text,
     /// `lesson`: a task.
     lesson_task: Text,
+    /// `lesson`: under a task whose run starts without the scenario's scripted faults, how to
+    /// start it from a terminal and place one's own.
+    lesson_task_own_faults: Text,
     /// `lesson`: how to grade one's own runs.
     lesson_check_hint: Text,
     /// `lesson --check`: a task passed.

@@ -238,6 +238,7 @@ pub const WORDS: Words = Words {
     lesson_narration: "{n}. Narration ({at}): {text}",
     lesson_prediction: "{n}. Prediction ({mode}): {text}",
     lesson_task: "{n}. Task: {text}",
+    lesson_task_own_faults: "   From a terminal: this task's run starts without the scenario's own faults; place yours ({faults}) with idempotency-lab run {scenario} --no-scripted-faults --inject <choice> --json",
     lesson_check_hint: "Grade your runs: idempotency-lab lesson {id} --check <trace.json>... (traces from the page's Download or from run --json)",
     lesson_task_passed: "task {n}: passed",
     lesson_task_not_yet: "task {n}: not yet: {reason} Hint: {hint}",

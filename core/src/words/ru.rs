@@ -240,6 +240,7 @@ pub const WORDS: Words = Words {
     lesson_narration: "{n}. Рассказ ({at}): {text}",
     lesson_prediction: "{n}. Прогноз ({mode}): {text}",
     lesson_task: "{n}. Задание: {text}",
+    lesson_task_own_faults: "   Из терминала: прогон этого задания начинается без собственных сбоев сценария; внесите свои ({faults}) командой idempotency-lab run {scenario} --no-scripted-faults --inject <выбор> --json",
     lesson_check_hint: "Проверьте свои прогоны: idempotency-lab lesson {id} --check <trace.json>... (трассы — из кнопки «Скачать» на странице или из run --json)",
     lesson_task_passed: "задание {n}: выполнено",
     lesson_task_not_yet: "задание {n}: пока нет: {reason} Подсказка: {hint}",

@@ -43,7 +43,8 @@ export type LessonId =
   | "f04-concurrent-delivery" | "f05-lost-response" | "f06-double-submit" | "f07-key-reuse"
   | "f08-api-crash" | "f09-out-of-order" | "f10-duplicate-after-retention"
   | "f11-retry-with-new-key" | "f12-relay-crash" | "p1-stock-reservation"
-  | "p2-order-state-machine" | "p3-idempotency-key" | "p4-inbox-consumer";
+  | "p2-order-state-machine" | "p3-idempotency-key" | "p3-slow-request"
+  | "p4-inbox-consumer";
 /** A language of the lab's words. */
 export type Language = "en" | "ru";
 /** Which twin of a pattern runs. */

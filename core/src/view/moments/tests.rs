@@ -1,6 +1,6 @@
 //! The decisive moments of every lesson, pinned at their steps in both twins; every kind shown
-//! by a lesson or, for the stale completion no lesson reaches, by a held request; and a
-//! pattern's moments never shown while that pattern is naive.
+//! by a built-in scenario (the stale completion by `p3-slow-request`) and by a held request;
+//! and a pattern's moments never shown while that pattern is naive.
 
 use expect_test::expect;
 
@@ -69,12 +69,14 @@ fn every_lesson_shows_its_moments_at_pinned_steps_and_its_naive_twin_none() {
         f05-lost-response Idempotent: 35 ResponseReplayed on API
         f06-double-submit Idempotent: 12 KeyInProgress on API, 40 ResponseReplayed on API
         f07-key-reuse Idempotent: 26 KeyReused on API
-        f08-api-crash Idempotent: 47 KeyInProgress on API, 54 KeyInProgress on API, 62 LeaseTakeover on API, 68 AlreadyPaid on API
+        f08-api-crash Idempotent: 47 KeyInProgress on API, 54 KeyInProgress on API, 62 LeaseTakeover on API, 66 AlreadyPaid on API
         f10-duplicate-after-retention Idempotent: 42 ReservationAlreadyPresent on Consumer A
         f12-relay-crash Idempotent: 35 InboxDuplicate on Consumer A
         p1-stock-reservation Idempotent: 32 ReservationAlreadyPresent on Consumer A
-        p2-order-state-machine Idempotent: 37 AlreadyPaid on API
+        p2-order-state-machine Idempotent: 35 AlreadyPaid on API
         p3-idempotency-key Idempotent: 35 ResponseReplayed on API
+        p3-slow-request Naive: 64 InboxDuplicate on Consumer B, 126 AlreadyPaid on API, 145 AlreadyPaid on API, 163 AlreadyPaid on API, 165 AlreadyPaid on API, 176 AlreadyPaid on API
+        p3-slow-request Idempotent: 23 KeyInProgress on API, 24 KeyInProgress on API, 39 KeyInProgress on API, 54 KeyInProgress on API, 83 ResponseReplayed on API, 91 InboxDuplicate on Consumer A, 98 KeyInProgress on API, 116 LeaseTakeover on API, 126 KeyInProgress on API, 130 KeyInProgress on API, 135 KeyInProgress on API, 136 AlreadyPaid on API, 149 StaleCompletion on API
         p4-inbox-consumer Idempotent: 33 InboxDuplicate on Consumer B
     "#]]
     .assert_eq(&text);
@@ -106,8 +108,13 @@ fn each_kind_stands_on_the_step_that_decides_it() {
     check("p4-inbox-consumer", 33, MomentKind::InboxDuplicate, Some("INSERT INTO inbox"));
     check("f04-concurrent-delivery", 33, MomentKind::InboxDuplicate, Some("INSERT INTO inbox"));
     check("f12-relay-crash", 35, MomentKind::InboxDuplicate, Some("INSERT INTO inbox"));
-    check("p2-order-state-machine", 37, MomentKind::AlreadyPaid, Some("COMMIT"));
-    check("f08-api-crash", 68, MomentKind::AlreadyPaid, Some("COMMIT"));
+    // P2's repeat is decided by its COMMIT; the moment is on the guarded UPDATE that matched
+    // nothing.
+    let mark_paid = Some("UPDATE orders SET status = 'Paid'");
+    check("p2-order-state-machine", 35, MomentKind::AlreadyPaid, mark_paid);
+    check("f08-api-crash", 66, MomentKind::AlreadyPaid, mark_paid);
+    check("p3-slow-request", 116, MomentKind::LeaseTakeover, None);
+    check("p3-slow-request", 149, MomentKind::StaleCompletion, None);
     check("f06-double-submit", 12, MomentKind::KeyInProgress, None);
     check("f08-api-crash", 47, MomentKind::KeyInProgress, None);
     check("f07-key-reuse", 26, MomentKind::KeyReused, None);
@@ -204,25 +211,26 @@ fn held_payment() -> Trace {
 fn a_held_payment_shows_the_takeover_the_repeat_and_the_stale_completion() {
     let trace = held_payment();
     assert!(trace.summary.first_violation_step.is_empty(), "{}", trace.to_text());
-    expect!["41 KeyInProgress on API, 48 KeyInProgress on API, 56 LeaseTakeover on API, 70 AlreadyPaid on API, 74 StaleCompletion on API"]
+    expect!["41 KeyInProgress on API, 48 KeyInProgress on API, 56 LeaseTakeover on API, 68 AlreadyPaid on API, 74 StaleCompletion on API"]
     .assert_eq(&render(&moments(&trace.steps)));
 }
 
 #[test]
-fn every_kind_is_shown_by_a_lesson_or_the_held_payment() {
-    let mut traces: Vec<Trace> = CATALOGUE
+fn every_kind_is_shown_by_a_built_in_scenario_and_by_the_held_payment() {
+    let traces: Vec<Trace> = CATALOGUE
         .iter()
         .flat_map(|entry| {
             [PatternMode::Naive, PatternMode::Idempotent].map(|mode| lesson(entry.id, mode))
         })
         .collect();
-    traces.push(held_payment());
     for kind in MomentKind::ALL {
         assert!(
             traces.iter().any(|trace| moments(&trace.steps).iter().any(|m| m.kind == kind)),
-            "{kind:?} is shown nowhere"
+            "{kind:?} is shown by no built-in scenario"
         );
     }
+    let held: Vec<MomentKind> = moments(&held_payment().steps).iter().map(|m| m.kind).collect();
+    assert!(held.contains(&MomentKind::StaleCompletion), "{held:?}");
 }
 
 /// Every lesson, on a few seeds, with each pattern naive in turn and the others idempotent:
