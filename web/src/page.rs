@@ -235,6 +235,14 @@ impl PageState {
     /// The lab's action, and where it leaves the focus: the run moved under the learner's
     /// hands (to its end, a fault taken, the last step) shows in the caption.
     fn drive_lab(&mut self, action: Action) {
+        if self.prediction_pending() && moves_the_run(&action, self.lab.playing) {
+            // The run waits at its start until the prediction is answered; a play that was
+            // going stops.
+            if self.lab.playing {
+                self.lab_does(Action::TogglePlay);
+            }
+            return;
+        }
         let focus = match &action {
             Action::RunToEnd | Action::Inject(_) | Action::OpenRunAt(..) => {
                 Some(FocusTarget::Caption)
@@ -258,7 +266,18 @@ impl PageState {
         }
     }
 
+    /// Whether the lesson's current step is a prediction not answered yet: the run then waits
+    /// at its start (no step, play, jump or slider moves it), so that nothing on the screen
+    /// answers the question before the learner does.
+    pub fn prediction_pending(&self) -> bool {
+        let Some((_, lesson, step)) = self.course.lesson() else { return false };
+        matches!(lesson.steps.get(step), Some(CourseStep::Prediction(_)))
+            && !self.course.progress.of(lesson).passed.contains(&step)
+    }
+
     /// Opens lesson `index` at `step` from the course: the course shows it, the lab runs it.
+    /// Resumed at a prediction not answered yet, the run is shown from its start, as on
+    /// arriving there by Next.
     fn open_lesson(&mut self, index: usize, step: usize, resume: bool) {
         let Some(lesson) = course::course().and_then(|course| course.lessons.get(index)) else {
             return;
@@ -267,6 +286,9 @@ impl PageState {
             self.lab_does(action);
         }
         self.course_does(CourseAction::Open { lesson: index, step });
+        if self.prediction_pending() && self.lab.cursor > 0 {
+            self.lab_does(Action::SeekTo(0));
+        }
         self.focus_on(FocusTarget::LessonCard);
     }
 
@@ -398,6 +420,22 @@ impl Default for PageState {
     }
 }
 
+/// Whether `action` moves the run away from its start (with a play `playing` or not): what
+/// waits while a prediction is asked ([`PageState::prediction_pending`]). Rewinding, pausing,
+/// switching patterns and the view do not.
+fn moves_the_run(action: &Action, playing: bool) -> bool {
+    match action {
+        Action::StepForward
+        | Action::RunToEnd
+        | Action::PlayTick
+        | Action::GoTo { .. }
+        | Action::OpenRunAt(..) => true,
+        Action::SeekTo(step) => *step > 0,
+        Action::TogglePlay => !playing,
+        _ => false,
+    }
+}
+
 impl Reducible for PageState {
     type Action = PageAction;
 
@@ -435,6 +473,7 @@ impl Reducible for PageState {
                 next.revealed =
                     (next.lab.cursor, extra.saturating_add(crate::diagram::WINDOW_STEPS));
             }
+            PageAction::JumpTo(step) if next.prediction_pending() && step > 0 => {}
             PageAction::JumpTo(step) => {
                 next.lab_does(Action::SeekTo(step));
                 next.bring_into_view(JumpTarget::default());

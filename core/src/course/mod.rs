@@ -135,6 +135,19 @@ impl CourseStep {
     }
 }
 
+impl Task {
+    /// The place to start that the page offers for this task, once the learner has `tried` it
+    /// (run it to the end without passing) or not. A `break` task asks the learner to find
+    /// where the fault must go, so its place is offered only after a try, with the hint;
+    /// every other task offers it at once.
+    pub fn go_to_offered(&self, tried: bool) -> Option<Point> {
+        match self.goal {
+            Goal::Break { .. } if !tried => None,
+            _ => self.go_to,
+        }
+    }
+}
+
 /// A narration: a text the page shows beside the diagram once the run reaches `at`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -849,3 +849,23 @@ fn every_moment_is_drawn_in_a_lesson_and_narrated_where_it_happens() {
     assert!(takeover < stale, "the takeover comes first: {takeover} < {stale}");
     assert!(idempotent.trace().summary.first_violation_step.is_empty());
 }
+
+/// A break task asks the learner to find where the fault goes: its place to start is offered
+/// only after a try; a survive task's and a switch task's at once.
+#[test]
+fn a_break_tasks_place_is_offered_only_after_a_try() {
+    let mut kinds = std::collections::BTreeSet::new();
+    for lesson in &course().lessons {
+        for step in &lesson.steps {
+            let CourseStep::Task(task) = step else { continue };
+            let breaks = matches!(task.goal, Goal::Break { .. });
+            let expected = if breaks { None } else { task.go_to };
+            assert_eq!(task.go_to_offered(false), expected, "{}: {:?}", lesson.id, task.goal);
+            assert_eq!(task.go_to_offered(true), task.go_to, "{}", lesson.id);
+            if task.go_to.is_some() {
+                kinds.insert(breaks);
+            }
+        }
+    }
+    assert_eq!(kinds.into_iter().collect::<Vec<_>>(), [false, true], "both kinds offer a place");
+}

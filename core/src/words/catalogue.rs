@@ -763,6 +763,8 @@ words! {
     ui_controls_group: Text,
     /// The step slider's accessible name.
     ui_go_to_step: Text,
+    /// Beside the run's controls while a lesson's prediction is not answered: the run waits.
+    ui_run_waits_for_prediction: Text,
     /// The export and import section's accessible name.
     ui_files_group: Text,
     /// The scenario section's accessible name.

@@ -401,6 +401,7 @@ pub const WORDS: Words = Words {
     ui_invariants: "Invariants",
     ui_controls_group: "Run controls",
     ui_go_to_step: "Go to step",
+    ui_run_waits_for_prediction: "The run waits at its start until you answer the prediction.",
     ui_files_group: "Export and import",
     ui_scenario_group: "Scenario",
     ui_patterns_group: "Naive or idempotent, per pattern",

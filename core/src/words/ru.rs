@@ -406,6 +406,7 @@ pub const WORDS: Words = Words {
     ui_invariants: "Инварианты",
     ui_controls_group: "Управление прогоном",
     ui_go_to_step: "Перейти к шагу",
+    ui_run_waits_for_prediction: "Прогон ждёт в начале, пока вы не ответите на прогноз.",
     ui_files_group: "Экспорт и импорт",
     ui_scenario_group: "Сценарий",
     ui_patterns_group: "Наивный или идемпотентный, для каждого паттерна",

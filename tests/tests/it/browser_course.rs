@@ -301,7 +301,17 @@ fn do_task(page: &LabPage, lesson: &Lesson, step: usize, shown: Card) -> Card {
             }
             "no-fault" | "too-few-faults" => {
                 // Go there, then the fault button of the task's class on the waiting item
-                // (the tap waits for it); the card's reason moves on.
+                // (the tap waits for it); the card's reason moves on. A break task offers Go
+                // there only after a try: first To the end, which shows the hint too.
+                if matches!(task.goal, Goal::Break { .. }) {
+                    assert!(
+                        !page.exists("[data-testid=course-go-there]"),
+                        "{}: before a try",
+                        lesson.id
+                    );
+                    page.tap("[data-testid=run-to-end]");
+                    wait_text(page, "[data-testid=task-hint]", &words(&task.hint.en));
+                }
                 page.tap("[data-testid=course-go-there]");
                 page.tap(&format!("[data-fault={}]", fault_class(task)));
                 card_when(page, lesson, step, &format!("card.dataset.reason !== {reason:?}"))

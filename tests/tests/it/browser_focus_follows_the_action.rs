@@ -85,14 +85,22 @@ fn answer(keyboard: &mut Keyboard, lesson: &Lesson, step: usize) {
     keyboard.enter_then("a right Check", right, NEXT);
 }
 
-/// Does the task at `step`: a "break it yourself" task by Go there and the fault button of its
-/// class; a fix by the one switch it names; then To the end.
+/// Does the task at `step`: a "break it yourself" task by the fault button of its class, found
+/// by a first try (To the end) and Go there, which a break task offers only after a try; a fix
+/// by the one switch it names; then To the end.
 fn do_task(keyboard: &mut Keyboard, lesson: &Lesson, step: usize) {
     let CourseStep::Task(task) = &lesson.steps[step] else { unreachable!() };
     if let Goal::Break { faults, .. } = &task.goal {
         let class = faults.first().expect("a break task names its fault classes");
         let button = format!("[data-fault={class}]");
         if !keyboard.page.exists(&button) {
+            assert!(
+                !keyboard.page.exists("[data-testid=course-go-there]"),
+                "Go there before a try"
+            );
+            keyboard.tab_to("[data-testid=run-to-end]");
+            let tried = "document.querySelector('[data-testid=task-hint]') !== null";
+            keyboard.enter_then("a try", tried, "[data-testid=current-step]");
             keyboard.tab_to("[data-testid=course-go-there]");
             keyboard.press("Enter");
             keyboard

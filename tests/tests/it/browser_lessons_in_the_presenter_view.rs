@@ -9,7 +9,7 @@
 //! empty one), one numbering for links and the panel (`step` from 1; old `at` from 0 still
 //! reads; the panel's last step opens), and Go there bringing the point into a 720 px window.
 
-use idempotency_lab::course::{Course, CourseStep, Lesson, Narration, Point};
+use idempotency_lab::course::{Course, CourseStep, Goal, Lesson, Narration, Point};
 use idempotency_lab::sim::Simulation;
 use idempotency_lab_tests::browser::LabPage;
 
@@ -302,6 +302,14 @@ fn a_tasks_go_there_brings_the_fault_button_it_asks_for_into_view() {
                 wait_for_step(&page, lesson, step);
                 page.wait_in_view(&button);
                 page.evaluate("window.scrollTo(0, 0), true");
+                if matches!(task.goal, Goal::Break { .. }) {
+                    // A break task offers Go there only after a try.
+                    page.click("[data-testid=run-to-end]");
+                    page.wait_until(
+                        "the hint after a try",
+                        "document.querySelector('[data-testid=course-go-there]') !== null",
+                    );
+                }
                 page.click("[data-testid=course-go-there]");
                 page.wait_in_view(&button);
                 if !presenter.is_empty() {

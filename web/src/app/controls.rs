@@ -112,6 +112,8 @@ pub fn run_controls(state: &PageState, edges: &Edges) -> Html {
     let (lab, language) = (&state.lab, state.language);
     let ui = ui(language);
     let steps_total = lab.sim.steps().len();
+    // A prediction not answered yet: the run waits at its start (`PageState::prediction_pending`).
+    let waits = state.prediction_pending();
     let lab_button = |action: Action| send(edges, PageAction::Lab(action));
     let on_speed = on_value(edges, |value| value.parse().ok().map(Action::SetSpeed));
     let dispatcher = edges.dispatcher.clone();
@@ -125,11 +127,11 @@ pub fn run_controls(state: &PageState, edges: &Edges) -> Html {
         <section class="controls" aria-label={language.words().ui_controls_group}>
             <button data-testid="reset" onclick={lab_button(Action::Reset)} title={ui.reset.1}>{ ui.reset.0 }</button>
             <button data-testid="step-back" onclick={lab_button(Action::StepBack)} disabled={lab.cursor == 0} title={ui.back.1}>{ ui.back.0 }</button>
-            <button data-testid="step" onclick={lab_button(Action::StepForward)} disabled={!lab.can_step_forward()} title={ui.step.1}>{ ui.step.0 }</button>
-            <button data-testid="play" class="play" onclick={lab_button(Action::TogglePlay)} title={ui.play.2}>
+            <button data-testid="step" onclick={lab_button(Action::StepForward)} disabled={waits || !lab.can_step_forward()} title={ui.step.1}>{ ui.step.0 }</button>
+            <button data-testid="play" class="play" onclick={lab_button(Action::TogglePlay)} disabled={waits && !lab.playing} title={ui.play.2}>
                 { if lab.playing { ui.play.1 } else { ui.play.0 } }
             </button>
-            <button data-testid="run-to-end" onclick={lab_button(Action::RunToEnd)} disabled={!lab.can_step_forward()}>{ ui.to_end }</button>
+            <button data-testid="run-to-end" onclick={lab_button(Action::RunToEnd)} disabled={waits || !lab.can_step_forward()}>{ ui.to_end }</button>
             <label class="speed">{ ui.speed }
                 <select data-testid="speed" onchange={on_speed}>
                     { for SPEEDS_MS.iter().enumerate().map(|(index, speed)| html! {
@@ -138,8 +140,11 @@ pub fn run_controls(state: &PageState, edges: &Edges) -> Html {
                 </select>
             </label>
             <input type="range" class="slider" data-testid="slider" aria-label={language.words().ui_go_to_step}
-                min="0" max={steps_total.to_string()} value={lab.cursor.to_string()} oninput={on_slider} />
+                min="0" max={steps_total.to_string()} value={lab.cursor.to_string()} oninput={on_slider} disabled={waits} />
             <span class="position" data-testid="position">{ format!("{} {} / {}", ui.position, lab.cursor, steps_total) }</span>
+            if waits {
+                <span class="run-waits" data-testid="run-waits" role="status">{ language.words().ui_run_waits_for_prediction }</span>
+            }
             { view_buttons(state, edges) }
         </section>
     }

@@ -22,7 +22,7 @@ use yew::prelude::*;
 
 use crate::build::BuildStatus;
 use crate::course::progress::LessonProgress;
-use crate::course::{StepStatus, go_to_point, reason_hook};
+use crate::course::{StepStatus, reason_hook};
 use crate::labels::{CourseLabels, ui};
 
 /// What the learner does in the panel.
@@ -226,7 +226,8 @@ fn task_card(
         (Ok(TaskVerdict::NotYet(reason)), false) => ("not-yet", Some(reason.clone())),
         (_, false) => ("error", None),
     };
-    let go_there = go_to_point(lesson, step).map(|point| {
+    // A break task's place is offered after a try: the learner first looks for it.
+    let go_there = task.go_to_offered(tried).map(|point| {
         html! {
             <button class="primary" data-testid="course-go-there"
                 onclick={on_event.reform(move |_: MouseEvent| PanelEvent::GoThere(point))}>

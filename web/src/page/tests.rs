@@ -390,3 +390,43 @@ fn a_prediction_is_asked_before_the_run_shows_its_answer() {
         .reduce(PageAction::Panel(PanelEvent::Next));
     assert_eq!(again.lab.cursor, 3);
 }
+
+/// #34 item 4: a prediction is asked before the screen can answer it. While it is not
+/// answered, the run waits at its start (no step, play, to the end, slider or jump moves it);
+/// answered, the run goes on. Resumed at such a prediction, the run is shown from its start.
+#[test]
+fn the_run_waits_at_its_start_until_the_prediction_is_answered() {
+    let lesson = &course::course().unwrap().lessons[0];
+    assert!(matches!(lesson.steps[1], CourseStep::Prediction(_)), "lesson 1's second step");
+    let asked = after([open_first_lesson(), PageAction::Panel(PanelEvent::Next)]);
+    assert!(asked.prediction_pending());
+    assert_eq!(asked.lab.cursor, 0);
+    for tried in [
+        PageAction::Lab(Action::StepForward),
+        PageAction::Lab(Action::RunToEnd),
+        PageAction::Lab(Action::SeekTo(5)),
+        PageAction::Lab(Action::TogglePlay),
+        PageAction::Lab(Action::PlayTick),
+        PageAction::JumpTo(5),
+    ] {
+        let state = Rc::clone(&asked).reduce(tried.clone());
+        assert_eq!(state.lab.cursor, 0, "{tried:?} moved the run before the answer");
+        assert!(!state.lab.playing, "{tried:?}");
+    }
+    let answered = Rc::clone(&asked).reduce(PageAction::Panel(PanelEvent::Answered));
+    assert!(!answered.prediction_pending());
+    let ran = answered.reduce(PageAction::Lab(Action::RunToEnd));
+    assert!(ran.lab.cursor > 0 && !ran.lab.can_step_forward());
+
+    // Run on at the narration before it, then open the lesson again at the prediction with
+    // Resume: the run is shown from its start.
+    let on = after([
+        open_first_lesson(),
+        PageAction::Lab(Action::RunToEnd),
+        PageAction::Course(CourseAction::ShowCourse),
+        PageAction::OpenLesson { lesson: 0, step: 1, resume: true },
+    ]);
+    assert!(on.prediction_pending());
+    assert_eq!(on.lab.cursor, 0, "resumed at an unanswered prediction");
+    assert!(on.lab.sim.steps().len() > 1, "the run's steps stay, one click away");
+}
