@@ -5,7 +5,7 @@
 //! reader announces each step as the run moves. Each key press is counted: the lesson takes
 //! at most [`KEYS_MAX`] (it took 144 when the focus fell to `<body>` after each action, on
 //! the lesson before it gained its "break it yourself" task; 96 with that task and the focus
-//! following).
+//! following; 111 since that task offers Go there only after a first try, To the end).
 //!
 //! The lesson is read from the core (its steps, its predictions' actual answers), so the
 //! test follows the course as it is written; it expects lesson 1's shape: narrations,
@@ -18,7 +18,7 @@ use idempotency_lab_tests::browser::LabPage;
 /// The most Tabs to reach a control.
 const TABS_MAX: usize = 80;
 /// The most keys the whole lesson may take.
-const KEYS_MAX: usize = 110;
+const KEYS_MAX: usize = 125;
 
 /// The page with its count of keys pressed.
 struct Keyboard {
