@@ -11,6 +11,7 @@
 
 use idempotency_lab::course::{Course, CourseStep, Goal, Lesson, Narration, Point};
 use idempotency_lab::sim::Simulation;
+use idempotency_lab::view::MomentKind;
 use idempotency_lab_tests::browser::LabPage;
 
 fn course() -> &'static Course {
@@ -106,6 +107,10 @@ fn every_narrated_point_of_every_lesson_is_on_one_projected_screen() {
                 selectors.push(".diagram .step.current".to_owned());
             }
             expect_on_one_screen(&page, &link, &selectors);
+            if narration.at == Point::Moment(MomentKind::StaleCompletion) {
+                // The fencing token's refusal, as a room sees it.
+                page.screenshot("lesson-presenter-stale-completion");
+            }
             checked += 1;
         }
     }
