@@ -329,3 +329,47 @@ fn a_tasks_go_there_brings_the_fault_button_it_asks_for_into_view() {
     page.screenshot("lesson-task-fault-button-presenter");
     assert_eq!(page.console_errors(), Vec::<String>::new());
 }
+
+/// #34 item 2: a narration whose point the run has already passed (the learner ran the task
+/// to its end, then pressed Next) brings that point's step of the diagram into view, with the
+/// narration, in the presenter view and out of it.
+#[test]
+fn a_narration_whose_point_the_run_has_passed_brings_that_step_into_view() {
+    let lesson = course().lesson("inbox").expect("the inbox lesson");
+    let (narrated, narration) = narration_at(lesson, |point| matches!(point, Point::Moment(_)));
+    let task = narrated - 1;
+    assert!(matches!(lesson.steps[task], CourseStep::Task(_)), "a task before the narration");
+    let (at, _) = expected_at(lesson, narrated, narration.at).expect("a fresh run reaches it");
+    let page = LabPage::open_course("");
+    page.set_viewport(1280, 720, false);
+    for presenter in ["&presenter=1", ""] {
+        let link = format!("#lesson={}&step={}{presenter}", lesson.id, task + 1);
+        page.evaluate(&format!("location.hash = {link:?}, true"));
+        wait_for_step(&page, lesson, task);
+        page.click("[data-testid=pattern-P4]");
+        page.wait_until(
+            "P4 switched",
+            "document.querySelector('[data-testid=pattern-P4]').dataset.mode === 'idempotent'",
+        );
+        page.click("[data-testid=run-to-end]");
+        page.wait_until(
+            "the task passed",
+            "document.querySelector('[data-testid=course-next]')?.disabled === false",
+        );
+        page.evaluate("window.scrollTo(0, 0), true");
+        page.click("[data-testid=course-next]");
+        wait_for_step(&page, lesson, narrated);
+        let position = page.text("[data-testid=position]");
+        let cursor: usize = position
+            .split_whitespace()
+            .find_map(|word| word.parse().ok())
+            .unwrap_or_else(|| panic!("{link}: no cursor in {position:?}"));
+        assert!(cursor > at, "{link}: the run is past the point ({cursor} > {at})");
+        page.wait_in_view(&format!(".diagram g[data-step=\"{at}\"]"));
+        page.wait_in_view("[data-testid=narration-text]");
+        if !presenter.is_empty() {
+            assert_eq!(page.overflow(), (0, 0), "{link}: the page scrolls");
+        }
+    }
+    assert_eq!(page.console_errors(), Vec::<String>::new());
+}
