@@ -139,6 +139,9 @@ pub struct SequenceDiagramProps {
     /// height, with the steps before it above and what waits below.
     #[prop_or_default]
     pub presenter: bool,
+    /// A lesson's prediction is not answered yet: the empty run says it waits for the answer.
+    #[prop_or_default]
+    pub waits: bool,
 }
 
 /// One drawn step: its number, its items and its moments.
@@ -303,7 +306,9 @@ fn drawing(
             }) }
             { for drawn_bands }
             if bands.is_empty() {
-                <text x={(width / 2).to_string()} y="48" text-anchor="middle" class="hint">{ props.language.words().ui_diagram_empty }</text>
+                <text x={(width / 2).to_string()} y="48" text-anchor="middle" class="hint">{
+                    if props.waits { props.language.words().ui_run_waits_for_prediction } else { props.language.words().ui_diagram_empty }
+                }</text>
             }
         </svg>
     }

@@ -45,6 +45,9 @@ pub struct StepListProps {
     /// Shown on screen, with the pending items and their buttons (a narrow screen); otherwise
     /// the list is for screen readers only, beside the diagram.
     pub visible: bool,
+    /// A lesson's prediction is not answered yet: the empty run says it waits for the answer.
+    #[prop_or_default]
+    pub waits: bool,
 }
 
 /// The steps of the run as a list.
@@ -76,7 +79,9 @@ pub fn step_list(props: &StepListProps) -> Html {
                     </button>
                 }
                 if props.steps.is_empty() {
-                    <p class="step-list-empty">{ ui.start }</p>
+                    <p class="step-list-empty">{
+                        if props.waits { props.language.words().ui_run_waits_for_prediction } else { ui.start }
+                    }</p>
                 }
                 <ol class="step-list-steps">
                     { for props.steps.iter().map(|step| {

@@ -210,6 +210,19 @@ fn fault_class(task: &Task) -> FaultClass {
 fn answer_right(page: &LabPage, lesson: &Lesson, step: usize, shown: &Card) -> Card {
     let CourseStep::Prediction(prediction) = &lesson.steps[step] else { unreachable!() };
     assert!(!shown.next, "{} step {step}: Next before the answer", lesson.id);
+    // Until it is answered, the run waits at its start, and says so (#34 item 4).
+    page.wait_until(
+        "the run waits for the answer",
+        "document.querySelector('[data-testid=current-step]').dataset.waits === 'true' \
+           && document.querySelector('[data-testid=step]').disabled \
+           && document.querySelector('[data-testid=run-to-end]').disabled \
+           && document.querySelector('[data-testid=slider]').disabled \
+           && /^\\D*0 \\//.test(document.querySelector('[data-testid=position]').textContent)",
+    );
+    if (lesson.id.as_str(), step) == ("reservation-ledger", 1) {
+        page.evaluate("window.scrollTo(0, 0), true");
+        page.screenshot("course-prediction-waits");
+    }
     match prediction.actual(lesson).unwrap() {
         Actual::Number(number) => {
             page.type_into("[data-testid=prediction-number]", &number.to_string());
@@ -224,6 +237,11 @@ fn answer_right(page: &LabPage, lesson: &Lesson, step: usize, shown: &Card) -> C
     }
     let card = card_when(page, lesson, step, "card.dataset.state === 'right'");
     assert!(card.text.contains(&words(&prediction.explain.en)), "{:?}", card.text);
+    assert!(
+        !page.exists("[data-testid=current-step][data-waits]"),
+        "{} step {step}: answered",
+        lesson.id
+    );
     card
 }
 

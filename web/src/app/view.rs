@@ -216,6 +216,10 @@ pub fn caption(state: &PageState) -> Html {
                 .map(|statement| format!(" — {statement}"))
                 .unwrap_or_default()
         ),
+        // A lesson's prediction not answered yet: the run waits at its start, and says so.
+        None if state.prediction_pending() => {
+            language.words().ui_run_waits_for_prediction.to_owned()
+        }
         None => ui.start.to_owned(),
     };
     let ended = match (lab.cursor == lab.sim.steps().len(), lab.sim.stop_reason()) {
@@ -223,7 +227,8 @@ pub fn caption(state: &PageState) -> Html {
         _ => String::new(),
     };
     html! {
-        <p class="now" data-testid="current-step" aria-live="polite" tabindex="-1">{ step }{ ended }</p>
+        <p class="now" data-testid="current-step" data-waits={state.prediction_pending().then_some("true")}
+            aria-live="polite" tabindex="-1">{ step }{ ended }</p>
     }
 }
 
@@ -294,15 +299,16 @@ pub fn workspace(state: &UseReducerHandle<PageState>, edges: &Edges) -> Html {
     let dispatcher = edges.dispatcher.clone();
     let on_jump = Callback::from(move |step| dispatcher.dispatch(PageAction::JumpTo(step)));
     let in_lesson = state.course.lesson().is_some();
+    let waits = state.prediction_pending();
     html! {
         <div class={classes!("workspace", in_lesson.then_some("in-lesson"))}>
             { lesson_panel(state, edges) }
             if !state.narrow {
-                <SequenceDiagram lanes={lanes(lab.sim.scenario())} steps={drawn.clone()} presenter={lab.presenter}
+                <SequenceDiagram lanes={lanes(lab.sim.scenario())} steps={drawn.clone()} presenter={lab.presenter} waits={waits}
                     moments={drawn_moments.clone()} {language}
                     hidden={first} on_reveal={on_reveal.clone()} on_select={to_lab(edges, Action::SeekTo)} pending={waiting.clone()} on_inject={on_inject.clone()} />
             }
-            <StepList ui={ui(language)} steps={drawn} moments={drawn_moments} {language} hidden={first} {on_reveal} pending={waiting} {on_inject} visible={state.narrow} />
+            <StepList ui={ui(language)} steps={drawn} moments={drawn_moments} {language} hidden={first} {on_reveal} pending={waiting} {on_inject} visible={state.narrow} {waits} />
             <aside class="side">
                 <InvariantsPanel violations={lab.world.violations()} breaks={breaking_steps(shown)} {on_jump} {language}
                     dead_letters={idempotency_lab::view::dead_letter_sentences(shown, language)} />
