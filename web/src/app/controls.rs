@@ -142,7 +142,6 @@ pub fn run_controls(state: &PageState, edges: &Edges) -> Html {
             <input type="range" class="slider" data-testid="slider" aria-label={language.words().ui_go_to_step}
                 min="0" max={steps_total.to_string()} value={lab.cursor.to_string()} oninput={on_slider} disabled={waits} />
             <span class="position" data-testid="position">{ format!("{} {} / {}", ui.position, lab.cursor, steps_total) }</span>
-
             { view_buttons(state, edges) }
         </section>
     }
