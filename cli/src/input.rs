@@ -57,27 +57,22 @@ pub enum InputError {
         column: usize,
     },
     /// The JSON does not read as a scenario or a trace.
-    #[error("{}", describe_json_error(what, source_name, *line, *column, path, message, snippet))]
+    #[error("{}", describe_json_error(what, source_name, message, place))]
     Malformed {
         /// `scenario` or `trace`.
         what: &'static str,
         /// The file (or built-in id) read.
         source_name: String,
-        /// The path of the field being read (`requests[0].operation.lines[0].qty`), empty
-        /// for the whole file.
-        path: String,
-        /// Line, from 1.
-        line: usize,
-        /// Column, from 1.
-        column: usize,
         /// What went wrong, in plain words.
         message: String,
-        /// The offending line with a caret under the column.
-        snippet: String,
+        /// Where: the path of the field being read (`requests[0].operation.lines[0].qty`,
+        /// empty for the whole file), its line and column, and the offending line with a caret
+        /// (boxed: kept out of the size of every other error).
+        place: Box<Place>,
     },
     /// The JSON reads but is refused: another format version, a dangling reference, a number
     /// out of range. When the refused field is in the file, where it is.
-    #[error("{}", describe_refusal(what, source_name, message, place.as_ref()))]
+    #[error("{}", describe_refusal(what, source_name, message, place.as_deref()))]
     Invalid {
         /// `scenario` or `trace`.
         what: &'static str,
@@ -85,8 +80,9 @@ pub enum InputError {
         source_name: String,
         /// Why, as the core says it.
         message: String,
-        /// The refused field's path, line, column and snippet, when the file has it.
-        place: Option<Place>,
+        /// The refused field's path, line, column and snippet, when the file has it (boxed,
+        /// as above).
+        place: Option<Box<Place>>,
     },
     /// A built-in scenario does not read: a bug of the catalogue.
     #[error("{0}")]
@@ -194,15 +190,8 @@ pub fn load_program(path: &Path) -> Result<HandlerProgram, InputError> {
     HandlerProgram::from_json(&text).map_err(|error| match error {
         ProgramError::Json { path, line, column, message } => {
             let snippet = snippet(&text, line, column);
-            InputError::Malformed {
-                what: "program",
-                source_name,
-                path,
-                line,
-                column,
-                message,
-                snippet,
-            }
+            let place = Box::new(Place { path, line, column, snippet });
+            InputError::Malformed { what: "program", source_name, message, place }
         }
         other => {
             let field = match (&other, other.block_index()) {
@@ -251,7 +240,8 @@ fn scenario_error(
     match error {
         ScenarioError::Json { path, line, column, message } => {
             let snippet = snippet(text, line, column);
-            InputError::Malformed { what, source_name, path, line, column, message, snippet }
+            let place = Box::new(Place { path, line, column, snippet });
+            InputError::Malformed { what, source_name, message, place }
         }
         other => {
             let field = other.field().map(|field| format!("{prefix}{field}")).unwrap_or_default();
@@ -267,11 +257,13 @@ fn invalid(
     path: &str,
     error: &dyn std::fmt::Display,
 ) -> InputError {
-    let place = locate(text, path).map(|(line, column)| Place {
-        path: path.to_owned(),
-        line,
-        column,
-        snippet: snippet(text, line, column),
+    let place = locate(text, path).map(|(line, column)| {
+        Box::new(Place {
+            path: path.to_owned(),
+            line,
+            column,
+            snippet: snippet(text, line, column),
+        })
     });
     InputError::Invalid { what, source_name, message: error.to_string(), place }
 }
@@ -303,15 +295,8 @@ fn snippet(text: &str, line: usize, column: usize) -> String {
     format!("{gutter} |\n{number} | {shown}\n{gutter} | {}^", " ".repeat(caret_column))
 }
 
-fn describe_json_error(
-    what: &str,
-    source_name: &str,
-    line: usize,
-    column: usize,
-    path: &str,
-    message: &str,
-    snippet: &str,
-) -> String {
+fn describe_json_error(what: &str, source_name: &str, message: &str, place: &Place) -> String {
+    let Place { path, line, column, snippet } = place;
     let field = if path.is_empty() { String::new() } else { format!("\n  field:   `{path}`") };
     format!(
         "{what} file `{source_name}` is malformed\n  at:      line {line}, column {column}{field}\n  problem: {message}\n{snippet}"
