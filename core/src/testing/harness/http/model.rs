@@ -238,6 +238,78 @@ impl<H: HandlerUnderTest> HttpHarnessModel<H> {
         });
     }
 
+    /// [`HttpAction::Step`]: one statement of a running attempt, judging its answer if it gives
+    /// one; `None` if the attempt cannot step.
+    fn step_attempt(
+        &self,
+        state: &HttpHarnessState<PluggedHandler<H>>,
+        next: &mut HttpHarnessState<PluggedHandler<H>>,
+        attempt: usize,
+    ) -> Option<()> {
+        if !Self::can_step(state, state.attempts.get(attempt)?) {
+            return None;
+        }
+        let now = next.now;
+        let slot = next.attempts.get_mut(attempt)?;
+        let (operation, reused_key) = (slot.operation, slot.reused_key);
+        let AttemptState::Running { layer, steps, waiting_for } = &mut slot.state else {
+            return None;
+        };
+        *steps += 1;
+        *waiting_for = None;
+        if *steps > STEPS_PER_REQUEST_MAX {
+            next.violation = Some(HarnessViolation {
+                sentence: format!(
+                    "a request of operation {operation} did not answer within \
+                     {STEPS_PER_REQUEST_MAX} statements"
+                ),
+            });
+            return Some(());
+        }
+        match layer.step(&mut next.store, now) {
+            Ok(Step::Continue) => {}
+            Ok(Step::Blocked(wait)) => *waiting_for = Some(wait.holder),
+            Ok(Step::Done(response)) => {
+                slot.state = AttemptState::Answered { response: response.clone() };
+                Self::judge_answer(next, operation, reused_key, &response);
+            }
+            Err(error) => {
+                next.violation = Some(HarnessViolation {
+                    sentence: format!(
+                        "a request of operation {operation} failed instead of \
+                         answering: {error}"
+                    ),
+                });
+            }
+        }
+        Some(())
+    }
+
+    /// [`HttpAction::Deliver`]: an answered attempt's response reaches its client, which is done
+    /// with a final answer and otherwise retries after the backoff; `None` if it has no answer.
+    fn deliver(
+        &self,
+        state: &HttpHarnessState<PluggedHandler<H>>,
+        next: &mut HttpHarnessState<PluggedHandler<H>>,
+        attempt: usize,
+    ) -> Option<()> {
+        let AttemptState::Answered { response } = &state.attempts.get(attempt)?.state else {
+            return None;
+        };
+        let taken = next.attempts.remove(attempt);
+        if !taken.reused_key {
+            let retry_at = next.now.plus(self.config.backoff_ticks);
+            let client = next.clients.get_mut(taken.operation)?;
+            if is_final(response) {
+                client.answered = true;
+                client.retry_at = None;
+            } else if !client.answered {
+                client.retry_at = Some(retry_at);
+            }
+        }
+        Some(())
+    }
+
     /// Applies `action` to `state`; `None` if it is not enabled.
     pub fn apply(
         &self,
@@ -289,61 +361,8 @@ impl<H: HandlerUnderTest> HttpHarnessModel<H> {
                 next.key_reuses += 1;
                 self.push_attempt(&mut next, *operation, true);
             }
-            HttpAction::Step { attempt } => {
-                if !Self::can_step(state, state.attempts.get(*attempt)?) {
-                    return None;
-                }
-                let now = next.now;
-                let slot = next.attempts.get_mut(*attempt)?;
-                let (operation, reused_key) = (slot.operation, slot.reused_key);
-                let AttemptState::Running { layer, steps, waiting_for } = &mut slot.state else {
-                    return None;
-                };
-                *steps += 1;
-                *waiting_for = None;
-                if *steps > STEPS_PER_REQUEST_MAX {
-                    next.violation = Some(HarnessViolation {
-                        sentence: format!(
-                            "a request of operation {operation} did not answer within \
-                             {STEPS_PER_REQUEST_MAX} statements"
-                        ),
-                    });
-                    return Some(next);
-                }
-                match layer.step(&mut next.store, now) {
-                    Ok(Step::Continue) => {}
-                    Ok(Step::Blocked(wait)) => *waiting_for = Some(wait.holder),
-                    Ok(Step::Done(response)) => {
-                        slot.state = AttemptState::Answered { response: response.clone() };
-                        Self::judge_answer(&mut next, operation, reused_key, &response);
-                    }
-                    Err(error) => {
-                        next.violation = Some(HarnessViolation {
-                            sentence: format!(
-                                "a request of operation {operation} failed instead of \
-                                 answering: {error}"
-                            ),
-                        });
-                    }
-                }
-            }
-            HttpAction::Deliver { attempt } => {
-                let AttemptState::Answered { response } = &state.attempts.get(*attempt)?.state
-                else {
-                    return None;
-                };
-                let taken = next.attempts.remove(*attempt);
-                if !taken.reused_key {
-                    let retry_at = next.now.plus(self.config.backoff_ticks);
-                    let client = next.clients.get_mut(taken.operation)?;
-                    if is_final(response) {
-                        client.answered = true;
-                        client.retry_at = None;
-                    } else if !client.answered {
-                        client.retry_at = Some(retry_at);
-                    }
-                }
-            }
+            HttpAction::Step { attempt } => self.step_attempt(state, &mut next, *attempt)?,
+            HttpAction::Deliver { attempt } => self.deliver(state, &mut next, *attempt)?,
             HttpAction::LoseResponse { attempt } => {
                 if next.lost_responses >= self.config.lost_responses_max
                     || !matches!(state.attempts.get(*attempt)?.state, AttemptState::Answered { .. })
