@@ -1,4 +1,4 @@
-//! The fault classes F1-F12 of DESIGN.md, declared once: what goes wrong in the world, as the
+//! The fault classes of DESIGN.md (`F1`, `F2`, ...), declared once: what goes wrong in the world, as the
 //! invariants I1-I7 ([`crate::invariants::InvariantId`]) are what must hold in it. The two
 //! lists are the lab's vocabulary: scenarios, actions, traces, the checker's budget, the page
 //! and the CLI all name them, so they sit at the bottom of the crate and depend on nothing but

@@ -21,6 +21,7 @@ pub mod rng;
 pub mod shop;
 pub mod shop_api;
 pub mod sim;
+pub mod slice;
 pub mod sql;
 pub mod step;
 pub mod stock;

@@ -26,10 +26,8 @@ use yew::platform::spawn_local;
 use yew::platform::time::sleep;
 use yew::prelude::*;
 
-/// How long one slice may keep the browser busy before the page yields to it, in
-/// milliseconds: under a frame, so clicks and the progress bar stay live.
-pub const SLICE_MS: f64 = 12.0;
-/// States the checker expands per call; calls repeat until [`SLICE_MS`] has passed.
+/// States the checker expands per call; calls repeat until the slice's time
+/// ([`SLICE_MS`](idempotency_lab::slice::SLICE_MS)) has passed.
 pub const CHECK_STEP_STATES: usize = 16;
 /// Cases one fuzz run takes at most.
 pub const FUZZ_CASES: u32 = 256;
@@ -402,7 +400,7 @@ pub enum SliceEnd {
 /// the page again, so not after every slice.
 pub const PROGRESS_EVERY_MS: f64 = 100.0;
 
-/// Runs `checker` in slices of at most [`SLICE_MS`] until it ends or `cancel` is set, yielding
+/// Runs `checker` in slices of at most [`SLICE_MS`](idempotency_lab::slice::SLICE_MS) until it ends or `cancel` is set, yielding
 /// to the browser between slices ([`yield_to_browser`]) and reporting its progress to
 /// `progress` every [`PROGRESS_EVERY_MS`]: the one loop by which the page checks without
 /// freezing (this panel, and the build task's judge).
@@ -416,13 +414,7 @@ pub async fn check_in_slices(
         if cancel.get() {
             return SliceEnd::Cancelled(checker.progress());
         }
-        let started = js_sys::Date::now();
-        let status = loop {
-            match checker.run_for(CHECK_STEP_STATES, &mut |_| {}) {
-                Ok(CheckStatus::Running(_)) if js_sys::Date::now() - started < SLICE_MS => {}
-                other => break other,
-            }
-        };
+        let status = checker.run_slice(CHECK_STEP_STATES, &mut js_sys::Date::now);
         match status {
             Ok(CheckStatus::Running(stats)) => {
                 if js_sys::Date::now() - reported >= PROGRESS_EVERY_MS {
@@ -515,21 +507,12 @@ async fn drive_fuzz(
             });
             return;
         }
-        let mut last = None;
-        let started = js_sys::Date::now();
-        let report = loop {
-            let report = run.run_for(1, &mut |progress| last = Some(*progress));
-            if report.finished || js_sys::Date::now() - started >= SLICE_MS {
-                break report;
-            }
-        };
+        let report = run.run_slice(&mut js_sys::Date::now);
         if report.finished {
             dispatch.emit(CheckMsg::Finish { generation, finding: fuzz_finding(report, language) });
             return;
         }
-        if let Some(progress) = last {
-            dispatch.emit(CheckMsg::Progress { generation, job: Job::Fuzzing(progress) });
-        }
+        dispatch.emit(CheckMsg::Progress { generation, job: Job::Fuzzing(run.progress()) });
         sleep(Duration::ZERO).await;
     }
 }

@@ -1,19 +1,20 @@
 //! Opening a share link or a trace file without blocking the page: the core's
 //! [`RunOpener`](idempotency_lab::sim::RunOpener) (behind [`Pending`]) is advanced in slices of
-//! about [`SLICE_MS`] of work, timed with `Date::now()` as the check panel times its slices
-//! (the core reads no clock), and between slices the task yields to the browser, which
+//! about [`SLICE_MS`] of work by the core's rule for long jobs ([`idempotency_lab::slice`]),
+//! timed with `Date::now()` (the core reads no clock), and between slices the task yields to the browser, which
 //! renders the progress line and handles a click on Cancel. A run that opens within its first
 //! slice (every lesson's) opens at once, with no progress line.
 
 use std::cell::{Cell, RefCell};
+use std::ops::ControlFlow;
 use std::rc::Rc;
 use std::time::Duration;
 
+use idempotency_lab::slice::{SLICE_MS, run_slice};
 use yew::platform::spawn_local;
 use yew::platform::time::sleep;
 use yew::prelude::*;
 
-use crate::check_panel::SLICE_MS;
 use crate::notices::Problem;
 use crate::state::{Action, OpenedRun, OpeningKind, Pending};
 
@@ -46,14 +47,15 @@ impl Openings {
 /// Advances `pending` for one slice: until the run is open or [`SLICE_MS`] have passed.
 /// Returns whether it is open.
 pub fn slice(pending: &mut Pending) -> Result<bool, Problem> {
-    let started = js_sys::Date::now();
-    loop {
-        if pending.advance(MOVES_PER_CLOCK_READING)? {
-            return Ok(true);
-        }
-        if js_sys::Date::now() - started >= SLICE_MS {
-            return Ok(false);
-        }
+    let flow = run_slice(SLICE_MS, &mut js_sys::Date::now, &mut || match pending
+        .advance(MOVES_PER_CLOCK_READING)
+    {
+        Ok(false) => ControlFlow::Continue(()),
+        opened_or_failed => ControlFlow::Break(opened_or_failed),
+    });
+    match flow {
+        ControlFlow::Break(opened_or_failed) => opened_or_failed,
+        ControlFlow::Continue(()) => Ok(false),
     }
 }
 

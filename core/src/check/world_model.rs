@@ -40,6 +40,7 @@
 
 use std::collections::BTreeMap;
 use std::hash::{Hash, Hasher};
+use std::ops::ControlFlow;
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -58,6 +59,7 @@ use crate::sim::{
     Action, ApiAttempt, ApplyError, Broker, EntryState, FaultRates, InstanceId, Scenario,
     ScenarioError, Simulation, Trace, World,
 };
+use crate::slice::{SLICE_MS, run_slice};
 
 /// When the checker lets virtual time move.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -535,6 +537,25 @@ impl Checker {
             ExploreStatus::Done(outcome, stats) => {
                 Ok(CheckStatus::Done(CheckReport { outcome: self.outcome(outcome)?, stats }))
             }
+        }
+    }
+
+    /// One slice of a check run in slices ([`crate::slice`]): [`run_for`](Self::run_for)
+    /// `states_per_call` states at a time until the check ends or `clock` (in milliseconds) has
+    /// moved [`SLICE_MS`] on.
+    pub fn run_slice(
+        &mut self,
+        states_per_call: usize,
+        clock: &mut dyn FnMut() -> f64,
+    ) -> Result<CheckStatus, CheckError> {
+        let flow =
+            run_slice(SLICE_MS, clock, &mut || match self.run_for(states_per_call, &mut |_| {}) {
+                Ok(CheckStatus::Running(progress)) => ControlFlow::Continue(progress),
+                other => ControlFlow::Break(other),
+            });
+        match flow {
+            ControlFlow::Continue(progress) => Ok(CheckStatus::Running(progress)),
+            ControlFlow::Break(status) => status,
         }
     }
 

@@ -3,7 +3,7 @@
 //! An action names its actor and its target by id (a request, an API attempt, a broker entry,
 //! a consumer instance), never by reference, so that a list of actions is a schedule that can be
 //! stored, replayed and explored. Normal actions move the system forward (send, step, deliver,
-//! advance the clock); fault actions (F1-F12) are the things that go wrong, and they are
+//! advance the clock); fault actions (one per fault class) are the things that go wrong, and they are
 //! actions too, so an exhaustive checker can choose them like any other.
 
 use std::fmt;

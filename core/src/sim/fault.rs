@@ -1,4 +1,4 @@
-//! Faults F1-F12 as data in a scenario: explicit injections at a named message or request,
+//! Faults as data in a scenario: explicit injections at a named message or request,
 //! and random rates per fault class ([`FaultClass`], beside the invariants).
 //!
 //! A fault is always an [`crate::sim::Action`] in the end (see `Action::fault_class`). A

@@ -1,6 +1,6 @@
 //! The deterministic discrete-event simulator of the shop: clients, the API behind the P3
 //! layer, the store, the outbox relay, an at-least-once broker and two (or more) instances of
-//! the reserve-stock consumer, under a virtual clock, with faults F1-F12 as data and the
+//! the reserve-stock consumer, under a virtual clock, with the fault classes as data and the
 //! invariants I1-I7 checked after every step.
 //!
 //! The model has Stateright's shape, so an exhaustive checker can be built on it:

@@ -369,7 +369,7 @@ impl World {
     }
 
     /// What can happen now, in a fixed order: normal actions (clients, API, network, relay,
-    /// broker, consumers, retention, clock), then fault actions by class (F1 to F12).
+    /// broker, consumers, retention, clock), then fault actions in the order of the fault classes.
     pub fn enabled_actions(&self) -> Vec<Action> {
         let mut actions = self.enabled_normal_actions();
         actions.extend(self.enabled_fault_actions());
@@ -396,7 +396,7 @@ impl World {
         actions
     }
 
-    /// The fault actions enabled now, by class (F1 to F12).
+    /// The fault actions enabled now, in the order of the fault classes.
     pub fn enabled_fault_actions(&self) -> Vec<Action> {
         let mut actions = Vec::new();
         let queued = self.broker.queued_entries();

@@ -13,6 +13,7 @@
 //! time the caller measured.
 
 use std::collections::BTreeSet;
+use std::ops::ControlFlow;
 use std::time::Duration;
 
 use proptest::strategy::{Strategy, ValueTree};
@@ -20,6 +21,7 @@ use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 
 use crate::invariants::InvariantId;
 use crate::sim::{LimitReached, Simulation, Trace};
+use crate::slice::{SLICE_MS, run_slice};
 use crate::testing::strategies::FuzzCase;
 
 /// How a fuzz run goes.
@@ -195,7 +197,20 @@ impl<S: Strategy<Value = FuzzCase>> FuzzRun<S> {
         self.report()
     }
 
-    fn progress(&self) -> FuzzProgress {
+    /// One slice of a fuzz run in slices ([`crate::slice`]): one case at a time until the run
+    /// ends or `clock` (in milliseconds) has moved [`SLICE_MS`] on; the report after it.
+    pub fn run_slice(&mut self, clock: &mut dyn FnMut() -> f64) -> FuzzReport {
+        let _ = run_slice(SLICE_MS, clock, &mut || {
+            if !self.is_finished() {
+                self.run_one();
+            }
+            if self.is_finished() { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+        });
+        self.report()
+    }
+
+    /// How far the run is.
+    pub fn progress(&self) -> FuzzProgress {
         FuzzProgress {
             cases_run: self.cases_run,
             cases: self.config.cases,

@@ -1,6 +1,6 @@
 //! The Russian catalogue, in the terms of the seed article (идемпотентность, ключ
 //! идемпотентности, Inbox, консьюмер). Identifiers, SQL, ids, HTTP statuses and the names
-//! I1-I7, F1-F12, P1-P4 stay in Latin.
+//! of invariants, faults and patterns (I1, F1, P1) stay in Latin.
 
 use super::catalogue::Words;
 use super::plural::Plural;

@@ -15,6 +15,7 @@ const MAY_USE: &[(&str, &[&str])] = &[
     ("ids", &[]),
     ("rng", &[]),
     ("words", &[]),
+    ("slice", &[]),
     ("faults", &["words"]),
     ("store", &["ids"]),
     ("sql", &["ids", "store"]),
@@ -49,7 +50,10 @@ const MAY_USE: &[(&str, &[&str])] = &[
             "store",
         ],
     ),
-    ("check", &["faults", "history", "ids", "invariants", "program", "sim", "store", "words"]),
+    (
+        "check",
+        &["faults", "history", "ids", "invariants", "program", "sim", "slice", "store", "words"],
+    ),
     (
         "view",
         &[
@@ -80,6 +84,7 @@ const MAY_USE: &[(&str, &[&str])] = &[
             "rng",
             "shop",
             "sim",
+            "slice",
             "step",
             "store",
         ],

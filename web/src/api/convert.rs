@@ -138,7 +138,7 @@ impl From<LabError> for JsValue {
 }
 
 /// The first fault class of the table, which argument errors name with the last as a range
-/// (`F1 to F12`).
+/// (`F1 to F12` while the table has twelve).
 pub const FIRST_CLASS: FaultClass = FaultClass::ALL[0];
 /// The last fault class of the table.
 pub const LAST_CLASS: FaultClass = FaultClass::ALL[FaultClass::ALL.len() - 1];

@@ -49,7 +49,7 @@ export type LessonId =
 export type Language = "en" | "ru";
 /** Which twin of a pattern runs. */
 export type Mode = "naive" | "idempotent";
-/** A fault class of the design, F1-F12. */
+/** A fault class of the design, by its id (the classes of the core's `faults.rs`). */
 export type FaultClass = "F1" | "F2" | "F3" | "F4" | "F5" | "F6" | "F7" | "F8" | "F9" | "F10" | "F11" | "F12";
 /** An invariant, I1-I7. */
 export type InvariantId = "I1" | "I2" | "I3" | "I4" | "I5" | "I6" | "I7";

@@ -1,6 +1,6 @@
 //! `Lab.check` and `Lab.fuzz`: the core's exhaustive checker ([`Checker::run_for`]) and
-//! shrinking fuzzer ([`FuzzRun::run_for`]) driven in slices of about
-//! [`SLICE_MS`](crate::check_panel::SLICE_MS), as the page's panel drives them, behind a
+//! shrinking fuzzer ([`FuzzRun::run_for`]) driven in the core's slices
+//! ([`idempotency_lab::slice`]), as the page's panel drives them, behind a
 //! Promise: between slices the task yields to the event loop (a zero timeout), so the caller
 //! stays responsive, hears `onProgress`, and may cancel through an `AbortSignal`. The budget,
 //! the cases and every verdict are the core's; this module reads the options and converts the
@@ -21,7 +21,7 @@ use wasm_bindgen::JsValue;
 use yew::platform::time::sleep;
 
 use super::convert::{self, ErrorKind, LabError};
-use crate::check_panel::{CHECK_STEP_STATES, FUZZ_CASES, SLICE_MS, STATE_LIMITS};
+use crate::check_panel::{CHECK_STEP_STATES, FUZZ_CASES, STATE_LIMITS};
 
 /// The most unique states a check may store.
 const STATES_MAX: u64 = 10_000_000;
@@ -141,13 +141,7 @@ async fn drive_check(
                 "violations": [], "counterexample": null, "brokenAtStep": null,
             })));
         }
-        let started = js_sys::Date::now();
-        let status = loop {
-            match checker.run_for(CHECK_STEP_STATES, &mut |_| {}) {
-                Ok(CheckStatus::Running(_)) if js_sys::Date::now() - started < SLICE_MS => {}
-                other => break other,
-            }
-        };
+        let status = checker.run_slice(CHECK_STEP_STATES, &mut js_sys::Date::now);
         match status {
             Ok(CheckStatus::Running(progress)) => {
                 report_progress(&on_progress, convert::to_js(&check_stats(&progress)))?;
@@ -233,23 +227,15 @@ async fn drive_fuzz(
                 "counterexample": null, "brokenAtStep": null,
             })));
         }
-        let mut last = None;
-        let started = js_sys::Date::now();
-        let report = loop {
-            let report = run.run_for(1, &mut |progress| last = Some(*progress));
-            if report.finished || js_sys::Date::now() - started >= SLICE_MS {
-                break report;
-            }
-        };
+        let report = run.run_slice(&mut js_sys::Date::now);
         if report.finished {
             return Ok(convert::to_js(&fuzz_result(report)));
         }
-        if let Some(progress) = last {
-            let progress = json!({
-                "casesRun": progress.cases_run, "cases": progress.cases, "failed": progress.failed,
-            });
-            report_progress(&on_progress, convert::to_js(&progress))?;
-        }
+        let progress = run.progress();
+        let progress = json!({
+            "casesRun": progress.cases_run, "cases": progress.cases, "failed": progress.failed,
+        });
+        report_progress(&on_progress, convert::to_js(&progress))?;
         sleep(Duration::ZERO).await;
     }
 }
