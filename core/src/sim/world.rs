@@ -26,16 +26,13 @@
 //! retry, an expiry), so a run never spins.
 
 use std::collections::BTreeMap;
-use std::fmt;
 use std::hash::{Hash, Hasher};
 
-use thiserror::Error;
-
-use crate::history::{History, HistoryConfig, HistoryError};
+use crate::history::{History, HistoryConfig};
 use crate::ids::{ConsumerName, IdempotencyKey, MessageId, OrderId, Tick};
 use crate::invariants::{Incremental, Quiescence, Verdict, Violation, check_all};
 use crate::rng::DeterministicRng;
-use crate::sim::action::{Action, AttemptId, EntryId, InstanceId, RequestIndex};
+use crate::sim::action::{Action, AttemptId, RequestIndex};
 use crate::sim::api::ApiAttempt;
 use crate::sim::broker::Broker;
 use crate::sim::client::{ClientRequest, ClientState, PlannedOrder};
@@ -48,7 +45,12 @@ use crate::sim::scenario::{
     ScenarioError,
 };
 use crate::sim::trace::{SimEvent, StepRecord};
-use crate::store::{Store, StoreError};
+use crate::store::Store;
+
+mod error;
+
+pub(crate) use error::missing;
+pub use error::{ApplyError, Target};
 
 /// The name every instance of the reserve-stock consumer shares (`inbox.consumer`).
 pub const RESERVE_STOCK_CONSUMER: &str = "reserve-stock";
@@ -76,79 +78,6 @@ pub struct WorldConfig {
     pub consumer_program: InstalledProgram,
     /// The learner's program that runs in place of the built-in `MarkPaid`, if any.
     pub mark_paid_program: InstalledProgram,
-}
-
-/// Why an action could not be applied. The world may have been changed by the part of the
-/// step that ran before a limit was hit; the simulator stops there.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-pub enum ApplyError {
-    /// The action is not enabled in this state.
-    #[error("the action {action:?} is not enabled now")]
-    NotEnabled {
-        /// The action.
-        action: Action,
-    },
-    /// The broker's queue is full.
-    #[error("the broker's queue holds {queue_len_max} entries, its limit")]
-    QueueFull {
-        /// The limit.
-        queue_len_max: usize,
-    },
-    /// The history is full.
-    #[error(transparent)]
-    History(#[from] HistoryError),
-    /// A limit of the store (`shop.store`: open transactions, rows per table) refused one of
-    /// the step's statements. Whoever ran it may have turned the refusal into an answer (a
-    /// 500) or a failed delivery, which would blame the shop for the store's size; so the step
-    /// fails instead, as at the broker's or the history's limit, and no invariant judges it.
-    #[error("the store's limit was reached: {0}")]
-    StoreLimit(StoreError),
-    /// The action names something the world does not hold. [`World::apply`] applies only
-    /// enabled actions, whose targets exist, so only a bug of the simulator gets here (debug
-    /// builds assert it never happens).
-    #[error("the action's target, {target}, is not in the world")]
-    MissingTarget {
-        /// What is missing.
-        target: Target,
-    },
-}
-
-/// Something an action names by id: what [`ApplyError::MissingTarget`] reports.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Target {
-    /// A client's request.
-    Request(RequestIndex),
-    /// A send running in the API.
-    Attempt(AttemptId),
-    /// An answer on the network.
-    Answer(AttemptId),
-    /// A copy of a message in the broker.
-    Entry(EntryId),
-    /// A consumer instance.
-    Instance(InstanceId),
-    /// The delivery a consumer instance is processing.
-    Delivery(InstanceId),
-    /// The relay's run.
-    Relay,
-}
-
-impl fmt::Display for Target {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Target::Request(request) => write!(f, "{request}"),
-            Target::Attempt(attempt) => write!(f, "{attempt} in the API"),
-            Target::Answer(attempt) => write!(f, "the answer to {attempt}"),
-            Target::Entry(entry) => write!(f, "{entry}"),
-            Target::Instance(instance) => write!(f, "{instance}"),
-            Target::Delivery(instance) => write!(f, "the delivery of {instance}"),
-            Target::Relay => f.write_str("the relay's run"),
-        }
-    }
-}
-
-/// The error for a target an enabled action names and the world does not hold.
-pub(super) fn missing(target: Target) -> ApplyError {
-    ApplyError::MissingTarget { target }
 }
 
 /// Whether `action` is in `enabled`, the enabled actions of a state: whether it can be applied
