@@ -97,6 +97,47 @@ fn is_build_task(step: &CourseStep) -> bool {
     matches!(step, CourseStep::Task(task) if matches!(task.goal, Goal::Build(_)))
 }
 
+/// A lesson's steps, a line (or two, for a task a learner faults themselves) each.
+fn step_lines(lesson: &Lesson, language: Language) -> String {
+    let words = language.words();
+    let mut out = String::new();
+    for (index, step) in lesson.steps.iter().enumerate() {
+        let n = index + 1;
+        out += &match step {
+            CourseStep::Narration(narration) => fill(
+                words.lesson_narration,
+                &[
+                    ("n", &n),
+                    ("at", &point_text(narration.at, language)),
+                    ("text", &narration.text.get(language)),
+                ],
+            ),
+            CourseStep::Prediction(prediction) => fill(
+                words.lesson_prediction,
+                &[
+                    ("n", &n),
+                    ("mode", &mode_text(prediction.run, language)),
+                    ("text", &prediction.question.get(language)),
+                ],
+            ),
+            CourseStep::Task(task) => {
+                let mut text =
+                    fill(words.lesson_task, &[("n", &n), ("text", &task.text.get(language))]);
+                if task.own_faults {
+                    text.push('\n');
+                    text += &fill(
+                        words.lesson_task_own_faults,
+                        &[("scenario", &lesson.scenario), ("faults", &own_fault_classes(task))],
+                    );
+                }
+                text
+            }
+        };
+        out.push('\n');
+    }
+    out
+}
+
 /// `lesson <id>`, and with traces `--check` (with program files, for a build lesson).
 pub fn lesson(id: &str, traces: &[PathBuf], language: Language) -> Result<Printed, InputError> {
     let words = language.words();
@@ -109,40 +150,7 @@ pub fn lesson(id: &str, traces: &[PathBuf], language: Language) -> Result<Printe
     out += lesson.intro.get(language);
     out += "\n\n";
     if traces.is_empty() {
-        for (index, step) in lesson.steps.iter().enumerate() {
-            let n = index + 1;
-            out += &match step {
-                CourseStep::Narration(narration) => fill(
-                    words.lesson_narration,
-                    &[
-                        ("n", &n),
-                        ("at", &point_text(narration.at, language)),
-                        ("text", &narration.text.get(language)),
-                    ],
-                ),
-                CourseStep::Prediction(prediction) => fill(
-                    words.lesson_prediction,
-                    &[
-                        ("n", &n),
-                        ("mode", &mode_text(prediction.run, language)),
-                        ("text", &prediction.question.get(language)),
-                    ],
-                ),
-                CourseStep::Task(task) => {
-                    let mut text =
-                        fill(words.lesson_task, &[("n", &n), ("text", &task.text.get(language))]);
-                    if task.own_faults {
-                        text.push('\n');
-                        text += &fill(
-                            words.lesson_task_own_faults,
-                            &[("scenario", &lesson.scenario), ("faults", &own_fault_classes(task))],
-                        );
-                    }
-                    text
-                }
-            };
-            out.push('\n');
-        }
+        out += &step_lines(lesson, language);
         out += "\n";
         out += &fill(words.lesson_check_hint, &[("id", &lesson.id)]);
         out.push('\n');

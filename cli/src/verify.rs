@@ -10,11 +10,11 @@ use std::io::{IsTerminal, Write as _};
 use std::time::Instant;
 
 use idempotency_lab::check::{
-    CheckConfig, CheckOutcome, CheckStatus, Checker, ExploreStats, FaultBudget,
-    two_consumers_duplicate_and_crash_config,
+    CheckConfig, CheckError, CheckOutcome, CheckReport, CheckStatus, Checker, ExploreStats,
+    FaultBudget, two_consumers_duplicate_and_crash_config,
 };
 use idempotency_lab::sim::{FiredFaults, Scenario, Trace};
-use idempotency_lab::testing::{FuzzConfig, FuzzRun, lesson_cases};
+use idempotency_lab::testing::{FuzzConfig, FuzzReport, FuzzRun, lesson_cases};
 use idempotency_lab::words::{Language, fill};
 
 use crate::input::InputError;
@@ -113,34 +113,37 @@ pub fn check_with(
     seed: u64,
     config: CheckConfig,
 ) -> Result<CheckVerdict, InputError> {
-    let Run { source_name, mode_name, language } = *run;
-    let words = language.words();
     let invalid = |message: String| InputError::Invalid {
         what: "scenario",
-        source_name: source_name.to_owned(),
+        source_name: run.source_name.to_owned(),
         message,
         place: None,
     };
-    let mut checker =
+    let checker =
         Checker::new(scenario, seed, config).map_err(|error| invalid(error.to_string()))?;
+    let report = check_with_progress(checker).map_err(|error| invalid(error.to_string()))?;
+    Ok(check_verdict(run, report))
+}
+
+/// Runs `checker` to its end, its progress on stderr: one line rewritten in place on a
+/// terminal, a line a slice otherwise.
+fn check_with_progress(mut checker: Checker) -> Result<CheckReport, CheckError> {
     let terminal = std::io::stderr().is_terminal();
     let mut stderr = std::io::stderr();
     let report = loop {
-        let status = checker
-            .run_for(CHECK_SLICE_STATES, &mut |progress| {
-                if terminal {
-                    let _ = write!(
-                        stderr,
-                        "\rchecking: {} states ({} unique), depth {}, frontier {}   ",
-                        progress.states_explored,
-                        progress.unique_states,
-                        progress.depth_reached,
-                        progress.frontier_len
-                    );
-                    let _ = stderr.flush();
-                }
-            })
-            .map_err(|error| invalid(error.to_string()))?;
+        let status = checker.run_for(CHECK_SLICE_STATES, &mut |progress| {
+            if terminal {
+                let _ = write!(
+                    stderr,
+                    "\rchecking: {} states ({} unique), depth {}, frontier {}   ",
+                    progress.states_explored,
+                    progress.unique_states,
+                    progress.depth_reached,
+                    progress.frontier_len
+                );
+                let _ = stderr.flush();
+            }
+        })?;
         match status {
             CheckStatus::Done(report) => break report,
             CheckStatus::Running(progress) => {
@@ -160,6 +163,14 @@ pub fn check_with(
     if terminal {
         let _ = writeln!(stderr);
     }
+    Ok(report)
+}
+
+/// A finished check's verdict in `run`'s language: its text, its JSON summary and, when an
+/// invariant broke, the counterexample's trace.
+fn check_verdict(run: &Run<'_>, report: CheckReport) -> CheckVerdict {
+    let Run { source_name, mode_name, language } = *run;
+    let words = language.words();
     let stats = &report.stats;
     let summary_json = |outcome: &str, reason: Option<String>| {
         let mut summary = serde_json::json!({
@@ -173,7 +184,7 @@ pub fn check_with(
         }
         format!("{summary}\n")
     };
-    Ok(match report.outcome {
+    match report.outcome {
         CheckOutcome::Proved => CheckVerdict {
             kind: CheckKind::Proved,
             stats: *stats,
@@ -244,7 +255,7 @@ pub fn check_with(
                 counterexample: Some(trace),
             }
         }
-    })
+    }
 }
 
 /// What a fuzz run found: its report in words and, if a case broke an invariant, the shrunk
@@ -272,68 +283,9 @@ pub fn fuzz(run: &Run<'_>, scenario: Scenario, fuzz_seed: u64, cases: u32) -> Fu
         progress_every_cases: FUZZ_SLICE_CASES,
         ..FuzzConfig::default()
     };
-    let mut run = FuzzRun::new(lesson_cases(scenario), config);
-    let terminal = std::io::stderr().is_terminal();
-    let mut stderr = std::io::stderr();
-    let started = Instant::now();
-    let report = loop {
-        let report = run.run_for(FUZZ_SLICE_CASES, &mut |progress| {
-            if terminal {
-                let _ = write!(
-                    stderr,
-                    "\rfuzzing: {} of {} cases   ",
-                    progress.cases_run, progress.cases
-                );
-                let _ = stderr.flush();
-            }
-        });
-        if report.finished {
-            break report;
-        }
-        if !terminal {
-            let _ = writeln!(stderr, "fuzzing: {} of {cases} cases", report.cases_run);
-        }
-    };
-    let elapsed = started.elapsed();
-    if terminal {
-        let _ = writeln!(stderr);
-    }
-    let _ = writeln!(
-        stderr,
-        "fuzzed {} cases in {:.2} s: {:.0} cases/s",
-        report.cases_run,
-        elapsed.as_secs_f64(),
-        report.cases_per_second(elapsed)
-    );
-    let Some(failure) = report.failure else {
-        let mut summary = serde_json::json!({
-            "outcome": "no_violation",
-            "cases_run": report.cases_run,
-            "distinct_seeds": report.distinct_seeds,
-        });
-        let mut text = fill(
-            words.fuzz_no_violation,
-            &[
-                ("cases", &language.count(&words.cases, report.cases_run)),
-                ("seeds", &report.distinct_seeds),
-            ],
-        ) + "\n";
-        if let Some((case, limit)) = &report.first_limit_reached {
-            summary["limits_reached"] = report.limits_reached.into();
-            let first = idempotency_lab::view::limit_reached_sentence(limit, language);
-            let cases = language.count(&words.cases, report.limits_reached);
-            let line = fill(
-                words.fuzz_limits_reached,
-                &[("cases", &cases), ("seed", &case.seed), ("first", &first)],
-            );
-            let _ = writeln!(text, "{line}");
-        }
-        return FuzzVerdict {
-            text,
-            summary_json: format!("{summary}\n"),
-            headline: String::new(),
-            counterexample: None,
-        };
+    let report = fuzz_with_progress(scenario, config);
+    let Some(failure) = report.failure.clone() else {
+        return no_violation_verdict(&report, language);
     };
     let mut text = String::new();
     let violated: Vec<String> = failure.violated.iter().map(ToString::to_string).collect();
@@ -392,5 +344,78 @@ pub fn fuzz(run: &Run<'_>, scenario: Scenario, fuzz_seed: u64, cases: u32) -> Fu
         summary_json: format!("{summary}\n"),
         headline,
         counterexample: Some(failure.trace),
+    }
+}
+
+/// Fuzzes `scenario` under `config` to the end, its progress on stderr (one line rewritten in place on a terminal,
+/// a line a slice otherwise), then its speed.
+fn fuzz_with_progress(scenario: Scenario, config: FuzzConfig) -> FuzzReport {
+    let cases = config.cases;
+    let mut run = FuzzRun::new(lesson_cases(scenario), config);
+    let terminal = std::io::stderr().is_terminal();
+    let mut stderr = std::io::stderr();
+    let started = Instant::now();
+    let report = loop {
+        let report = run.run_for(FUZZ_SLICE_CASES, &mut |progress| {
+            if terminal {
+                let _ = write!(
+                    stderr,
+                    "\rfuzzing: {} of {} cases   ",
+                    progress.cases_run, progress.cases
+                );
+                let _ = stderr.flush();
+            }
+        });
+        if report.finished {
+            break report;
+        }
+        if !terminal {
+            let _ = writeln!(stderr, "fuzzing: {} of {cases} cases", report.cases_run);
+        }
+    };
+    let elapsed = started.elapsed();
+    if terminal {
+        let _ = writeln!(stderr);
+    }
+    let _ = writeln!(
+        stderr,
+        "fuzzed {} cases in {:.2} s: {:.0} cases/s",
+        report.cases_run,
+        elapsed.as_secs_f64(),
+        report.cases_per_second(elapsed)
+    );
+    report
+}
+
+/// The verdict of a fuzz run in which no case broke an invariant.
+fn no_violation_verdict(report: &FuzzReport, language: Language) -> FuzzVerdict {
+    let words = language.words();
+    let mut summary = serde_json::json!({
+        "outcome": "no_violation",
+        "cases_run": report.cases_run,
+        "distinct_seeds": report.distinct_seeds,
+    });
+    let mut text = fill(
+        words.fuzz_no_violation,
+        &[
+            ("cases", &language.count(&words.cases, report.cases_run)),
+            ("seeds", &report.distinct_seeds),
+        ],
+    ) + "\n";
+    if let Some((case, limit)) = &report.first_limit_reached {
+        summary["limits_reached"] = report.limits_reached.into();
+        let first = idempotency_lab::view::limit_reached_sentence(limit, language);
+        let cases = language.count(&words.cases, report.limits_reached);
+        let line = fill(
+            words.fuzz_limits_reached,
+            &[("cases", &cases), ("seed", &case.seed), ("first", &first)],
+        );
+        let _ = writeln!(text, "{line}");
+    }
+    FuzzVerdict {
+        text,
+        summary_json: format!("{summary}\n"),
+        headline: String::new(),
+        counterexample: None,
     }
 }
