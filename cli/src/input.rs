@@ -194,15 +194,7 @@ pub fn load_program(path: &Path) -> Result<HandlerProgram, InputError> {
             InputError::Malformed { what: "program", source_name, message, place }
         }
         other => {
-            let field = match (&other, other.block_index()) {
-                (
-                    ProgramError::UnsupportedVersion { .. }
-                    | ProgramError::HandlerNeedsNewerVersion { .. },
-                    _,
-                ) => "format_version".to_owned(),
-                (_, Some(index)) => format!("blocks[{index}]"),
-                (_, None) => String::new(),
-            };
+            let field = other.field().unwrap_or_default();
             invalid("program", source_name, &text, &field, &other)
         }
     })

@@ -5,7 +5,8 @@
 import init, { ELEMENT_NAME, Embed, Lab, LabError, mount } from "idempotency-lab";
 import type {
   CheckOptions, CheckProgress, CheckResult, EmbedControls, EmbedView, FaultBudget, FaultClass,
-  FuzzOptions, FuzzProgress, FuzzResult, IdempotencyLabAttributes, IdempotencyLabElement,
+  FuzzOptions, FuzzProgress, FuzzResult, HandlerCheckOptions, HandlerCheckResult, HandlerKind,
+  IdempotencyLabAttributes, IdempotencyLabElement,
   IdempotencyLabEventMap, InitInput, InvariantId, InvariantStatus, LabAction, LabActionName,
   LabErrorKind, TableName,
   LabInvariantDetail, LabStepDetail, Language, LessonId, LessonInfo, Mode, MountOptions,
@@ -77,6 +78,17 @@ export async function everyExport(slot: Element, wasm: InitInput): Promise<strin
   });
   await lab.fuzz({ cases: 8, seed: 1 });
   await lab.fuzz();
+  const handlerOptions: HandlerCheckOptions = {
+    lesson: "p4-inbox-consumer", seed: 0, statesMax: 200000, depthMax: 60, language: "ru",
+    signal: controller.signal,
+  };
+  const judged: HandlerCheckResult = await Lab.checkHandler("{}", handlerOptions, (progress: CheckProgress) => {
+    void progress.uniqueStates;
+  });
+  const handler: HandlerKind = judged.handler;
+  const why: string | null = judged.why;
+  const judgedOutcome: "proved" | "violated" | "bounded" | "cancelled" = judged.outcome;
+  await Lab.checkHandler("{}");
   const shrunk: string | null = fuzz.shrunkSeed;
   const violated: InvariantId[] = fuzz.violated;
 
@@ -154,6 +166,8 @@ export async function everyExport(slot: Element, wasm: InitInput): Promise<strin
   new Lab();
   // @ts-expect-error statesMax is a number
   await lab.check({ statesMax: "1000" });
+  // @ts-expect-error a handler check's lesson is a lesson id
+  await Lab.checkHandler("{}", { lesson: 4 });
   // @ts-expect-error fuzz's options have no statesMax
   await lab.fuzz({ statesMax: 10 });
   // @ts-expect-error a view is slide, diagram, compare or full
@@ -180,6 +194,6 @@ export async function everyExport(slot: Element, wasm: InitInput): Promise<strin
     tag, String(moved), String(reached), String(steps), String(cursor), String(ended), seed,
     scenarioId, notice ?? "", broken.join(), brokeAt.join(), String(orders.length), diagram,
     checkOutcome, shrunk ?? "", violated.join(), String(check.brokenAtStep ?? fuzz.brokenAtStep),
-    dropped.join(),
+    dropped.join(), handler, why ?? "", judgedOutcome,
   ];
 }

@@ -6,6 +6,7 @@
 //
 //     node wrong_arguments.mjs <dist/pkg>
 
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 
@@ -22,6 +23,9 @@ const started = () => {
 const waiting = started().pending()[0].item;
 const link = lab().shareLink();
 const trace = lab().traceJson();
+const program = (name) =>
+  readFileSync(new URL(`../../examples/programs/${name}.json`, import.meta.url), "utf8");
+const seedConsumer = program("consumer-seed");
 
 const cases = {
   "lesson()": () => Lab.lesson(),
@@ -72,6 +76,15 @@ const cases = {
   "fuzz(seed -3)": () => lab().fuzz({ seed: -3 }),
   "fuzz(signal {})": () => lab().fuzz({ signal: {} }),
   "fuzz(onProgress string)": () => lab().fuzz({}, "go"),
+  "checkHandler()": () => Lab.checkHandler(),
+  "checkHandler(malformed)": () => Lab.checkHandler('{"format_version": 1,\n  "blocks": ['),
+  "checkHandler(unknown block)": () => Lab.checkHandler(seedConsumer.replace('"begin"', '"start"')),
+  "checkHandler(commit without begin)": () => Lab.checkHandler(program("invalid-commit-without-begin")),
+  "checkHandler(version)": () => Lab.checkHandler(seedConsumer.replace('"format_version": 1', '"format_version": 99')),
+  "checkHandler(lesson unknown)": () => Lab.checkHandler(seedConsumer, { lesson: "no-such-lesson" }),
+  "checkHandler(language de)": () => Lab.checkHandler(seedConsumer, { language: "de" }),
+  "checkHandler(statesMax 0)": () => Lab.checkHandler(seedConsumer, { statesMax: 0 }),
+  "checkHandler(onProgress 1)": () => Lab.checkHandler(seedConsumer, {}, 1),
   "mount(no element)": () => mount("#slot", {}),
   "mount()": () => mount(),
 };

@@ -12,14 +12,15 @@ export type {
   PatternId, Mode, FaultClass, InvariantId, LessonId, Language, LabAction, LabActionName,
   TableName, LessonInfo,
   PendingFault, PendingItem, InvariantStatus, Tables, FaultBudget, CheckOptions, CheckProgress,
-  CheckResult, FuzzOptions, FuzzProgress, FuzzResult, EmbedView, EmbedControls, MountOptions,
+  CheckResult, FuzzOptions, FuzzProgress, FuzzResult, HandlerKind, HandlerCheckOptions,
+  HandlerCheckResult, EmbedView, EmbedControls, MountOptions,
   LabStepDetail, LabInvariantDetail, InitInput,
 } from "./idempotency_lab_web.js";
 
 /** What kind of wrong a `LabError` reports. */
 export type LabErrorKind =
   | "BadArgument" | "UnknownLesson" | "InvalidScenario" | "InvalidTrace" | "InvalidLink"
-  | "NotApplicable" | "RunFailed" | "MountFailed" | "Unmounted"
+  | "InvalidProgram" | "NotApplicable" | "RunFailed" | "MountFailed" | "Unmounted"
   /** A method of a `Lab` or an `Embed` called after its `free()`. */
   | "Freed";
 
@@ -32,7 +33,7 @@ export declare class LabError extends Error {
   kind: LabErrorKind;
   /** The argument (`seed`, `options.statesMax`) or the JSON path (`requests[0].operation.lines[0].qty`). */
   field: string | null;
-  /** Where in the scenario's or the trace's text, from 1. */
+  /** Where in the scenario's, the trace's or the program's text, from 1. */
   line: number | null;
   column: number | null;
 }

@@ -45,6 +45,9 @@ pub enum HandlerKind {
 }
 
 impl HandlerKind {
+    /// Every handler a program may stand in for.
+    pub const ALL: [HandlerKind; 2] = [HandlerKind::ReserveStockConsumer, HandlerKind::MarkPaid];
+
     /// The first format version that has this handler.
     pub fn format_version_min(self) -> u32 {
         match self {

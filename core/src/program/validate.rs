@@ -274,6 +274,24 @@ impl ProgramError {
             | ProgramError::MissingAnswer => None,
         }
     }
+
+    /// The field of the program's JSON the error is about, as the page and the CLI point at
+    /// it: the JSON's own path for a text that does not read, `format_version` for a version
+    /// refused, `blocks[i]` for a block, `blocks` for what the blocks lack or have too many of;
+    /// `None` for the whole text (too long) or a JSON error at its root.
+    pub fn field(&self) -> Option<String> {
+        match self {
+            ProgramError::Json { path, .. } => (!path.is_empty()).then(|| path.clone()),
+            ProgramError::UnsupportedVersion { .. }
+            | ProgramError::HandlerNeedsNewerVersion { .. } => Some("format_version".to_owned()),
+            ProgramError::Empty
+            | ProgramError::TooManyBlocks { .. }
+            | ProgramError::MissingAck
+            | ProgramError::MissingAnswer => Some("blocks".to_owned()),
+            ProgramError::TooLong { .. } => None,
+            other => other.block_index().map(|index| format!("blocks[{index}]")),
+        }
+    }
 }
 
 fn at_path(path: &str) -> String {

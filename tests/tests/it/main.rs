@@ -66,6 +66,7 @@ mod naive_mark_paid_is_caught;
 mod naive_stock_ledger_is_caught;
 mod node_example_prints_what_the_readme_quotes;
 mod node_package_bundles_with_esbuild;
+mod node_package_judges_handler_programs;
 mod node_package_refuses_wrong_arguments;
 mod node_package_traces_equal_native;
 mod node_package_types_check_with_tsc;

@@ -1,6 +1,6 @@
 //! Every export of the package (`dist/pkg/`, in Node) called with wrong arguments (wrong
 //! types, missing, out of range, malformed JSON or link, an unknown lesson, an item that does
-//! not wait, a fault that does not apply) throws a `LabError` of the expected kind naming the
+//! not wait, a fault that does not apply, a handler program that does not read or validate) throws a `LabError` of the expected kind naming the
 //! argument or the JSON field, never a panic of the wasm (a `RuntimeError`, "unreachable").
 
 use idempotency_lab_tests::node::run_script;
@@ -56,6 +56,15 @@ const EXPECTED: &[(&str, &str, &str)] = &[
     ("fuzz(seed -3)", "BadArgument", "options.seed"),
     ("fuzz(signal {})", "BadArgument", "options.signal"),
     ("fuzz(onProgress string)", "BadArgument", "onProgress"),
+    ("checkHandler()", "BadArgument", "program"),
+    ("checkHandler(malformed)", "InvalidProgram", "blocks"),
+    ("checkHandler(unknown block)", "InvalidProgram", "blocks[0].block"),
+    ("checkHandler(commit without begin)", "InvalidProgram", "blocks[5]"),
+    ("checkHandler(version)", "InvalidProgram", "format_version"),
+    ("checkHandler(lesson unknown)", "UnknownLesson", "options.lesson"),
+    ("checkHandler(language de)", "BadArgument", "options.language"),
+    ("checkHandler(statesMax 0)", "BadArgument", "options.statesMax"),
+    ("checkHandler(onProgress 1)", "BadArgument", "onProgress"),
     ("mount(no element)", "BadArgument", "element"),
     ("mount()", "BadArgument", "element"),
 ];
@@ -77,7 +86,7 @@ fn node_package_refuses_wrong_arguments() {
         assert_eq!(outcome["kind"], *kind, "{name}: {outcome}");
         let named = outcome["field"].as_str().unwrap_or("");
         assert_eq!(named, *field, "{name} names the wrong field: {outcome}");
-        if matches!(*kind, "InvalidScenario" | "InvalidTrace") {
+        if matches!(*kind, "InvalidScenario" | "InvalidTrace" | "InvalidProgram") {
             assert!(outcome["line"].is_u64(), "{name} gives no line: {outcome}");
         }
     }

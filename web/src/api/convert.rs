@@ -6,7 +6,9 @@
 //! errors keep their words and their field paths.
 
 use idempotency_lab::faults::FaultClass;
+use idempotency_lab::program::ProgramError;
 use idempotency_lab::sim::{Pattern, PatternMode, ScenarioError, TraceError, locate};
+use idempotency_lab::words::Language;
 use wasm_bindgen::{JsCast, JsValue};
 
 /// What kind of wrong a [`LabError`] reports (its `kind` in JavaScript).
@@ -22,6 +24,8 @@ pub enum ErrorKind {
     InvalidTrace,
     /// A share link cannot be opened.
     InvalidLink,
+    /// A handler program's JSON does not read or does not validate.
+    InvalidProgram,
     /// The item or the fault asked for does not wait or does not apply now.
     NotApplicable,
     /// The core refused to run (a limit of the scenario, a checker that cannot start).
@@ -41,6 +45,7 @@ impl ErrorKind {
             ErrorKind::InvalidScenario => "InvalidScenario",
             ErrorKind::InvalidTrace => "InvalidTrace",
             ErrorKind::InvalidLink => "InvalidLink",
+            ErrorKind::InvalidProgram => "InvalidProgram",
             ErrorKind::NotApplicable => "NotApplicable",
             ErrorKind::RunFailed => "RunFailed",
             ErrorKind::MountFailed => "MountFailed",
@@ -87,6 +92,17 @@ impl LabError {
             _ => field.as_deref().and_then(|field| locate(text, field)),
         };
         LabError { kind, message: error.to_string(), field, place }
+    }
+
+    /// A handler program that does not read or does not validate: the field it is about
+    /// (`blocks[3]`, `format_version`) and its place in `text`, as the CLI shows them.
+    pub fn program(text: &str, error: &ProgramError) -> LabError {
+        let field = error.field();
+        let place = match error {
+            ProgramError::Json { line, column, .. } => Some((*line, *column)),
+            _ => field.as_deref().and_then(|field| locate(text, field)),
+        };
+        LabError { kind: ErrorKind::InvalidProgram, message: error.to_string(), field, place }
     }
 
     /// A trace that does not read, with its field's path and place when it names one.
@@ -227,6 +243,18 @@ pub fn mode(value: &JsValue, field: &str) -> Result<PatternMode, LabError> {
             format!("must be \"naive\" or \"idempotent\", not {}", describe(value)),
         )),
     }
+}
+
+/// A language of the lab's words, by its code (`"en"`, `"ru"`).
+pub fn language(value: &JsValue, field: &str) -> Result<Language, LabError> {
+    value.as_string().and_then(|code| code.parse().ok()).ok_or_else(|| {
+        let codes: Vec<String> =
+            Language::ALL.iter().map(|language| format!("\"{}\"", language.code())).collect();
+        LabError::argument(
+            field,
+            format!("must be {}, not {}", codes.join(" or "), describe(value)),
+        )
+    })
 }
 
 /// An options object (`undefined` and `null` read as `{}`): its field `key`, `undefined` if

@@ -68,10 +68,10 @@ export interface LabAction { action: LabActionName; [field: string]: unknown }
 export interface LabError extends Error {
   name: "LabError";
   kind: "BadArgument" | "UnknownLesson" | "InvalidScenario" | "InvalidTrace" | "InvalidLink"
-    | "NotApplicable" | "RunFailed" | "MountFailed" | "Unmounted" | "Freed";
+    | "InvalidProgram" | "NotApplicable" | "RunFailed" | "MountFailed" | "Unmounted" | "Freed";
   /** The argument (`seed`, `options.statesMax`) or the JSON path (`requests[0].operation.lines[0].qty`). */
   field: string | null;
-  /** Where in the scenario's or the trace's text, from 1. */
+  /** Where in the scenario's, the trace's or the program's text, from 1. */
   line: number | null;
   column: number | null;
 }
@@ -145,6 +145,34 @@ export interface CheckResult {
   counterexample: string | null;
   /** The step at which the counterexample breaks, or null. */
   brokenAtStep: number | null;
+}
+
+/** Which handler a program stands in for (its `handler` field). */
+export type HandlerKind = "reserve_stock_consumer" | "mark_paid";
+
+/** Options of `Lab.checkHandler`. */
+export interface HandlerCheckOptions {
+  /** The lesson whose world judges the program (default the handler's build lesson:
+   * "p4-inbox-consumer" for a consumer, "p2-order-state-machine" for MarkPaid). */
+  lesson?: LessonId;
+  /** The seed of the lesson's ids (default 0). */
+  seed?: number | bigint;
+  /** The most unique states stored (default the judge's bound, at most 10000000). */
+  statesMax?: number;
+  /** The longest path explored, in steps (default the judge's bound). */
+  depthMax?: number;
+  /** The language of `why` (default "en"). */
+  language?: Language;
+  /** Cancels the judge between slices. */
+  signal?: AbortSignal;
+}
+
+/** How a handler program was judged: a `CheckResult`, and what was judged. */
+export interface HandlerCheckResult extends CheckResult {
+  handler: HandlerKind;
+  lesson: LessonId;
+  /** Why the program breaks, for a counterexample (outcome "violated"), or null. */
+  why: string | null;
 }
 
 /** Options of `fuzz`. */
@@ -542,6 +570,28 @@ impl Lab {
         let options = options.unwrap_or(JsValue::UNDEFINED);
         let on_progress = on_progress.unwrap_or(JsValue::UNDEFINED);
         Ok(search::check(scenario, self.state.seed, &options, &on_progress)?)
+    }
+
+    /// Judges a handler program (its JSON, as `idempotency-lab handler check` reads it) by
+    /// the exhaustive checker over a lesson's schedules, in slices that yield to the event
+    /// loop; `onProgress` hears after each slice. A program that does not read or validate is a
+    /// `LabError` of kind `InvalidProgram` naming the block (`blocks[3]`), its line and column.
+    #[wasm_bindgen(js_name = checkHandler, unchecked_return_type = "Promise<HandlerCheckResult>")]
+    pub fn check_handler(
+        #[wasm_bindgen(unchecked_param_type = "string")] program: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "HandlerCheckOptions")] options: Option<
+            JsValue,
+        >,
+        #[wasm_bindgen(
+            js_name = onProgress,
+            unchecked_optional_param_type = "(progress: CheckProgress) => void"
+        )]
+        on_progress: Option<JsValue>,
+    ) -> Result<js_sys::Promise, JsValue> {
+        let program = convert::string(&program, "program")?;
+        let options = options.unwrap_or(JsValue::UNDEFINED);
+        let on_progress = on_progress.unwrap_or(JsValue::UNDEFINED);
+        Ok(search::check_handler(&program, &options, &on_progress)?)
     }
 
     /// Fuzzes this run's lesson (its faults, random fault rates and seeds), shrinking a

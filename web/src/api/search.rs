@@ -8,14 +8,19 @@
 
 use std::time::Duration;
 
+use idempotency_lab::check::judge::{
+    build_check_config_for, build_lesson, scenario_with_program, why_in,
+};
 use idempotency_lab::check::{
     CheckConfig, CheckOutcome, CheckProgress, CheckStatus, Checker, FaultBudget,
     two_consumers_duplicate_and_crash_config,
 };
 use idempotency_lab::faults::FaultClass;
-use idempotency_lab::sim::Scenario;
+use idempotency_lab::program::HandlerProgram;
+use idempotency_lab::sim::{Scenario, catalogue_scenario};
 use idempotency_lab::testing::{FuzzConfig, FuzzReport, FuzzRun, lesson_cases};
 use idempotency_lab::view::first_break;
+use idempotency_lab::words::Language;
 use serde_json::json;
 use wasm_bindgen::JsValue;
 use yew::platform::time::sleep;
@@ -60,6 +65,63 @@ pub fn check(
     let checker = Checker::new(scenario, seed, config)
         .map_err(|error| LabError::new(ErrorKind::RunFailed, error.to_string()))?;
     Ok(wasm_bindgen_futures::future_to_promise(drive_check(checker, on_progress, signal)))
+}
+
+/// Starts the judge of a handler program (its JSON, as `handler check` reads it) over a
+/// lesson's schedules, as the build task and `idempotency-lab handler check` judge it: the
+/// handler's build lesson unless `options.lesson` names another, the judge's faults and bounds
+/// unless `options.statesMax` or `options.depthMax` narrow them. The Promise resolves to its
+/// `HandlerCheckResult`: the `CheckResult`, the handler, the lesson and, for a counterexample,
+/// the sentence on why the program breaks in `options.language`.
+pub fn check_handler(
+    program_json: &str,
+    options: &JsValue,
+    on_progress: &JsValue,
+) -> Result<js_sys::Promise, LabError> {
+    let program = HandlerProgram::from_json(program_json)
+        .map_err(|error| LabError::program(program_json, &error))?;
+    let on_progress = convert::callback(on_progress, "onProgress")?;
+    let lesson = match convert::option(options, "options", "lesson")? {
+        value if value.is_undefined() => build_lesson(program.handler).to_owned(),
+        value => convert::string(&value, "options.lesson")?,
+    };
+    let base = catalogue_scenario(&lesson).map_err(|error| LabError {
+        field: Some("options.lesson".into()),
+        ..LabError::new(ErrorKind::UnknownLesson, error.to_string())
+    })?;
+    let seed = match convert::option(options, "options", "seed")? {
+        value if value.is_undefined() => 0,
+        value => convert::integer(&value, "options.seed", 0, u64::MAX)?,
+    };
+    let language = match convert::option(options, "options", "language")? {
+        value if value.is_undefined() => Language::En,
+        value => convert::language(&value, "options.language")?,
+    };
+    let judge = build_check_config_for(program.handler);
+    let states_max = match convert::option(options, "options", "statesMax")? {
+        value if value.is_undefined() => judge.states_max,
+        value => convert::integer(&value, "options.statesMax", 1, STATES_MAX)? as usize,
+    };
+    let depth_max = match convert::option(options, "options", "depthMax")? {
+        value if value.is_undefined() => judge.depth_max,
+        value => convert::integer(&value, "options.depthMax", 1, DEPTH_MAX)? as usize,
+    };
+    let signal =
+        convert::signal(&convert::option(options, "options", "signal")?, "options.signal")?;
+    let config =
+        CheckConfig { depth_max, states_max, progress_every_states: CHECK_STEP_STATES, ..judge };
+    let checker = Checker::new(scenario_with_program(&base, &program), seed, config)
+        .map_err(|error| LabError::new(ErrorKind::RunFailed, error.to_string()))?;
+    let why = why_in(&program, language);
+    let handler = program.handler;
+    Ok(wasm_bindgen_futures::future_to_promise(async move {
+        let mut result = check_in_slices(checker, on_progress, signal).await?;
+        let violated = result["outcome"] == "violated";
+        result["handler"] = json!(handler);
+        result["lesson"] = json!(lesson);
+        result["why"] = if violated { json!(why) } else { serde_json::Value::Null };
+        Ok(convert::to_js(&result))
+    }))
 }
 
 /// The fault budget `value` names: `"lesson"` (or absent) the scenario's own faults one each,
@@ -129,17 +191,27 @@ fn check_stats(stats: &CheckProgress) -> serde_json::Value {
 }
 
 async fn drive_check(
-    mut checker: Checker,
+    checker: Checker,
     on_progress: Option<js_sys::Function>,
     signal: JsValue,
 ) -> Result<JsValue, JsValue> {
+    Ok(convert::to_js(&check_in_slices(checker, on_progress, signal).await?))
+}
+
+/// Runs `checker` in slices to its end (or until `signal` aborts), yielding to the event loop
+/// between slices; its `CheckResult`.
+async fn check_in_slices(
+    mut checker: Checker,
+    on_progress: Option<js_sys::Function>,
+    signal: JsValue,
+) -> Result<serde_json::Value, JsValue> {
     loop {
         if aborted(&signal) {
             let stats = checker.progress();
-            return Ok(convert::to_js(&json!({
+            return Ok(json!({
                 "outcome": "cancelled", "stats": check_stats(&stats), "reason": null,
                 "violations": [], "counterexample": null, "brokenAtStep": null,
-            })));
+            }));
         }
         let status = checker.run_slice(CHECK_STEP_STATES, &mut js_sys::Date::now);
         match status {
@@ -147,7 +219,7 @@ async fn drive_check(
                 report_progress(&on_progress, convert::to_js(&check_stats(&progress)))?;
             }
             Ok(CheckStatus::Done(report)) => {
-                return Ok(convert::to_js(&check_result(report.outcome, &report.stats)));
+                return Ok(check_result(report.outcome, &report.stats));
             }
             Err(error) => {
                 return Err(LabError::new(ErrorKind::RunFailed, error.to_string()).into());

@@ -5,6 +5,7 @@
 
 use idempotency_lab::faults::FAULT_CLASSES;
 use idempotency_lab::invariants::InvariantId;
+use idempotency_lab::program::HandlerKind;
 use idempotency_lab::sim::{Action, CATALOGUE};
 use idempotency_lab::store::TableName;
 use idempotency_lab::view::Language;
@@ -48,4 +49,11 @@ fn the_typescript_unions_are_the_cores_lists() {
     check("Language", Language::ALL.iter().map(|language| language.code().to_owned()).collect());
     check("LabActionName", action_names());
     check("TableName", TableName::ALL.iter().map(|table| table.as_str().to_owned()).collect());
+    check(
+        "HandlerKind",
+        HandlerKind::ALL
+            .iter()
+            .map(|kind| serde_json::to_value(kind).unwrap().as_str().unwrap().to_owned())
+            .collect(),
+    );
 }
