@@ -125,7 +125,7 @@ impl Run {
     /// The run whose choices are the actions `taken` at their step numbers, in `scenario` with
     /// `seed`: each action is anchored in the world it is taken in, the scheduler takes every
     /// other step. Returns the run and the simulation after its last choice.
-    pub fn anchor(
+    pub(crate) fn anchor(
         scenario: Scenario,
         seed: u64,
         taken: &[(usize, Action)],
@@ -224,7 +224,7 @@ impl From<RunError> for ReplayError {
 
 /// A run being played, a slice at a time (the page plays a long run between frames).
 #[derive(Clone, Debug)]
-pub struct RunPlayer {
+pub(crate) struct RunPlayer {
     choices: Vec<UserChoice>,
     simulation: Simulation,
     outcomes: Vec<ChoiceOutcome>,
@@ -275,7 +275,7 @@ impl Ahead {
 
 impl RunPlayer {
     /// A player at the start of `run`.
-    pub fn new(run: &Run) -> Result<RunPlayer, RunError> {
+    pub(crate) fn new(run: &Run) -> Result<RunPlayer, RunError> {
         check_order(run.choices.iter().map(|choice| choice.step))?;
         let simulation =
             Simulation::new(run.scenario.clone(), run.seed).map_err(RunError::Scenario)?;
@@ -289,7 +289,7 @@ impl RunPlayer {
 
     /// Takes up to `moves_max` moves (a step, or going back to place a choice); returns
     /// whether every choice is placed.
-    pub fn advance(&mut self, moves_max: usize) -> bool {
+    pub(crate) fn advance(&mut self, moves_max: usize) -> bool {
         for _ in 0..moves_max {
             if self.is_done() {
                 return true;
@@ -300,18 +300,18 @@ impl RunPlayer {
     }
 
     /// Whether every choice is placed.
-    pub fn is_done(&self) -> bool {
+    pub(crate) fn is_done(&self) -> bool {
         self.outcomes.len() >= self.choices.len()
     }
 
     /// The steps the run has taken so far, and the choices placed out of all: for a progress
     /// bar.
-    pub fn progress(&self) -> (usize, usize, usize) {
+    pub(crate) fn progress(&self) -> (usize, usize, usize) {
         (self.simulation.steps().len(), self.outcomes.len(), self.choices.len())
     }
 
     /// The run as far as it is played, and where its choices were placed.
-    pub fn finish(self) -> Played {
+    pub(crate) fn finish(self) -> Played {
         Played { simulation: self.simulation, outcomes: self.outcomes }
     }
 
@@ -435,7 +435,7 @@ impl RunPlayer {
 /// Choices recorded as plain actions at step numbers being anchored, a step at a time:
 /// [`Run::anchor`] in slices.
 #[derive(Clone, Debug)]
-pub struct RunAnchorer {
+pub(crate) struct RunAnchorer {
     seed: u64,
     taken: Vec<(usize, Action)>,
     simulation: Simulation,
@@ -445,7 +445,7 @@ pub struct RunAnchorer {
 impl RunAnchorer {
     /// An anchorer at the start of the run of `scenario` with `seed`, for the actions `taken`
     /// at their step numbers.
-    pub fn new(
+    pub(crate) fn new(
         scenario: Scenario,
         seed: u64,
         taken: Vec<(usize, Action)>,
@@ -458,7 +458,7 @@ impl RunAnchorer {
 
     /// Takes up to `moves_max` steps (the scheduler's, or an action taken and anchored);
     /// returns whether every action is anchored.
-    pub fn advance(&mut self, moves_max: usize) -> Result<bool, RunError> {
+    pub(crate) fn advance(&mut self, moves_max: usize) -> Result<bool, RunError> {
         for _ in 0..moves_max {
             let Some((step, action)) = self.taken.get(self.choices.len()) else {
                 return Ok(true);
@@ -481,17 +481,17 @@ impl RunAnchorer {
     }
 
     /// Whether every action is anchored.
-    pub fn is_done(&self) -> bool {
+    pub(crate) fn is_done(&self) -> bool {
         self.choices.len() >= self.taken.len()
     }
 
     /// The steps the run has taken so far.
-    pub fn steps(&self) -> usize {
+    pub(crate) fn steps(&self) -> usize {
         self.simulation.steps().len()
     }
 
     /// The run of the actions anchored so far, and the simulation after the last of them.
-    pub fn finish(self) -> (Run, Simulation) {
+    pub(crate) fn finish(self) -> (Run, Simulation) {
         let scenario = self.simulation.scenario().clone();
         (Run { scenario, seed: self.seed, choices: self.choices }, self.simulation)
     }
@@ -528,7 +528,7 @@ struct Stepping {
 impl RunOpener {
     /// An opener of `run`, to be played until every choice is placed, then stepped on until
     /// `target` steps are taken (or the run stops).
-    pub fn new(run: Run, target: usize) -> Result<RunOpener, RunError> {
+    pub(crate) fn new(run: Run, target: usize) -> Result<RunOpener, RunError> {
         let player = RunPlayer::new(&run)?;
         Ok(RunOpener { phase: OpenPhase::Placing(Box::new((run, player))), target })
     }
@@ -596,7 +596,8 @@ impl RunOpener {
     }
 
     /// Whether the run is open ([`RunOpener::advance`] returned `true`).
-    pub fn is_open(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn is_open(&self) -> bool {
         match &self.phase {
             OpenPhase::Stepping(stepping) => stepping.open,
             OpenPhase::Anchoring(_) | OpenPhase::Placing(_) => false,
@@ -604,7 +605,7 @@ impl RunOpener {
         }
     }
 
-    /// The run and its play as far as it is opened (all of it once [`RunOpener::is_open`]):
+    /// The run and its play as far as it is opened (all of it once `RunOpener::is_open`):
     /// opens the rest first if it is not.
     pub fn finish(mut self) -> Result<(Run, Played), RunError> {
         while !self.advance(usize::MAX)? {}
