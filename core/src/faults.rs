@@ -33,15 +33,17 @@ use crate::words::Language;
 #[derive(Clone, Copy, Debug)]
 pub struct FaultDescriptor {
     /// The class.
-    pub class: FaultClass,
+    #[cfg(test)]
+    pub(crate) class: FaultClass,
     /// Its id, as scenarios, traces, links, budgets and the TypeScript union spell it: `F1`.
     pub id: &'static str,
     /// The JSON name of its simulator action (`sim::Action`) and of a learner's anchored
     /// choice of it (`sim::AnchoredAction`): `{"action": "duplicate_message", ...}`.
-    pub action: &'static str,
+    pub(crate) action: &'static str,
     /// The tag of its injection in a scenario (`sim::Injection`):
     /// `{"fault": "duplicate_delivery", ...}`.
-    pub injection: &'static str,
+    #[cfg(test)]
+    pub(crate) injection: &'static str,
 }
 
 /// Declares [`FaultClass`], [`FaultClass::ALL`], each class's id and sentence, and
@@ -67,7 +69,7 @@ macro_rules! fault_classes {
                 }
             }
 
-            /// [`FaultClass::description`] in `language`.
+            /// What the fault is, in a sentence, in `language`.
             pub fn description_in(self, language: Language) -> &'static str {
                 let words = language.words();
                 match self {
@@ -79,9 +81,11 @@ macro_rules! fault_classes {
         /// Every class's row of the table, in the order of [`FaultClass::ALL`].
         pub static FAULT_CLASSES: [FaultDescriptor; FaultClass::ALL.len()] = [$(
             FaultDescriptor {
+                #[cfg(test)]
                 class: FaultClass::$class,
                 id: stringify!($class),
                 action: $action,
+                #[cfg(test)]
                 injection: $injection,
             },
         )*];
@@ -118,7 +122,7 @@ fault_classes! {
 
 impl FaultClass {
     /// The class's row of the table.
-    pub fn descriptor(self) -> &'static FaultDescriptor {
+    pub(crate) fn descriptor(self) -> &'static FaultDescriptor {
         // The table lists the classes in the enum's order (both come from one list).
         &FAULT_CLASSES[self as usize]
     }
@@ -134,7 +138,8 @@ impl FaultClass {
     }
 
     /// The tag of the class's injection in a scenario: `duplicate_delivery`.
-    pub fn injection_name(self) -> &'static str {
+    #[cfg(test)]
+    pub(crate) fn injection_name(self) -> &'static str {
         self.descriptor().injection
     }
 
@@ -148,7 +153,8 @@ impl FaultClass {
 
     /// What the fault is, in a sentence, in English ([`FaultClass::description_in`] any
     /// language).
-    pub fn description(self) -> &'static str {
+    #[cfg(test)]
+    pub(crate) fn description(self) -> &'static str {
         self.description_in(Language::En)
     }
 }

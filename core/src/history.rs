@@ -89,7 +89,7 @@ impl ResponseOrigin {
 
     /// Whether the answer is the key's answer, which every completed request under the key
     /// must get (invariant I4): `Completed` and `Replayed`.
-    pub fn is_answer_of_the_key(self) -> bool {
+    pub(crate) fn is_answer_of_the_key(self) -> bool {
         match self {
             ResponseOrigin::Completed | ResponseOrigin::Replayed => true,
             ResponseOrigin::Released | ResponseOrigin::Refused => false,
@@ -120,7 +120,7 @@ pub struct ApiResponse {
 /// The position of a handler run in [`History::handler_runs`]: the id that ends it later.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
-pub struct HandlerRunId(pub usize);
+pub struct HandlerRunId(pub(crate) usize);
 
 impl fmt::Display for HandlerRunId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -157,7 +157,7 @@ pub enum HandlerRunEnd {
 
 impl HandlerRunEnd {
     /// When the run ended.
-    pub fn at(self) -> Tick {
+    pub(crate) fn at(self) -> Tick {
         match self {
             HandlerRunEnd::Finished { at } | HandlerRunEnd::Crashed { at } => at,
         }
@@ -167,16 +167,16 @@ impl HandlerRunEnd {
 /// One run of a request's handler under an idempotency key: invariant I4 checks that no two
 /// runs of one key held it at once.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-pub struct HandlerRun {
+pub(crate) struct HandlerRun {
     /// The key the handler ran under.
-    pub key: IdempotencyKey,
+    pub(crate) key: IdempotencyKey,
     /// The lease the idempotency layer granted, or `None` if it granted none (the naive twin):
     /// then the run holds the key exactly while it runs.
-    pub lease: Option<KeyLease>,
+    pub(crate) lease: Option<KeyLease>,
     /// When the handler started.
-    pub started_at: Tick,
+    pub(crate) started_at: Tick,
     /// How it ended, or `None` while it is still running.
-    pub end: Option<HandlerRunEnd>,
+    pub(crate) end: Option<HandlerRunEnd>,
 }
 
 impl HandlerRun {
@@ -186,7 +186,7 @@ impl HandlerRun {
     /// A run with a lease holds the key until the lease expires, or until it finishes if that
     /// is earlier; a crash does not give the key back: it stays in progress until the lease
     /// expires. A run without a lease holds the key from its start to its end, crash or not.
-    pub fn holds_key_until(&self) -> Option<Tick> {
+    pub(crate) fn holds_key_until(&self) -> Option<Tick> {
         match (self.lease, self.end) {
             (Some(lease), Some(HandlerRunEnd::Finished { at })) => Some(lease.expires_at.min(at)),
             (Some(lease), Some(HandlerRunEnd::Crashed { .. }) | None) => Some(lease.expires_at),
@@ -256,7 +256,7 @@ pub enum MessageEvent {
 
 impl MessageEvent {
     /// The message the event is about.
-    pub fn message_id(&self) -> MessageId {
+    pub(crate) fn message_id(&self) -> MessageId {
         match self {
             MessageEvent::Published { message_id, .. }
             | MessageEvent::EffectCommitted { message_id, .. }
@@ -264,23 +264,13 @@ impl MessageEvent {
             | MessageEvent::InboxRowPurged { message_id, .. } => *message_id,
         }
     }
-
-    /// When it happened.
-    pub fn at(&self) -> Tick {
-        match self {
-            MessageEvent::Published { published_at: at, .. }
-            | MessageEvent::EffectCommitted { committed_at: at, .. }
-            | MessageEvent::Acknowledged { acknowledged_at: at, .. }
-            | MessageEvent::InboxRowPurged { purged_at: at, .. } => *at,
-        }
-    }
 }
 
 /// The limits of a [`History`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct HistoryConfig {
+pub(crate) struct HistoryConfig {
     /// How many records (responses, handler runs and message events together) it may hold.
-    pub records_max: usize,
+    pub(crate) records_max: usize,
 }
 
 impl Default for HistoryConfig {
@@ -337,7 +327,7 @@ pub struct History {
 
 impl History {
     /// An empty history with these limits.
-    pub fn new(config: HistoryConfig) -> History {
+    pub(crate) fn new(config: HistoryConfig) -> History {
         History {
             config,
             responses: Vec::new(),
@@ -347,31 +337,26 @@ impl History {
     }
 
     /// Its limits.
-    pub fn config(&self) -> HistoryConfig {
+    pub(crate) fn config(&self) -> HistoryConfig {
         self.config
     }
 
     /// How many records it holds, of every kind.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.responses
             .len()
             .saturating_add(self.handler_runs.len())
             .saturating_add(self.message_events.len())
     }
 
-    /// Whether it holds no record.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
     /// Every answer the API gave, in the order it gave them.
-    pub fn responses(&self) -> &[ApiResponse] {
+    pub(crate) fn responses(&self) -> &[ApiResponse] {
         &self.responses
     }
 
     /// Every handler run under a key, in the order they started; a run's
     /// [`HandlerRunId`] is its position here.
-    pub fn handler_runs(&self) -> &[HandlerRun] {
+    pub(crate) fn handler_runs(&self) -> &[HandlerRun] {
         &self.handler_runs
     }
 

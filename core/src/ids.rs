@@ -24,7 +24,7 @@ impl Tick {
     }
 
     /// Ticks elapsed from `earlier` to `self`, zero if `earlier` is later.
-    pub fn ticks_since(self, earlier: Tick) -> u64 {
+    pub(crate) fn ticks_since(self, earlier: Tick) -> u64 {
         self.0.saturating_sub(earlier.0)
     }
 }
@@ -59,7 +59,7 @@ macro_rules! string_id {
             Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
         )]
         #[serde(transparent)]
-        pub struct $name(pub String);
+        pub struct $name(pub(crate) String);
 
         impl $name {
             /// Makes the id from anything that converts into a `String`.
@@ -123,7 +123,7 @@ impl fmt::Display for TxId {
 /// (like a PostgreSQL sequence) is not given back when a transaction rolls back.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
-pub struct ChargeId(pub u64);
+pub struct ChargeId(pub(crate) u64);
 
 impl fmt::Display for ChargeId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

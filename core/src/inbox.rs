@@ -64,7 +64,7 @@ impl ConsumerConfig {
     /// `processed_at`: its `DELETE ... WHERE processed_at < now - retention_ticks` matches the
     /// row from `processed_at + retention_ticks + 1` on. The one retention rule of the inbox,
     /// for the simulator's deadlines and the page's clock as for the purge.
-    pub fn inbox_row_expires_at(&self, processed_at: Tick) -> Tick {
+    pub(crate) fn inbox_row_expires_at(&self, processed_at: Tick) -> Tick {
         processed_at.plus(self.retention_ticks).plus(1)
     }
 }
@@ -105,7 +105,7 @@ pub enum ConsumeOutcome<T> {
 
 impl<T> ConsumeOutcome<T> {
     /// The message's id, if it had one.
-    pub fn message_id(&self) -> Option<MessageId> {
+    pub(crate) fn message_id(&self) -> Option<MessageId> {
         match self {
             ConsumeOutcome::MessageProcessed { message_id, .. } => *message_id,
             ConsumeOutcome::DuplicateIgnored { message_id, .. } => Some(*message_id),
@@ -150,7 +150,8 @@ impl<E> InboxError<E> {
     /// Whether a redelivery of the same message may succeed. A message without an id never
     /// will; anything else (a store limit, an effect that ran too early, such as a payment
     /// before its order) may.
-    pub fn is_retryable(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn is_retryable(&self) -> bool {
         !matches!(self, InboxError::MissingMessageId { .. })
     }
 }
@@ -204,13 +205,14 @@ pub enum ConsumerCrashed {
         applied_effect: bool,
     },
     /// The delivery had already ended: acknowledged, or failed with an error that the caller
-    /// has handled (see [`InboxError::is_retryable`]). The crash changes nothing.
+    /// has handled (see `InboxError::is_retryable`). The crash changes nothing.
     AfterEnd,
 }
 
 impl ConsumerCrashed {
     /// Whether the broker must deliver the message again.
-    pub fn needs_redelivery(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn needs_redelivery(&self) -> bool {
         !matches!(self, ConsumerCrashed::AfterEnd)
     }
 }
@@ -241,16 +243,6 @@ impl<E: EffectSteps> ConsumeMessage<E> {
     /// The message delivered.
     pub fn envelope(&self) -> &Envelope {
         &self.envelope
-    }
-
-    /// The consumer's configuration.
-    pub fn config(&self) -> &ConsumerConfig {
-        &self.config
-    }
-
-    /// The business effect.
-    pub fn effect(&self) -> &E {
-        &self.effect
     }
 
     /// Crashes this instance: its open transaction, if any, is rolled back (as the database
@@ -431,17 +423,17 @@ pub fn consume_message<E: EffectSteps>(
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct InboxRowsPurged {
     /// The consumer whose rows were purged.
-    pub consumer: ConsumerName,
+    pub(crate) consumer: ConsumerName,
     /// Rows processed strictly before this tick were deleted.
-    pub processed_before: Tick,
+    pub(crate) processed_before: Tick,
     /// The ids of the messages whose rows were deleted, in id order: a redelivery of any of
     /// them is processed again.
-    pub message_ids: Vec<MessageId>,
+    pub(crate) message_ids: Vec<MessageId>,
 }
 
 /// Why a purge failed; its transaction has been rolled back.
 #[derive(Clone, Debug, PartialEq, Eq, Error, Serialize, Deserialize)]
-pub enum PurgeError {
+pub(crate) enum PurgeError {
     /// A statement failed.
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -455,7 +447,7 @@ pub enum PurgeError {
 
 /// Where a [`PurgeExpiredInboxRows`] is.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum PurgeState {
+pub(crate) enum PurgeState {
     /// `BEGIN` is next.
     Begin,
     /// `DELETE FROM inbox WHERE consumer = .. AND processed_at < ..` is next.
@@ -479,24 +471,19 @@ pub enum PurgeState {
 /// The retention job: deletes one consumer's inbox rows that are older than its
 /// [`ConsumerConfig::retention_ticks`], in one transaction (`BEGIN`, `DELETE`, `COMMIT`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct PurgeExpiredInboxRows {
+pub(crate) struct PurgeExpiredInboxRows {
     config: ConsumerConfig,
     state: PurgeState,
 }
 
 impl PurgeExpiredInboxRows {
     /// A purge of `config.consumer`'s rows; nothing runs until the first step.
-    pub fn new(config: ConsumerConfig) -> Self {
+    pub(crate) fn new(config: ConsumerConfig) -> Self {
         PurgeExpiredInboxRows { config, state: PurgeState::Begin }
     }
 
-    /// Where the purge is.
-    pub fn state(&self) -> &PurgeState {
-        &self.state
-    }
-
     /// The first tick that a purge at `now` keeps: rows processed before it are deleted.
-    pub fn processed_before(&self, now: Tick) -> Tick {
+    pub(crate) fn processed_before(&self, now: Tick) -> Tick {
         Tick(now.0.saturating_sub(self.config.retention_ticks))
     }
 }
@@ -579,7 +566,8 @@ impl Steps for PurgeExpiredInboxRows {
 }
 
 /// Runs the retention job for `config.consumer` alone at `now`.
-pub fn purge_expired_inbox_rows(
+#[cfg(test)]
+pub(crate) fn purge_expired_inbox_rows(
     store: &mut Store,
     config: ConsumerConfig,
     now: Tick,

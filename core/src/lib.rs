@@ -5,6 +5,11 @@
 //! randomness. Time comes in as [`ids::Tick`], randomness from [`rng::DeterministicRng`] seeded
 //! by the caller, so every run is a pure function of its inputs.
 #![forbid(unsafe_code)]
+// What is `pub` is the surface the page, the CLI, the package and a user of the crate need;
+// the rest is `pub(crate)`, and this lint keeps it so.
+#![warn(unreachable_pub)]
+// Internal docs link internal items (`cargo doc --document-private-items` renders them).
+#![allow(rustdoc::private_intra_doc_links)]
 
 pub mod check;
 pub mod course;
@@ -19,7 +24,7 @@ pub mod outbox;
 pub mod program;
 pub mod rng;
 pub mod shop;
-pub mod shop_api;
+pub(crate) mod shop_api;
 pub mod sim;
 pub mod slice;
 pub mod sql;

@@ -31,18 +31,18 @@ mod transition;
 
 use serde::{Deserialize, Serialize};
 
-pub use command::{
-    OrderCommandEffect, OrderCommandPosition, OrderError, OrderEvent, apply_order_command, cancel,
-    mark_paid, ship,
-};
-pub use place::{
-    OrderPlaced, PlaceOrder, PlaceOrderEffect, PlaceOrderError, PlaceOrderPosition, place_order,
-};
-pub use transition::{
-    OrderCommand, Rules, StatusChange, TransitionError, changed_from, naive_transition, transition,
+pub use command::{OrderCommandEffect, OrderError, OrderEvent};
+pub use place::{PlaceOrder, PlaceOrderEffect, PlaceOrderError, place_order};
+pub use transition::OrderCommand;
+pub(crate) use transition::{
+    Rules, StatusChange, TransitionError, changed_from, naive_transition, transition,
 };
 
 use crate::stock::StockImplementation;
+#[cfg(test)]
+pub(crate) use command::{apply_order_command, cancel, mark_paid, ship};
+#[cfg(test)]
+pub(crate) use place::OrderPlaced;
 
 /// Which version of P2 runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -56,7 +56,7 @@ pub enum OrderImplementation {
 
 impl OrderImplementation {
     /// The P1 release that `Cancel` runs: the naive one for the naive twin.
-    pub fn stock_implementation(self) -> StockImplementation {
+    pub(crate) fn stock_implementation(self) -> StockImplementation {
         match self {
             OrderImplementation::Naive => StockImplementation::Naive,
             OrderImplementation::Idempotent => StockImplementation::Idempotent,

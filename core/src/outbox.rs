@@ -17,7 +17,9 @@ use thiserror::Error;
 use crate::ids::{MessageId, Tick, TxId};
 use crate::inbox::Envelope;
 use crate::sql::statements;
-use crate::step::{RunError, Step, Steps, run_to_completion};
+#[cfg(test)]
+use crate::step::{RunError, run_to_completion};
+use crate::step::{Step, Steps};
 use crate::store::{OutboxRow, Store, StoreError};
 
 /// How the relay is set up.
@@ -26,7 +28,7 @@ use crate::store::{OutboxRow, Store, StoreError};
 pub struct RelayConfig {
     /// How many rows one run reads and publishes at most (the `LIMIT` of its `SELECT`); the
     /// rest wait for the next run. Zero makes a run that publishes nothing.
-    pub batch_size_max: usize,
+    pub(crate) batch_size_max: usize,
 }
 
 impl Default for RelayConfig {
@@ -39,14 +41,14 @@ impl Default for RelayConfig {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct OutboxRelayed {
     /// The messages this run published and then marked published, in publish order.
-    pub published: Vec<MessageId>,
+    pub(crate) published: Vec<MessageId>,
 }
 
 /// What a crash of the relay left behind.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct RelayCrashed {
     /// The marking transaction that was rolled back, if it was open.
-    pub rolled_back: Option<TxId>,
+    pub(crate) rolled_back: Option<TxId>,
     /// Messages this run published but did not mark (F12): the next run publishes them again.
     pub published_not_marked: Vec<MessageId>,
     /// Messages the relay had published and the caller had not yet drained with
@@ -256,7 +258,8 @@ impl Steps for RelayOutbox {
 
 /// Runs the relay once, alone, at `now`: returns the messages it published (for the broker) and
 /// what it marked.
-pub fn relay_outbox_once(
+#[cfg(test)]
+pub(crate) fn relay_outbox_once(
     store: &mut Store,
     config: RelayConfig,
     now: Tick,

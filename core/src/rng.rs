@@ -21,7 +21,7 @@ impl DeterministicRng {
     }
 
     /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
+    pub(crate) fn next_u64(&mut self) -> u64 {
         self.chacha.next_u64()
     }
 
@@ -42,7 +42,7 @@ impl DeterministicRng {
 
     /// True with probability `per_million / 1_000_000` (values above a million count as a
     /// million). Rates are integers so that a scenario file means the same on every platform.
-    pub fn chance_per_million(&mut self, per_million: u32) -> bool {
+    pub(crate) fn chance_per_million(&mut self, per_million: u32) -> bool {
         self.below(1_000_000) < u64::from(per_million.min(1_000_000))
     }
 

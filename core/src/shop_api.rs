@@ -38,46 +38,46 @@ use crate::stock::{
 use crate::store::{MessagePayload, OrderLine, Store, StoreError};
 
 /// The path of `POST /orders`.
-pub const ORDERS_PATH: &str = "/orders";
+pub(crate) const ORDERS_PATH: &str = "/orders";
 
 /// The content type of the handlers' JSON answers.
-pub const JSON_CONTENT_TYPE: &str = "application/json";
+pub(crate) const JSON_CONTENT_TYPE: &str = "application/json";
 
 /// The body of `POST /orders`: what the client orders. The ids are the server's.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct PlaceOrderBody {
+pub(crate) struct PlaceOrderBody {
     /// The lines, in the client's order.
-    pub lines: Vec<OrderLine>,
+    pub(crate) lines: Vec<OrderLine>,
 }
 
 /// The body of `POST /orders/{id}/payments`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct PaymentBody {
+pub(crate) struct PaymentBody {
     /// The payment provider's id of the payment.
-    pub payment_id: PaymentId,
+    pub(crate) payment_id: PaymentId,
 }
 
 /// The body of every 200/201 answer: the order and the status the request left it in. A
 /// repeat that changed nothing (the same payment again) answers the same body as the first
 /// call, as an idempotent operation should.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct OrderAnswerBody {
+pub(crate) struct OrderAnswerBody {
     /// The order.
-    pub order_id: OrderId,
+    pub(crate) order_id: OrderId,
     /// Its status after the request: `Placed`, `Paid`, `Shipped`, `Cancelled`.
-    pub status: String,
+    pub(crate) status: String,
 }
 
 /// `POST /orders` with these lines and this key.
-pub fn place_order_request(lines: &[OrderLine], key: Option<IdempotencyKey>) -> HttpRequest {
+pub(crate) fn place_order_request(lines: &[OrderLine], key: Option<IdempotencyKey>) -> HttpRequest {
     let body = PlaceOrderBody { lines: lines.to_vec() };
     with_key(HttpRequest::new("POST", ORDERS_PATH, to_json(&body)), key)
 }
 
 /// `POST /orders/{order_id}/payments` with this payment and this key.
-pub fn pay_order_request(
+pub(crate) fn pay_order_request(
     order_id: OrderId,
     payment_id: &PaymentId,
     key: Option<IdempotencyKey>,
@@ -88,7 +88,7 @@ pub fn pay_order_request(
 }
 
 /// `POST /orders/{order_id}/cancel` with this key.
-pub fn cancel_order_request(order_id: OrderId, key: Option<IdempotencyKey>) -> HttpRequest {
+pub(crate) fn cancel_order_request(order_id: OrderId, key: Option<IdempotencyKey>) -> HttpRequest {
     let path = format!("{ORDERS_PATH}/{order_id}/cancel");
     with_key(HttpRequest::new("POST", path, "{}"), key)
 }
@@ -107,26 +107,26 @@ fn to_json<T: Serialize>(value: &T) -> String {
 
 /// The ids the server draws for one request: used by `POST /orders` only.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct ServerIds {
+pub(crate) struct ServerIds {
     /// The id a new order gets.
-    pub order_id: OrderId,
+    pub(crate) order_id: OrderId,
     /// The id its `OrderPlaced` message gets.
-    pub message_id: MessageId,
+    pub(crate) message_id: MessageId,
 }
 
 /// Which twins of P1 and P2 the handlers run (P3 is the layer around them).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct HandlerConfig {
+pub(crate) struct HandlerConfig {
     /// `MarkPaid` and `Cancel` (and, through `Cancel`, the stock release).
-    pub order: OrderImplementation,
+    pub(crate) order: OrderImplementation,
     /// A learner's `MarkPaid` program that runs in place of the built-in `MarkPaid`, if any.
-    pub mark_paid_program: Option<SharedProgram>,
+    pub(crate) mark_paid_program: Option<SharedProgram>,
 }
 
 /// Why a shop handler failed without an answer: one of its statements failed in the store.
 /// Its transaction has been rolled back.
 #[derive(Clone, Debug, PartialEq, Eq, Error, Serialize, Deserialize)]
-pub enum ShopHandlerError {
+pub(crate) enum ShopHandlerError {
     /// A statement failed.
     #[error("a statement failed: {0}")]
     Store(#[from] StoreError),
@@ -140,7 +140,7 @@ pub enum ShopHandlerError {
 
 /// Where a [`ShopHandler`] is.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum ShopHandlerState {
+pub(crate) enum ShopHandlerState {
     /// The route and body are read next.
     ParseRequest,
     /// `PlaceOrder` runs, one statement per step, in its own transaction.
@@ -158,7 +158,7 @@ pub enum ShopHandlerState {
 
 /// One request to the shop's API, as a step machine behind the P3 layer.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct ShopHandler {
+pub(crate) struct ShopHandler {
     config: HandlerConfig,
     request: HttpRequest,
     ids: ServerIds,
@@ -167,22 +167,17 @@ pub struct ShopHandler {
 
 impl ShopHandler {
     /// The handler of `request`, with the ids the server drew for it.
-    pub fn new(config: HandlerConfig, request: HttpRequest, ids: ServerIds) -> ShopHandler {
+    pub(crate) fn new(config: HandlerConfig, request: HttpRequest, ids: ServerIds) -> ShopHandler {
         ShopHandler { config, request, ids, state: ShopHandlerState::ParseRequest }
     }
 
-    /// Where it is.
-    pub fn state(&self) -> &ShopHandlerState {
-        &self.state
-    }
-
     /// Whether its transaction has committed and only the answer is left.
-    pub fn has_committed(&self) -> bool {
+    pub(crate) fn has_committed(&self) -> bool {
         matches!(self.state, ShopHandlerState::Respond(_))
     }
 
     /// Whether it has run no statement yet.
-    pub fn has_not_started(&self) -> bool {
+    pub(crate) fn has_not_started(&self) -> bool {
         matches!(self.state, ShopHandlerState::ParseRequest)
     }
 
@@ -414,7 +409,7 @@ impl Steps for ShopHandler {
 
 /// Why the reserve-stock consumer's effect failed.
 #[derive(Clone, Debug, PartialEq, Eq, Error, Serialize, Deserialize)]
-pub enum ReserveStockConsumerError {
+pub(crate) enum ReserveStockConsumerError {
     /// The reservation failed (too little stock, an unknown sku, a store statement).
     #[error(transparent)]
     Stock(#[from] StockError),
@@ -435,7 +430,7 @@ impl From<StoreError> for ReserveStockConsumerError {
 /// The effect of the reserve-stock consumer: P1's reservation of an `OrderPlaced` message's
 /// lines, or, for a message it cannot handle, a failure at its first statement.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum ReserveStockForMessage {
+pub(crate) enum ReserveStockForMessage {
     /// The reservation, one statement per step.
     Reserve(ReserveStockEffect),
     /// The message cannot be handled; the first step fails, saying why.
@@ -447,7 +442,7 @@ pub enum ReserveStockForMessage {
 
 impl ReserveStockForMessage {
     /// The effect for `payload`, naive or idempotent.
-    pub fn new(payload: &MessagePayload, implementation: StockImplementation) -> Self {
+    pub(crate) fn new(payload: &MessagePayload, implementation: StockImplementation) -> Self {
         match payload {
             MessagePayload::OrderPlaced { order_id, lines } => {
                 let command = ReserveStock { order_id: *order_id, lines: lines.clone() };

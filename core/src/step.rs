@@ -62,7 +62,7 @@ pub enum RunError<E> {
 }
 
 /// How many steps [`run_to_completion`] allows one handler.
-pub const STEPS_PER_HANDLER_MAX: usize = 10_000;
+pub(crate) const STEPS_PER_HANDLER_MAX: usize = 10_000;
 
 /// Runs `handler` alone until it is done. On any failure its open transaction is rolled back,
 /// so the store is left as if the handler had never started its transaction.
@@ -120,7 +120,7 @@ pub trait EffectSteps {
 
 /// Where an [`InTransaction`] is.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum InTransactionState {
+pub(crate) enum InTransactionState {
     /// `BEGIN` is next.
     Begin,
     /// The effect's statements run in this transaction.
@@ -142,17 +142,12 @@ pub struct InTransaction<E: EffectSteps> {
 
 impl<E: EffectSteps> InTransaction<E> {
     /// Wraps `effect`; nothing runs until the first step.
-    pub fn new(effect: E) -> Self {
+    pub(crate) fn new(effect: E) -> Self {
         InTransaction { effect, state: InTransactionState::Begin, output: None }
     }
 
-    /// Where it is.
-    pub fn state(&self) -> &InTransactionState {
-        &self.state
-    }
-
     /// The wrapped effect.
-    pub fn effect(&self) -> &E {
+    pub(crate) fn effect(&self) -> &E {
         &self.effect
     }
 }

@@ -4,8 +4,8 @@
 //! Both are [`EffectSteps`]: they run one SQL statement per step inside a transaction that
 //! their caller owns, so that the inbox consumer (P4) can commit the effect together with its
 //! inbox row, and so that the simulator can interleave two of them statement by statement.
-//! [`InTransaction`] runs either in a transaction of its own; [`reserve_stock`] and
-//! [`release_stock`] run one alone to completion, for tests.
+//! [`InTransaction`] runs either in a transaction of its own; `reserve_stock` and
+//! `release_stock` run one alone to completion, for tests.
 //!
 //! - The naive twin ([`StockImplementation::Naive`]) takes stock on every delivery and adds the
 //!   quantity to the `(order_id, sku)` reservation, so a duplicate shows twice: in `stock` and
@@ -17,6 +17,9 @@
 //!
 //! Lines are handled in sku order, so every effect takes its row locks in one global order
 //! (reservation, then stock, sku by sku) and two effects never wait for each other in a cycle.
+//!
+//! [`EffectSteps`]: crate::step::EffectSteps
+//! [`InTransaction`]: crate::step::InTransaction
 
 mod release;
 mod reserve;
@@ -24,17 +27,17 @@ mod reserve;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-pub use release::{
-    ReleaseStock, ReleaseStockEffect, ReleaseStockPosition, ReleasedStock, StockReleaseEvent,
-    release_stock,
-};
-pub use reserve::{
-    ReserveStock, ReserveStockEffect, ReserveStockPosition, StockReservationEvent, reserve_stock,
-};
+pub(crate) use release::{ReleaseStock, ReleaseStockEffect, StockReleaseEvent};
+pub(crate) use reserve::StockReservationEvent;
+pub use reserve::{ReserveStock, ReserveStockEffect};
 
 use crate::ids::{OrderId, Sku};
 use crate::step::Step;
 use crate::store::{OrderLine, StoreError};
+#[cfg(test)]
+pub(crate) use release::{ReleasedStock, release_stock};
+#[cfg(test)]
+pub(crate) use reserve::reserve_stock;
 
 /// Which version of P1 runs: the seed's naive decrement or the idempotent reservation ledger.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -78,7 +81,7 @@ pub enum OrderLinesError {
 
 /// Checks the lines of an order (at least one line, no zero quantity, no sku twice) and returns
 /// them sorted by sku, the order in which the stock effects take their row locks.
-pub fn check_order_lines(lines: &[OrderLine]) -> Result<Vec<OrderLine>, OrderLinesError> {
+pub(crate) fn check_order_lines(lines: &[OrderLine]) -> Result<Vec<OrderLine>, OrderLinesError> {
     if lines.is_empty() {
         return Err(OrderLinesError::NoLines);
     }

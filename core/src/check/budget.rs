@@ -39,7 +39,7 @@ impl FaultBudget {
     }
 
     /// How many faults of `class` a path may take.
-    pub fn allowed(&self, class: FaultClass) -> u32 {
+    pub(crate) fn allowed(&self, class: FaultClass) -> u32 {
         self.0.get(&class).copied().unwrap_or(0)
     }
 }

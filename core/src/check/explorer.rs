@@ -30,7 +30,7 @@ use crate::check::fingerprint::Fingerprint;
 use crate::words::{Language, fill};
 
 /// A model to explore: a pure transition system with a property checked in every state.
-pub trait Model {
+pub(crate) trait Model {
     /// The whole state.
     type State: Clone;
     /// One transition's label: what happened.
@@ -71,19 +71,19 @@ pub trait Model {
 /// The default of [`ExploreBounds::bytes_max`]: 512 MiB, so that a check stays under 1 GB of
 /// resident memory with the slack of a growing table (a table that doubles holds its old and
 /// its new buffer for a moment) and what the caller holds beside the explorer.
-pub const BYTES_MAX_DEFAULT: usize = 512 << 20;
+pub(crate) const BYTES_MAX_DEFAULT: usize = 512 << 20;
 
 /// The bounds of an exploration. Hitting one is the typed outcome
 /// [`ExploreOutcome::Bounded`], never an error or a hang.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct ExploreBounds {
+pub(crate) struct ExploreBounds {
     /// Paths are explored up to this many actions; a state at this depth is checked but not
     /// expanded.
-    pub depth_max: usize,
+    pub(crate) depth_max: usize,
     /// At most this many unique states are stored.
-    pub states_max: usize,
+    pub(crate) states_max: usize,
     /// At most this many bytes are held, as [`Explorer::bytes_held`] estimates them.
-    pub bytes_max: usize,
+    pub(crate) bytes_max: usize,
 }
 
 /// Why an exploration stopped before covering every reachable state.
@@ -169,7 +169,7 @@ pub struct ExploreStats {
     /// States taken from the frontier and expanded (their actions applied).
     pub states_explored: usize,
     /// Transitions applied (an action from an expanded state).
-    pub transitions: usize,
+    pub(crate) transitions: usize,
     /// Unique states discovered (the initial state included), after symmetry reduction.
     pub unique_states: usize,
     /// The depth of the deepest state discovered.
@@ -177,12 +177,12 @@ pub struct ExploreStats {
     /// States discovered but not yet expanded.
     pub frontier_len: usize,
     /// Expanded states with no enabled action (the end of a run: quiescent or stuck).
-    pub terminal_states: usize,
+    pub(crate) terminal_states: usize,
 }
 
 /// Where a slice of work left the exploration.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ExploreStatus<A, V> {
+pub(crate) enum ExploreStatus<A, V> {
     /// Work is left; call `run_for` again.
     Running(ExploreStats),
     /// The exploration is over.
@@ -192,11 +192,11 @@ pub enum ExploreStatus<A, V> {
 /// A build-hasher for sets of fingerprints: a fingerprint is already a good hash, so the set
 /// uses it as is (and iteration order of the set is never used).
 #[derive(Clone, Copy, Debug, Default)]
-pub struct FingerprintHashBuilder;
+pub(crate) struct FingerprintHashBuilder;
 
 /// The identity hasher of [`FingerprintHashBuilder`].
 #[derive(Clone, Copy, Debug, Default)]
-pub struct FingerprintHasher(u64);
+pub(crate) struct FingerprintHasher(u64);
 
 impl Hasher for FingerprintHasher {
     fn finish(&self) -> u64 {
@@ -246,7 +246,7 @@ struct Rebuilt<S> {
 
 /// A breadth-first exploration of a [`Model`], resumable in slices.
 #[derive(Clone, Debug)]
-pub struct Explorer<M: Model> {
+pub(crate) struct Explorer<M: Model> {
     model: M,
     bounds: ExploreBounds,
     visited: HashSet<Fingerprint, FingerprintHashBuilder>,
@@ -264,7 +264,7 @@ pub struct Explorer<M: Model> {
 impl<M: Model> Explorer<M> {
     /// An exploration of `model` within `bounds`, before its first step. The initial state is
     /// checked at once.
-    pub fn new(model: M, bounds: ExploreBounds) -> Explorer<M> {
+    pub(crate) fn new(model: M, bounds: ExploreBounds) -> Explorer<M> {
         let initial = model.initial_state();
         let mut visited = HashSet::with_hasher(FingerprintHashBuilder);
         visited.insert(model.fingerprint(&initial));
@@ -297,24 +297,19 @@ impl<M: Model> Explorer<M> {
     }
 
     /// The model.
-    pub fn model(&self) -> &M {
+    pub(crate) fn model(&self) -> &M {
         &self.model
     }
 
     /// The counters so far.
-    pub fn stats(&self) -> ExploreStats {
+    pub(crate) fn stats(&self) -> ExploreStats {
         self.stats
-    }
-
-    /// The outcome, once the exploration is over.
-    pub fn outcome(&self) -> Option<&ExploreOutcome<M::Action, M::Violation>> {
-        self.outcome.as_ref()
     }
 
     /// An estimate of the bytes the exploration holds: its tables by their capacity (the
     /// visited set, the parent links, the frontier, the rebuilt path) and the heap of the
     /// rebuilt states by [`Model::state_heap_bytes`]. Bounded by [`ExploreBounds::bytes_max`].
-    pub fn bytes_held(&self) -> usize {
+    pub(crate) fn bytes_held(&self) -> usize {
         // A hash set of `capacity` holds about `capacity * 8 / 7` buckets of a fingerprint
         // and one control byte each.
         let visited = self.visited.capacity().saturating_mul(8) / 7
@@ -328,7 +323,7 @@ impl<M: Model> Explorer<M> {
     /// Expands at most `states_budget` states, then returns where it is. Time is an input: the
     /// caller picks the slice so that a page stays responsive. `progress` is called every
     /// `progress_every_states` expansions and at the end of the slice.
-    pub fn run_for(
+    pub(crate) fn run_for(
         &mut self,
         states_budget: usize,
         progress_every_states: usize,
@@ -349,7 +344,8 @@ impl<M: Model> Explorer<M> {
     }
 
     /// Runs to the end (within the bounds).
-    pub fn run_to_end(
+    #[cfg(feature = "testing")]
+    pub(crate) fn run_to_end(
         &mut self,
         progress_every_states: usize,
         progress: &mut dyn FnMut(&ExploreStats),
@@ -364,7 +360,7 @@ impl<M: Model> Explorer<M> {
     }
 
     /// Where the exploration is.
-    pub fn status(&self) -> ExploreStatus<M::Action, M::Violation> {
+    pub(crate) fn status(&self) -> ExploreStatus<M::Action, M::Violation> {
         match &self.outcome {
             Some(outcome) => ExploreStatus::Done(outcome.clone(), self.stats),
             None => ExploreStatus::Running(self.stats),

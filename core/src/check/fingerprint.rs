@@ -12,17 +12,19 @@
 //! collision probability after every run). A collision can hide a violation, never invent
 //! one: every reported path is replayed from the initial state.
 
-use std::hash::{Hash, Hasher};
+#[cfg(test)]
+use std::hash::Hash;
+use std::hash::Hasher;
 
 /// A state's 64-bit fingerprint.
-pub type Fingerprint = u64;
+pub(crate) type Fingerprint = u64;
 
 const FNV_OFFSET_BASIS: u64 = 0xcbf2_9ce4_8422_2325;
 const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
 
 /// The FNV-1a 64-bit hasher.
 #[derive(Clone, Copy, Debug)]
-pub struct FnvHasher(u64);
+pub(crate) struct FnvHasher(u64);
 
 impl Default for FnvHasher {
     fn default() -> Self {
@@ -70,7 +72,8 @@ impl Hasher for FnvHasher {
 }
 
 /// The fingerprint of one value.
-pub fn fingerprint_of<T: Hash + ?Sized>(value: &T) -> Fingerprint {
+#[cfg(test)]
+pub(crate) fn fingerprint_of<T: Hash + ?Sized>(value: &T) -> Fingerprint {
     let mut hasher = FnvHasher::default();
     value.hash(&mut hasher);
     hasher.finish()

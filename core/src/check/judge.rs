@@ -24,21 +24,22 @@ use crate::words::Language;
 
 /// The lesson whose world a consumer program is judged in by default: one order of 3 apples,
 /// its `OrderPlaced` message and two consumer instances.
-pub const CONSUMER_BUILD_LESSON: &str = "p4-inbox-consumer";
+pub(crate) const CONSUMER_BUILD_LESSON: &str = "p4-inbox-consumer";
 
 /// The lesson whose world a `MarkPaid` program is judged in by default: an order of 3 apples
 /// and its payment pay-1, with no Idempotency-Key layer in front of `MarkPaid`.
-pub const MARK_PAID_BUILD_LESSON: &str = "p2-order-state-machine";
+pub(crate) const MARK_PAID_BUILD_LESSON: &str = "p2-order-state-machine";
 
 /// The faults a `MarkPaid` program must survive: one lost answer retried with the same key
 /// (F5), the build lesson's own, on every path. A double submit (F6) as well makes the space
 /// too large to prove within [`JUDGE_STATES_MAX`] (the whole shop runs around the payment),
 /// so the race of two payments is a separate, bounded check ([`MARK_PAID_RACE_FAULTS`]).
-pub const MARK_PAID_FAULTS: [(FaultClass, u32); 1] = [(FaultClass::F5, 1)];
+pub(crate) const MARK_PAID_FAULTS: [(FaultClass, u32); 1] = [(FaultClass::F5, 1)];
 
 /// The race of two sends of one payment: a double submit (F6), under which a check without a
 /// row lock is refuted; a right answer's proof under it exceeds [`JUDGE_STATES_MAX`].
-pub const MARK_PAID_RACE_FAULTS: [(FaultClass, u32); 1] = [(FaultClass::F6, 1)];
+#[cfg(test)]
+pub(crate) const MARK_PAID_RACE_FAULTS: [(FaultClass, u32); 1] = [(FaultClass::F6, 1)];
 
 /// The lesson a program of `handler` is judged in by default.
 pub fn build_lesson(handler: HandlerKind) -> &'static str {
@@ -51,7 +52,7 @@ pub fn build_lesson(handler: HandlerKind) -> &'static str {
 /// The invariants a `MarkPaid` program is judged by: every one but I4, the Idempotency-Key
 /// layer's (one handler per key at a time, the same answer per key), which the build lesson
 /// leaves to its naive layer, so that a double submit is `MarkPaid`'s to survive.
-pub const MARK_PAID_INVARIANTS: [InvariantId; 6] = [
+pub(crate) const MARK_PAID_INVARIANTS: [InvariantId; 6] = [
     InvariantId::I1,
     InvariantId::I2,
     InvariantId::I3,
@@ -79,12 +80,12 @@ pub const JUDGE_STATES_MAX: usize = 200_000;
 
 /// The faults a consumer program must survive: one duplicate delivery (F1), one crash after
 /// commit before ack (F2), one crash with the transaction open (F3), on every path.
-pub const CONSUMER_FAULTS: [(FaultClass, u32); 3] =
+pub(crate) const CONSUMER_FAULTS: [(FaultClass, u32); 3] =
     [(FaultClass::F1, 1), (FaultClass::F2, 1), (FaultClass::F3, 1)];
 
 /// The checker's bounds for judging a consumer program: [`CONSUMER_FAULTS`], every invariant,
 /// [`JUDGE_STATES_MAX`] states, and otherwise the reference check's bounds.
-pub fn build_check_config() -> CheckConfig {
+pub(crate) fn build_check_config() -> CheckConfig {
     CheckConfig {
         faults: FaultBudget::of(&CONSUMER_FAULTS),
         states_max: JUDGE_STATES_MAX,
@@ -132,7 +133,7 @@ pub enum Judgement {
 
 impl Judgement {
     /// The first invariant the counterexample broke, if there is one.
-    pub fn broken_invariant(&self) -> Option<InvariantId> {
+    pub(crate) fn broken_invariant(&self) -> Option<InvariantId> {
         self.first_violation().map(|violation| violation.invariant)
     }
 
@@ -140,14 +141,6 @@ impl Judgement {
     pub fn first_violation(&self) -> Option<&Violation> {
         match self {
             Judgement::Counterexample { counterexample, .. } => counterexample.violations.first(),
-            Judgement::Holds { .. } | Judgement::Bounded { .. } => None,
-        }
-    }
-
-    /// The counterexample's length in steps, if there is one.
-    pub fn counterexample_steps(&self) -> Option<usize> {
-        match self {
-            Judgement::Counterexample { counterexample, .. } => Some(counterexample.path.len()),
             Judgement::Holds { .. } | Judgement::Bounded { .. } => None,
         }
     }
@@ -170,7 +163,8 @@ pub fn why_in(program: &HandlerProgram, language: Language) -> &'static str {
 
 /// Judges `program` over `lesson` with the ids of `seed`, under `config`
 /// ([`build_check_config`] for a build task).
-pub fn judge(
+#[cfg(test)]
+pub(crate) fn judge(
     program: &HandlerProgram,
     lesson: &Scenario,
     seed: u64,

@@ -1,6 +1,6 @@
 //! The exhaustive checker: every interleaving and every fault choice of a small scenario,
 //! explored breadth-first over [`crate::sim::World::enabled_actions`] and
-//! [`crate::sim::World::apply`], in Stateright's manner.
+//! `crate::sim::World::apply`, in Stateright's manner.
 //!
 //! Visited states are deduplicated by a 64-bit fingerprint ([`fingerprint`]), symmetric
 //! states (consumer instances A and B swapped) are explored once, and the first violation
@@ -34,23 +34,27 @@
 
 mod budget;
 mod explorer;
-pub mod fingerprint;
+pub(crate) mod fingerprint;
 pub mod judge;
 mod scenarios;
 mod world_model;
 
 pub use budget::FaultBudget;
-pub use explorer::{
-    BYTES_MAX_DEFAULT, BoundReason, ExploreBounds, ExploreOutcome, ExploreStats, ExploreStatus,
-    Explorer, FingerprintHashBuilder, FingerprintHasher, Model,
-};
+pub(crate) use explorer::BYTES_MAX_DEFAULT;
+#[cfg(test)]
+pub(crate) use explorer::BoundReason;
+#[cfg(feature = "testing")]
+pub(crate) use explorer::{ExploreBounds, Explorer, Model};
+pub use explorer::{ExploreOutcome, ExploreStats};
 pub use scenarios::{
     two_consumers_duplicate_and_crash, two_consumers_duplicate_and_crash_config,
     two_consumers_two_orders_duplicate_and_crash,
 };
+#[cfg(test)]
+pub(crate) use world_model::SymmetryReduction;
 pub use world_model::{
-    CheckConfig, CheckError, CheckOutcome, CheckProgress, CheckReport, CheckState, CheckStatus,
-    Checker, ClockPolicy, Counterexample, SymmetryReduction, WorldModel, check, path_to_trace,
+    CheckConfig, CheckError, CheckOutcome, CheckProgress, CheckReport, CheckStatus, Checker,
+    Counterexample, check,
 };
 
 #[cfg(test)]

@@ -95,7 +95,7 @@ pub struct CheckConfig {
     pub depth_max: usize,
     /// The most unique states stored.
     pub states_max: usize,
-    /// The most bytes the checker holds, as [`Checker::bytes_held`] estimates them.
+    /// The most bytes the checker holds, as `Checker::bytes_held` estimates them.
     pub bytes_max: usize,
     /// The faults a path may take.
     pub faults: FaultBudget,
@@ -129,16 +129,16 @@ impl Default for CheckConfig {
 
 /// One state of the checker: the world and the faults spent to reach it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CheckState {
+pub(crate) struct CheckState {
     /// The world.
-    pub world: World,
+    pub(crate) world: World,
     /// Faults taken on the path, by class.
-    pub faults_used: BTreeMap<FaultClass, u32>,
+    pub(crate) faults_used: BTreeMap<FaultClass, u32>,
 }
 
 /// The simulator's world as a model.
 #[derive(Clone, Debug)]
-pub struct WorldModel {
+pub(crate) struct WorldModel {
     initial: World,
     config: CheckConfig,
     permutations: Vec<Vec<usize>>,
@@ -146,7 +146,7 @@ pub struct WorldModel {
 
 impl WorldModel {
     /// The model of `initial` under `config`.
-    pub fn new(initial: World, config: CheckConfig) -> WorldModel {
+    pub(crate) fn new(initial: World, config: CheckConfig) -> WorldModel {
         let instances = initial.consumers().len();
         let permutations = match config.symmetry {
             SymmetryReduction::ConsumerInstances if instances <= 4 => permutations(instances),
@@ -158,7 +158,7 @@ impl WorldModel {
     }
 
     /// The configuration.
-    pub fn config(&self) -> &CheckConfig {
+    pub(crate) fn config(&self) -> &CheckConfig {
         &self.config
     }
 
@@ -338,11 +338,6 @@ impl Checker {
         Ok(Checker { scenario, seed, explorer })
     }
 
-    /// The scenario checked (without injections and fault rates).
-    pub fn scenario(&self) -> &Scenario {
-        &self.scenario
-    }
-
     /// The counters so far.
     pub fn progress(&self) -> CheckProgress {
         self.explorer.stats()
@@ -350,7 +345,8 @@ impl Checker {
 
     /// An estimate of the bytes the check holds ([`Explorer::bytes_held`]), which
     /// [`CheckConfig::bytes_max`] bounds.
-    pub fn bytes_held(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn bytes_held(&self) -> usize {
         self.explorer.bytes_held()
     }
 
@@ -441,7 +437,11 @@ fn checked_scenario(mut scenario: Scenario) -> Scenario {
 /// the run, so that the trace equals its own replay. The run is read once, so it keeps no
 /// rewind snapshots: on the worst accepted scenario a run to `steps_max` with them takes
 /// gigabytes, without them about a hundred megabytes.
-pub fn path_to_trace(scenario: &Scenario, seed: u64, path: &[Action]) -> Result<Trace, CheckError> {
+pub(crate) fn path_to_trace(
+    scenario: &Scenario,
+    seed: u64,
+    path: &[Action],
+) -> Result<Trace, CheckError> {
     let mut simulation = Simulation::without_snapshots(scenario.clone(), seed)?;
     for (index, action) in path.iter().enumerate() {
         simulation

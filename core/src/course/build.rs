@@ -37,7 +37,7 @@ pub struct BuildGoal {
     /// The invariants the program must keep.
     pub invariants: Vec<InvariantId>,
     /// The faults every schedule may take, each at most `count` times.
-    pub faults: Vec<FaultAllowance>,
+    pub(crate) faults: Vec<FaultAllowance>,
     /// The most unique states the judge explores before it answers "bounded".
     pub states_max: usize,
 }
@@ -45,16 +45,16 @@ pub struct BuildGoal {
 /// One class of fault a build task's schedules may take, and how many times.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct FaultAllowance {
+pub(crate) struct FaultAllowance {
     /// The class.
-    pub class: FaultClass,
+    pub(crate) class: FaultClass,
     /// How many times, from 1.
-    pub count: u32,
+    pub(crate) count: u32,
 }
 
 /// The most faults of one class a build task allows: more makes a space the page cannot
 /// judge in a few seconds.
-pub const BUILD_FAULT_COUNT_MAX: u32 = 2;
+pub(crate) const BUILD_FAULT_COUNT_MAX: u32 = 2;
 
 /// Why a build goal in the course file was refused, naming the part of the goal (the caller
 /// adds the field's path).
@@ -103,7 +103,7 @@ pub enum BuildGoalError {
 
 impl BuildGoalError {
     /// The field of the goal it names, below `goal.build`: `palette[3]`, `faults[0]`.
-    pub fn field(&self) -> String {
+    pub(crate) fn field(&self) -> String {
         match self {
             BuildGoalError::PaletteLength { .. } => "palette".to_owned(),
             BuildGoalError::BlockNotForHandler { index, .. } => format!("palette[{index}]"),
@@ -117,7 +117,7 @@ impl BuildGoalError {
 impl BuildGoal {
     /// Checks the goal: a palette of the handler's blocks within [`BLOCKS_MAX`], invariants
     /// and faults each named once, counts and the state bound in range.
-    pub fn validate(&self) -> Result<(), BuildGoalError> {
+    pub(crate) fn validate(&self) -> Result<(), BuildGoalError> {
         let len = self.palette.len();
         if len == 0 || len > BLOCKS_MAX {
             return Err(BuildGoalError::PaletteLength { len, max: BLOCKS_MAX });
@@ -204,7 +204,10 @@ impl BuildGoal {
     /// The draft that places `program`'s blocks from the palette, each from the first entry
     /// not placed yet that can take its form: how a program from a file (the CLI's `lesson
     /// --check`) is held to the palette; `Err` with the first block no entry left offers.
-    pub fn assembly_of(&self, program: &HandlerProgram) -> Result<Assembly, NotOnThePalette> {
+    pub(crate) fn assembly_of(
+        &self,
+        program: &HandlerProgram,
+    ) -> Result<Assembly, NotOnThePalette> {
         if program.handler != self.handler {
             return Err(NotOnThePalette { index: None });
         }
@@ -286,9 +289,9 @@ fn parameter_forms(block: &Block, labels: &[String]) -> Vec<Block> {
 /// A program that the palette cannot assemble: another handler's (`index` `None`), or one
 /// whose block `index` no palette entry left offers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct NotOnThePalette {
+pub(crate) struct NotOnThePalette {
     /// The first block the palette does not offer, from 0.
-    pub index: Option<usize>,
+    pub(crate) index: Option<usize>,
 }
 
 /// What the judge said of a build task's program.

@@ -41,7 +41,7 @@ pub struct Verdict {
     /// Whether the guess was right.
     pub correct: bool,
     /// What the run did.
-    pub actual: Actual,
+    pub(crate) actual: Actual,
 }
 
 /// Why a task is not done yet, in terms the page and the CLI word for the learner.
@@ -189,7 +189,7 @@ impl NotYet {
 
 /// Every pattern's switch in words, in `language`: "P1 naive, P2 idempotent, P3 idempotent,
 /// P4 naive", what a task's reason and a step's card show.
-pub fn patterns_text(patterns: Patterns, language: Language) -> String {
+pub(crate) fn patterns_text(patterns: Patterns, language: Language) -> String {
     let words = language.words();
     let mode = |mode: PatternMode| match mode {
         PatternMode::Naive => words.course_naive,

@@ -28,7 +28,7 @@ use crate::view::Language;
 use crate::words::fill;
 
 /// The longest fragment a course link may be, in bytes: a lesson id is at most 40 characters.
-pub const COURSE_LINK_BYTES_MAX: usize = 200;
+pub(crate) const COURSE_LINK_BYTES_MAX: usize = 200;
 
 /// How much of a faulty value an error repeats.
 const QUOTED_CHARS_MAX: usize = 40;

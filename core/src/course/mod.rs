@@ -24,8 +24,7 @@ use crate::faults::FaultClass;
 use crate::ids::Sku;
 use crate::invariants::InvariantId;
 use crate::sim::{
-    CATALOGUE, Pattern, PatternMode, Patterns, Scenario, ScenarioError, Simulation,
-    catalogue_scenario,
+    Pattern, PatternMode, Patterns, Scenario, ScenarioError, Simulation, catalogue_scenario,
 };
 use crate::view::{Language, MomentKind, moments};
 
@@ -34,29 +33,29 @@ mod check;
 mod link;
 mod validate;
 
-pub use build::{
-    Assembly, AssemblyError, BUILD_FAULT_COUNT_MAX, BuildGoal, BuildGoalError, BuildVerdict,
-    FaultAllowance, NotOnThePalette, Placed,
-};
-pub use check::{
-    Actual, GradeError, Guess, NotYet, TaskGrade, TaskVerdict, Verdict, patterns_text,
-};
-pub use link::{COURSE_LINK_BYTES_MAX, CourseLink, CourseLinkError, Malformed};
+#[cfg(test)]
+pub(crate) use build::AssemblyError;
+pub(crate) use build::BuildGoalError;
+pub use build::{Assembly, BuildGoal, BuildVerdict, Placed};
+pub use check::{Actual, GradeError, Guess, NotYet, TaskVerdict};
+#[cfg(test)]
+pub(crate) use check::{TaskGrade, Verdict};
+pub use link::{CourseLink, CourseLinkError};
 
 /// The version of the course file this build reads.
-pub const COURSE_FORMAT_VERSION: u32 = 1;
+pub(crate) const COURSE_FORMAT_VERSION: u32 = 1;
 
 /// The course file, compiled in.
-pub const COURSE_JSON: &str = include_str!("../../course/course.json");
+pub(crate) const COURSE_JSON: &str = include_str!("../../course/course.json");
 
 /// The longest text a course file may hold in one field, in bytes.
-pub const TEXT_BYTES_MAX: usize = 2_000;
+pub(crate) const TEXT_BYTES_MAX: usize = 2_000;
 
 /// The most lessons, and the most steps of one lesson, a course file may hold.
-pub const LESSONS_MAX: usize = 64;
+pub(crate) const LESSONS_MAX: usize = 64;
 
 /// The most steps one lesson may hold.
-pub const STEPS_MAX: usize = 32;
+pub(crate) const STEPS_MAX: usize = 32;
 
 /// A text in every language of the lab.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -83,7 +82,7 @@ impl Localized {
 #[serde(deny_unknown_fields)]
 pub struct Course {
     /// [`COURSE_FORMAT_VERSION`].
-    pub format_version: u32,
+    pub(crate) format_version: u32,
     /// The lessons, in the order a learner takes them.
     pub lessons: Vec<Lesson>,
 }
@@ -99,7 +98,7 @@ pub struct Lesson {
     /// Whether the scenario's own faults (its injections and random rates) stay in: `false`
     /// for a lesson whose learner places the faults.
     #[serde(default = "yes")]
-    pub scripted_faults: bool,
+    pub(crate) scripted_faults: bool,
     /// The title.
     pub title: Localized,
     /// What the lesson is about, without giving the outcome away.
@@ -155,7 +154,7 @@ impl Task {
 pub struct Narration {
     /// The twin of the lesson's focus patterns this narration is about, if it switches them.
     #[serde(default)]
-    pub run: Option<PatternMode>,
+    pub(crate) run: Option<PatternMode>,
     /// The point of the run it is about.
     pub at: Point,
     /// The text.
@@ -258,7 +257,7 @@ pub struct Task {
     /// The twin the lesson's focus patterns start this task in, if it switches them (the
     /// page switches them on arrival, and the card shows every pattern's switch).
     #[serde(default)]
-    pub run: Option<PatternMode>,
+    pub(crate) run: Option<PatternMode>,
     /// What is checked.
     pub goal: Goal,
     /// What to do.
@@ -439,7 +438,7 @@ pub enum CourseError {
 }
 
 /// The most faults a goal may count.
-pub const GOAL_FAULTS_MAX: usize = 8;
+pub(crate) const GOAL_FAULTS_MAX: usize = 8;
 
 static BUILT_IN: OnceLock<Result<Course, CourseError>> = OnceLock::new();
 
@@ -450,7 +449,7 @@ impl Course {
     }
 
     /// Reads and validates a course file.
-    pub fn parse(text: &str) -> Result<Course, CourseError> {
+    pub(crate) fn parse(text: &str) -> Result<Course, CourseError> {
         let course: Course =
             crate::sim::json::from_json("course", text).map_err(CourseError::Json)?;
         course.validate()?;
@@ -482,7 +481,7 @@ impl Lesson {
 
     /// The scenario `task`'s run starts from: the lesson's ([`Lesson::scenario`]), without its
     /// scripted faults if the task has the learner place them ([`Task::own_faults`]).
-    pub fn task_scenario(&self, task: &Task) -> Result<Scenario, CourseError> {
+    pub(crate) fn task_scenario(&self, task: &Task) -> Result<Scenario, CourseError> {
         let scenario = self.scenario()?;
         Ok(if task.own_faults { scenario.without_scripted_faults() } else { scenario })
     }
@@ -522,7 +521,7 @@ impl Lesson {
 
     /// The lesson's own run in `mode`, with no choice of the learner's, to its end: what its
     /// predictions are judged against and where its narrations' points lie.
-    pub fn reference_run(&self, mode: PatternMode) -> Result<Simulation, CourseError> {
+    pub(crate) fn reference_run(&self, mode: PatternMode) -> Result<Simulation, CourseError> {
         run_to_end(self.scenario()?.with_mode(mode))
     }
 
@@ -538,22 +537,12 @@ impl Lesson {
         let scenario = crate::check::judge::scenario_with_program(&self.scenario()?, &program);
         Ok((scenario, goal.check_config()))
     }
-
-    /// Its title in `language`.
-    pub fn title_in(&self, language: Language) -> &str {
-        self.title.get(language)
-    }
 }
 
 fn run_to_end(scenario: Scenario) -> Result<Simulation, CourseError> {
     let mut simulation = Simulation::new(scenario, 0).map_err(CourseError::Json)?;
     simulation.run_to_end();
     Ok(simulation)
-}
-
-/// Every built-in scenario id, for error messages and tests.
-pub fn scenario_ids() -> impl Iterator<Item = &'static str> {
-    CATALOGUE.iter().map(|entry| entry.id)
 }
 
 #[cfg(test)]

@@ -11,7 +11,9 @@ use crate::idempotency::layer::IdempotencyLayer;
 use crate::idempotency::naive::NaiveLayer;
 use crate::idempotency::request::{HttpRequest, HttpResponse};
 use crate::ids::{Tick, TxId};
-use crate::step::{RunError, Step, Steps, run_to_completion};
+#[cfg(test)]
+use crate::step::{RunError, run_to_completion};
+use crate::step::{Step, Steps};
 use crate::store::Store;
 
 /// One request through either twin, around the business handler `H`.
@@ -41,30 +43,6 @@ where
             Implementation::Idempotent => {
                 ApiLayer::Idempotent(IdempotencyLayer::new(config, request, handler))
             }
-        }
-    }
-
-    /// Which twin this is.
-    pub fn implementation(&self) -> Implementation {
-        match self {
-            ApiLayer::Naive(_) => Implementation::Naive,
-            ApiLayer::Idempotent(_) => Implementation::Idempotent,
-        }
-    }
-
-    /// The request.
-    pub fn request(&self) -> &HttpRequest {
-        match self {
-            ApiLayer::Naive(layer) => layer.request(),
-            ApiLayer::Idempotent(layer) => layer.request(),
-        }
-    }
-
-    /// The events not yet taken.
-    pub fn events(&self) -> &[IdempotencyEvent] {
-        match self {
-            ApiLayer::Naive(layer) => layer.events(),
-            ApiLayer::Idempotent(layer) => layer.events(),
         }
     }
 
@@ -109,15 +87,17 @@ where
 
 /// The answer to one request run alone, and what the layer did on the way.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct HandledRequest {
+#[cfg(test)]
+pub(crate) struct HandledRequest {
     /// What the client got.
-    pub response: HttpResponse,
+    pub(crate) response: HttpResponse,
     /// What the layer did, oldest first.
-    pub events: Vec<IdempotencyEvent>,
+    pub(crate) events: Vec<IdempotencyEvent>,
 }
 
 /// Runs `request` through the twin `implementation` alone, at `now`, to its answer.
-pub fn handle_request<H>(
+#[cfg(test)]
+pub(crate) fn handle_request<H>(
     implementation: Implementation,
     config: Config,
     request: HttpRequest,

@@ -17,31 +17,31 @@ use crate::step::{Step, Steps};
 use crate::store::{ChargeRow, Store, StoreError};
 
 /// The path the handler serves.
-pub const CHARGES_PATH: &str = "/charges";
+pub(crate) const CHARGES_PATH: &str = "/charges";
 
 /// The body of a `POST /charges` request.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ChargeRequestBody {
+pub(crate) struct ChargeRequestBody {
     /// The order to charge.
-    pub order_id: OrderId,
+    pub(crate) order_id: OrderId,
     /// The payment provider's id of the payment.
-    pub payment_id: PaymentId,
+    pub(crate) payment_id: PaymentId,
 }
 
 /// The body of the 201 answer.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct ChargeCreatedBody {
+pub(crate) struct ChargeCreatedBody {
     /// The new charge's id.
-    pub charge_id: ChargeId,
+    pub(crate) charge_id: ChargeId,
     /// The order charged.
-    pub order_id: OrderId,
+    pub(crate) order_id: OrderId,
     /// The payment charged.
-    pub payment_id: PaymentId,
+    pub(crate) payment_id: PaymentId,
 }
 
 /// A `POST /charges` request with this body and no headers.
-pub fn charge_request(order_id: OrderId, payment_id: PaymentId) -> HttpRequest {
+pub(crate) fn charge_request(order_id: OrderId, payment_id: PaymentId) -> HttpRequest {
     let body = ChargeRequestBody { order_id, payment_id };
     // Two ids always serialize; the fallback is never used.
     HttpRequest::new("POST", CHARGES_PATH, serde_json::to_string(&body).unwrap_or_default())
@@ -49,7 +49,7 @@ pub fn charge_request(order_id: OrderId, payment_id: PaymentId) -> HttpRequest {
 
 /// Where a [`CreateCharge`] is.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum CreateChargeState {
+pub(crate) enum CreateChargeState {
     /// The body is read next.
     ParseBody,
     /// The transaction begins next.
@@ -77,7 +77,7 @@ pub enum CreateChargeState {
 
 /// Why [`CreateCharge`] failed: only its statements can.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-pub enum CreateChargeError {
+pub(crate) enum CreateChargeError {
     /// A statement failed in the store.
     #[error("creating the charge failed in the store: {0}")]
     Store(#[from] StoreError),
@@ -89,20 +89,15 @@ pub enum CreateChargeError {
 /// The `POST /charges` handler for one request, as a step machine: parse the body, `BEGIN`,
 /// `INSERT INTO charges`, `COMMIT`, answer 201.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct CreateCharge {
+pub(crate) struct CreateCharge {
     body: String,
     state: CreateChargeState,
 }
 
 impl CreateCharge {
     /// The handler for `request` (only its body is read).
-    pub fn for_request(request: &HttpRequest) -> CreateCharge {
+    pub(crate) fn for_request(request: &HttpRequest) -> CreateCharge {
         CreateCharge { body: request.body.clone(), state: CreateChargeState::ParseBody }
-    }
-
-    /// Where it is.
-    pub fn state(&self) -> &CreateChargeState {
-        &self.state
     }
 
     fn step_state(&mut self, store: &mut Store) -> Result<Step<HttpResponse>, CreateChargeError> {

@@ -63,17 +63,17 @@ impl Default for Config {
 
 impl Config {
     /// The lease actually granted: `lease_ticks`, at least 1.
-    pub fn lease_ticks_effective(&self) -> u64 {
+    pub(crate) fn lease_ticks_effective(&self) -> u64 {
         self.lease_ticks.max(1)
     }
 
     /// When a lease granted at `now` ends.
-    pub fn lease_expires_at(&self, now: Tick) -> Tick {
+    pub(crate) fn lease_expires_at(&self, now: Tick) -> Tick {
         now.plus(self.lease_ticks_effective())
     }
 
     /// Whether `row` is forgotten at `now`: its retention window is over and no lease holds it.
-    pub fn is_forgotten(&self, row: &IdempotencyKeyRow, now: Tick) -> bool {
+    pub(crate) fn is_forgotten(&self, row: &IdempotencyKeyRow, now: Tick) -> bool {
         let retention_over = now.ticks_since(row.created_at) >= self.retention_ticks;
         retention_over && !lease_holds(row, now)
     }
@@ -81,7 +81,7 @@ impl Config {
     /// The first tick at which `row` is forgotten ([`Config::is_forgotten`]): the end of its
     /// retention window, or of its lease if that holds longer. The simulator's deadlines and
     /// the page's clock name this tick.
-    pub fn forgotten_at(&self, row: &IdempotencyKeyRow) -> Tick {
+    pub(crate) fn forgotten_at(&self, row: &IdempotencyKeyRow) -> Tick {
         let retention_over = row.created_at.plus(self.retention_ticks);
         match row.state {
             KeyState::InProgress { lease_expires_at, .. } => retention_over.max(lease_expires_at),
@@ -91,7 +91,7 @@ impl Config {
 }
 
 /// Whether `row` is in progress and its lease has not ended at `now`.
-pub fn lease_holds(row: &IdempotencyKeyRow, now: Tick) -> bool {
+pub(crate) fn lease_holds(row: &IdempotencyKeyRow, now: Tick) -> bool {
     match &row.state {
         KeyState::InProgress { lease_expires_at, .. } => now < *lease_expires_at,
         KeyState::Completed { .. } => false,

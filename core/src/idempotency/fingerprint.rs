@@ -16,14 +16,14 @@ use crate::idempotency::request::HttpRequest;
 use crate::store::RequestFingerprint;
 
 /// What every fingerprint starts with: the algorithm, so a stored value says how it was made.
-pub const FINGERPRINT_PREFIX: &str = "sha256:";
+pub(crate) const FINGERPRINT_PREFIX: &str = "sha256:";
 
 /// The domain-separation line hashed before the request's parts; changing the encoding must
 /// change it.
 const FINGERPRINT_ENCODING: &[u8] = b"idempotency-lab request fingerprint v1\n";
 
 /// How many hex digits [`short_fingerprint`] keeps.
-pub const SHORT_FINGERPRINT_HEX_DIGITS: usize = 12;
+pub(crate) const SHORT_FINGERPRINT_HEX_DIGITS: usize = 12;
 
 /// The fingerprint of `request`: its method, path and body.
 pub fn fingerprint(request: &HttpRequest) -> RequestFingerprint {
@@ -31,7 +31,7 @@ pub fn fingerprint(request: &HttpRequest) -> RequestFingerprint {
 }
 
 /// The fingerprint of a request with this method, path and body.
-pub fn fingerprint_of_parts(method: &str, path: &str, body: &str) -> RequestFingerprint {
+pub(crate) fn fingerprint_of_parts(method: &str, path: &str, body: &str) -> RequestFingerprint {
     let mut hasher = Sha256::new();
     hasher.update(FINGERPRINT_ENCODING);
     for part in [method, path, body] {
@@ -50,7 +50,7 @@ pub fn fingerprint_of_parts(method: &str, path: &str, body: &str) -> RequestFing
 
 /// The fingerprint cut to its prefix and first [`SHORT_FINGERPRINT_HEX_DIGITS`] hex digits, for
 /// trace lines and problem details that a person reads.
-pub fn short_fingerprint(fingerprint: &RequestFingerprint) -> String {
+pub(crate) fn short_fingerprint(fingerprint: &RequestFingerprint) -> String {
     let text = fingerprint.0.as_str();
     let keep = FINGERPRINT_PREFIX.len() + SHORT_FINGERPRINT_HEX_DIGITS;
     match text.get(..keep) {

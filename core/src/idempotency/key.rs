@@ -15,7 +15,7 @@ use crate::ids::IdempotencyKey;
 
 /// How many characters of a rejected header value a problem or an event repeats: enough to
 /// recognise it, not so many that a hostile header fills the trace.
-pub const REJECTED_VALUE_CHARS_MAX: usize = 64;
+pub(crate) const REJECTED_VALUE_CHARS_MAX: usize = 64;
 
 /// Why the `Idempotency-Key` header was rejected; the layer answers 400 with this as detail.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Error, Serialize, Deserialize)]
@@ -56,7 +56,7 @@ pub fn parse_idempotency_key(request: &HttpRequest) -> Result<IdempotencyKey, Ke
 }
 
 /// Reads one header value as a key: a UUID, bare or in double quotes, whitespace trimmed.
-pub fn parse_key_value(value: &str) -> Result<IdempotencyKey, KeyHeaderError> {
+pub(crate) fn parse_key_value(value: &str) -> Result<IdempotencyKey, KeyHeaderError> {
     let trimmed = value.trim();
     let unquoted =
         trimmed.strip_prefix('"').and_then(|rest| rest.strip_suffix('"')).unwrap_or(trimmed);

@@ -31,11 +31,13 @@ mod fencing;
 mod handler;
 mod state;
 
-pub use fencing::next_fencing_token;
+pub(crate) use fencing::next_fencing_token;
 use fencing::{fencing_token_of, found_key, stale_detail};
-pub use handler::describe_response;
+#[cfg(test)]
+pub(crate) use handler::describe_response;
 pub(crate) use handler::{failure_detail, step_handler};
-pub use state::{AfterReservation, Completion, LayerState};
+pub use state::LayerState;
+pub(crate) use state::{AfterReservation, Completion};
 
 use crate::idempotency::config::{Config, FailurePolicy, lease_holds};
 use crate::idempotency::error::IdempotencyError;
@@ -70,7 +72,7 @@ where
 {
     /// `request` through the layer, with `handler` (built for this request) behind it. Nothing
     /// runs until the first step.
-    pub fn new(config: Config, request: HttpRequest, handler: H) -> Self {
+    pub(crate) fn new(config: Config, request: HttpRequest, handler: H) -> Self {
         let fingerprint = fingerprint(&request);
         IdempotencyLayer {
             config,
@@ -87,28 +89,19 @@ where
         &self.state
     }
 
-    /// The request.
-    pub fn request(&self) -> &HttpRequest {
-        &self.request
-    }
-
-    /// The request's fingerprint.
-    pub fn fingerprint(&self) -> &RequestFingerprint {
-        &self.fingerprint
-    }
-
     /// The business handler.
-    pub fn handler(&self) -> &H {
+    pub(crate) fn handler(&self) -> &H {
         &self.handler
     }
 
     /// The events not yet taken.
-    pub fn events(&self) -> &[IdempotencyEvent] {
+    #[cfg(test)]
+    pub(crate) fn events(&self) -> &[IdempotencyEvent] {
         &self.events
     }
 
     /// Takes the events collected since the last call, oldest first.
-    pub fn take_events(&mut self) -> Vec<IdempotencyEvent> {
+    pub(crate) fn take_events(&mut self) -> Vec<IdempotencyEvent> {
         std::mem::take(&mut self.events)
     }
 

@@ -2,7 +2,7 @@
 //! and its naive twin, independent of any web framework.
 //!
 //! A request ([`HttpRequest`]) goes through an [`ApiLayer`] to a business handler, which is any
-//! step machine answering an [`HttpResponse`] (the example is [`CreateCharge`]). The idempotent
+//! step machine answering an [`HttpResponse`] (the example is `CreateCharge`). The idempotent
 //! twin ([`IdempotencyLayer`]) answers 400 to a missing or non-UUID key, replays a completed
 //! key's stored status, headers and body exactly, answers 409 while a key's lease holds, reserves
 //! a key atomically (`INSERT ... ON CONFLICT DO NOTHING`), answers 422 to a key reused with
@@ -16,8 +16,12 @@
 //! `config` (lease, retention, failure policy, twin), `event`, `error`, `layer` (the idempotent
 //! step machine), `naive`, `api` (the twin switch and the whole-call convenience), `purge`
 //! (retention housekeeping), `charge` (the example handler).
+//!
+//! [`IdempotencyLayer`]: layer::IdempotencyLayer
+//! [`NaiveLayer`]: naive::NaiveLayer
 
 mod api;
+#[cfg(test)]
 mod charge;
 mod config;
 mod error;
@@ -30,29 +34,39 @@ mod problem;
 mod purge;
 mod request;
 
-pub use api::{ApiLayer, HandledRequest, handle_request};
-pub use charge::{
-    CHARGES_PATH, ChargeCreatedBody, ChargeRequestBody, CreateCharge, CreateChargeError,
-    CreateChargeState, charge_request,
+pub use api::ApiLayer;
+#[cfg(test)]
+pub(crate) use api::{HandledRequest, handle_request};
+#[cfg(test)]
+pub(crate) use charge::{CHARGES_PATH, CreateCharge, charge_request};
+#[cfg(feature = "testing")]
+pub(crate) use config::FailurePolicy;
+pub use config::{Config, Implementation};
+pub(crate) use error::IdempotencyError;
+#[cfg(test)]
+pub(crate) use event::FoundKey;
+pub use event::IdempotencyEvent;
+pub use fingerprint::fingerprint;
+#[cfg(feature = "testing")]
+pub(crate) use fingerprint::short_fingerprint;
+#[cfg(test)]
+pub(crate) use fingerprint::{
+    FINGERPRINT_PREFIX, SHORT_FINGERPRINT_HEX_DIGITS, fingerprint_of_parts,
 };
-pub use config::{Config, FailurePolicy, Implementation, lease_holds};
-pub use error::IdempotencyError;
-pub use event::{FoundKey, IdempotencyEvent};
-pub use fingerprint::{
-    FINGERPRINT_PREFIX, SHORT_FINGERPRINT_HEX_DIGITS, fingerprint, fingerprint_of_parts,
-    short_fingerprint,
-};
-pub use key::{KeyHeaderError, REJECTED_VALUE_CHARS_MAX, parse_idempotency_key, parse_key_value};
-pub use layer::{
-    AfterReservation, Completion, IdempotencyLayer, LayerState, describe_response,
-    next_fencing_token,
-};
-pub use naive::NaiveLayer;
-pub use problem::{PROBLEM_CONTENT_TYPE, Problem, ProblemType, problem_response};
-pub use purge::{PurgeForgottenKeys, PurgeState, purge_forgotten_keys};
-pub use request::{
-    CONTENT_TYPE_HEADER, HttpRequest, HttpResponse, IDEMPOTENCY_KEY_HEADER, header_values,
-};
+#[cfg(feature = "testing")]
+pub(crate) use key::KeyHeaderError;
+pub use key::parse_idempotency_key;
+#[cfg(test)]
+pub(crate) use key::{REJECTED_VALUE_CHARS_MAX, parse_key_value};
+pub use layer::LayerState;
+#[cfg(test)]
+pub(crate) use layer::{IdempotencyLayer, describe_response, next_fencing_token};
+pub(crate) use problem::{PROBLEM_CONTENT_TYPE, Problem};
+#[cfg(feature = "testing")]
+pub(crate) use problem::{ProblemType, problem_response};
+pub(crate) use purge::PurgeForgottenKeys;
+pub(crate) use request::CONTENT_TYPE_HEADER;
+pub use request::{HttpRequest, HttpResponse, IDEMPOTENCY_KEY_HEADER};
 
 #[cfg(test)]
 mod tests;

@@ -29,32 +29,17 @@ where
     H::Error: std::fmt::Display,
 {
     /// `request` with `handler` (built for this request) behind it.
-    pub fn new(request: HttpRequest, handler: H) -> Self {
+    pub(crate) fn new(request: HttpRequest, handler: H) -> Self {
         NaiveLayer { request, handler, done: false, events: Vec::new() }
     }
 
-    /// The request.
-    pub fn request(&self) -> &HttpRequest {
-        &self.request
-    }
-
     /// The business handler.
-    pub fn handler(&self) -> &H {
+    pub(crate) fn handler(&self) -> &H {
         &self.handler
     }
 
-    /// Whether the request has answered.
-    pub fn is_done(&self) -> bool {
-        self.done
-    }
-
-    /// The events not yet taken.
-    pub fn events(&self) -> &[IdempotencyEvent] {
-        &self.events
-    }
-
     /// Takes the events collected since the last call, oldest first.
-    pub fn take_events(&mut self) -> Vec<IdempotencyEvent> {
+    pub(crate) fn take_events(&mut self) -> Vec<IdempotencyEvent> {
         std::mem::take(&mut self.events)
     }
 }

@@ -12,12 +12,12 @@ use serde::{Deserialize, Serialize};
 use crate::idempotency::request::{CONTENT_TYPE_HEADER, HttpResponse};
 
 /// The media type of a problem body.
-pub const PROBLEM_CONTENT_TYPE: &str = "application/problem+json";
+pub(crate) const PROBLEM_CONTENT_TYPE: &str = "application/problem+json";
 
 /// The kinds of problem the layer and its example handler answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum ProblemType {
+pub(crate) enum ProblemType {
     /// 400: no `Idempotency-Key` header.
     IdempotencyKeyMissing,
     /// 400: the `Idempotency-Key` header is not one UUID.
@@ -39,7 +39,7 @@ pub enum ProblemType {
 
 impl ProblemType {
     /// The problem's `type` URI.
-    pub fn type_uri(self) -> &'static str {
+    pub(crate) fn type_uri(self) -> &'static str {
         match self {
             ProblemType::IdempotencyKeyMissing => {
                 "tag:idempotency-lab,2025:idempotency-key-missing"
@@ -63,7 +63,7 @@ impl ProblemType {
     }
 
     /// The problem's `title`: the same for every occurrence of the type.
-    pub fn title(self) -> &'static str {
+    pub(crate) fn title(self) -> &'static str {
         match self {
             ProblemType::IdempotencyKeyMissing => "Idempotency-Key header is missing",
             ProblemType::IdempotencyKeyInvalid => "Idempotency-Key header is invalid",
@@ -83,7 +83,7 @@ impl ProblemType {
     }
 
     /// The HTTP status the problem is answered with.
-    pub fn status(self) -> u16 {
+    pub(crate) fn status(self) -> u16 {
         match self {
             ProblemType::IdempotencyKeyMissing
             | ProblemType::IdempotencyKeyInvalid
@@ -99,21 +99,21 @@ impl ProblemType {
 
 /// A problem details object (RFC 9457), in the member order it is serialized in.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Problem {
+pub(crate) struct Problem {
     /// The problem type's URI.
     #[serde(rename = "type")]
-    pub type_uri: String,
+    pub(crate) type_uri: String,
     /// The problem type's fixed title.
-    pub title: String,
+    pub(crate) title: String,
     /// The HTTP status.
-    pub status: u16,
+    pub(crate) status: u16,
     /// What was wrong with this request.
-    pub detail: String,
+    pub(crate) detail: String,
 }
 
 impl Problem {
     /// A problem of `problem_type`, with `detail` saying what was wrong.
-    pub fn new(problem_type: ProblemType, detail: impl Into<String>) -> Problem {
+    pub(crate) fn new(problem_type: ProblemType, detail: impl Into<String>) -> Problem {
         Problem {
             type_uri: problem_type.type_uri().to_owned(),
             title: problem_type.title().to_owned(),
@@ -124,7 +124,7 @@ impl Problem {
 
     /// The problem as a response: its status, `content-type: application/problem+json`, and
     /// the JSON body.
-    pub fn to_response(&self) -> HttpResponse {
+    pub(crate) fn to_response(&self) -> HttpResponse {
         // A struct of strings and a number always serializes; the fallback is never used.
         let body = serde_json::to_string(self).unwrap_or_else(|_| String::from("{}"));
         HttpResponse {
@@ -136,6 +136,9 @@ impl Problem {
 }
 
 /// The response for a problem of `problem_type` with `detail`.
-pub fn problem_response(problem_type: ProblemType, detail: impl Into<String>) -> HttpResponse {
+pub(crate) fn problem_response(
+    problem_type: ProblemType,
+    detail: impl Into<String>,
+) -> HttpResponse {
     Problem::new(problem_type, detail).to_response()
 }

@@ -19,7 +19,7 @@ use crate::store::{IdempotencyKeyRow, Store, StoreError};
 /// Deletes, inside `tx`, every key forgotten at `now`; returns their keys in key order. A row
 /// locked by another open transaction is a [`StoreError::Blocked`]; running the call again
 /// after the holder ended is safe.
-pub fn purge_forgotten_keys(
+pub(crate) fn purge_forgotten_keys(
     store: &mut Store,
     tx: TxId,
     config: &Config,
@@ -44,7 +44,7 @@ pub fn purge_forgotten_keys(
 
 /// Where a [`PurgeForgottenKeys`] is.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum PurgeState {
+pub(crate) enum PurgeState {
     /// The transaction begins next.
     Begin,
     /// The `DELETE` runs next.
@@ -65,20 +65,15 @@ pub enum PurgeState {
 
 /// The purge as a step machine; it reports the keys it deleted.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct PurgeForgottenKeys {
+pub(crate) struct PurgeForgottenKeys {
     config: Config,
     state: PurgeState,
 }
 
 impl PurgeForgottenKeys {
     /// A purge by the rules of `config`.
-    pub fn new(config: Config) -> Self {
+    pub(crate) fn new(config: Config) -> Self {
         PurgeForgottenKeys { config, state: PurgeState::Begin }
-    }
-
-    /// Where it is.
-    pub fn state(&self) -> &PurgeState {
-        &self.state
     }
 
     fn step_state(

@@ -14,19 +14,19 @@ use crate::store::StoredResponse;
 pub const IDEMPOTENCY_KEY_HEADER: &str = "Idempotency-Key";
 
 /// The header that names a body's media type.
-pub const CONTENT_TYPE_HEADER: &str = "content-type";
+pub(crate) const CONTENT_TYPE_HEADER: &str = "content-type";
 
 /// One HTTP request, as the API receives it.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct HttpRequest {
     /// The method, such as `POST`; compared as sent (HTTP methods are case-sensitive).
-    pub method: String,
+    pub(crate) method: String,
     /// The path, such as `/charges`.
-    pub path: String,
+    pub(crate) path: String,
     /// The headers in the order the client sent them; a name may repeat.
-    pub headers: Vec<(String, String)>,
+    pub(crate) headers: Vec<(String, String)>,
     /// The body, as text.
-    pub body: String,
+    pub(crate) body: String,
 }
 
 impl HttpRequest {
@@ -51,7 +51,7 @@ impl HttpRequest {
     }
 
     /// The values of every header named `name` (compared case-insensitively), in order.
-    pub fn header_values<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+    pub(crate) fn header_values<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a str> + 'a {
         header_values(&self.headers, name)
     }
 }
@@ -69,7 +69,8 @@ pub struct HttpResponse {
 
 impl HttpResponse {
     /// The value of the first header named `name` (compared case-insensitively), if any.
-    pub fn header(&self, name: &str) -> Option<&str> {
+    #[cfg(test)]
+    pub(crate) fn header(&self, name: &str) -> Option<&str> {
         self.headers
             .iter()
             .find(|(header_name, _)| header_name.eq_ignore_ascii_case(name))
@@ -77,7 +78,7 @@ impl HttpResponse {
     }
 
     /// Whether the status is a server error (5xx), which the failure policy applies to.
-    pub fn is_server_error(&self) -> bool {
+    pub(crate) fn is_server_error(&self) -> bool {
         (500..=599).contains(&self.status)
     }
 }
@@ -96,7 +97,7 @@ impl From<StoredResponse> for HttpResponse {
 
 /// The values of every header in `headers` named `name`, compared case-insensitively (ASCII,
 /// as HTTP field names are ASCII tokens), in order.
-pub fn header_values<'a>(
+pub(crate) fn header_values<'a>(
     headers: &'a [(String, String)],
     name: &'a str,
 ) -> impl Iterator<Item = &'a str> + 'a {

@@ -31,7 +31,7 @@ use crate::ids::{IdempotencyKey, Tick};
 /// run that starts while an earlier one still holds the key (see
 /// [`HandlerRun::holds_key_until`]) is a violation, naming the earlier run that holds it
 /// longest.
-pub fn check_i4_same_key_same_answer(history: &History) -> Vec<Violation> {
+pub(crate) fn check_i4_same_key_same_answer(history: &History) -> Vec<Violation> {
     let mut violations = Vec::new();
     let mut first_answers: BTreeMap<IdempotencyKey, usize> = BTreeMap::new();
     for (index, response) in history.responses().iter().enumerate() {
@@ -190,7 +190,7 @@ fn source(origin: ResponseOrigin) -> AnswerSource {
 
 /// I7: no duplicate request ([`RequestAttempt::Duplicate`]) got a 5xx answer, whatever the
 /// answer's origin.
-pub fn check_i7_no_server_error_for_a_duplicate(history: &History) -> Vec<Violation> {
+pub(crate) fn check_i7_no_server_error_for_a_duplicate(history: &History) -> Vec<Violation> {
     history
         .responses()
         .iter()

@@ -13,16 +13,16 @@ use crate::words::{Language, fill};
 
 /// An answer of the API, as a finding names it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FoundAnswer {
+pub(crate) struct FoundAnswer {
     /// Its HTTP status.
-    pub status: u16,
+    pub(crate) status: u16,
     /// Its body, empty for none.
-    pub body: String,
+    pub(crate) body: String,
 }
 
 /// How a later answer of a key came about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AnswerSource {
+pub(crate) enum AnswerSource {
     /// A replay of the key's stored answer.
     Replay,
     /// The handler ran again.
@@ -31,7 +31,7 @@ pub enum AnswerSource {
 
 /// Why an earlier handler run still held its key (I4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum KeyHold {
+pub(crate) enum KeyHold {
     /// Its lease still runs, and it has not ended.
     Lease {
         /// The lease's fencing token.
@@ -83,7 +83,7 @@ pub enum KeyHold {
 /// What one violation found. Each variant is one sentence of the catalogue
 /// (`i1_not_conserved`, ...), with the values it names.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub enum Finding {
+pub(crate) enum Finding {
     /// A violation read from a file: only its recorded (English) sentence is known.
     #[default]
     Recorded,
@@ -287,7 +287,7 @@ pub enum Finding {
 impl Finding {
     /// The sentence in `language`; `None` for [`Finding::Recorded`], whose sentence is the
     /// one recorded.
-    pub fn sentence_in(&self, language: Language) -> Option<String> {
+    pub(crate) fn sentence_in(&self, language: Language) -> Option<String> {
         match self {
             Finding::Recorded => None,
             Finding::StockNotConserved { .. }

@@ -24,7 +24,7 @@ use crate::store::{ChargeRow, ReservationRow, Tables, WriteSet};
 /// The invariants' state between two steps: indexes of the committed rows and the history, and
 /// the violations of every group that has any.
 #[derive(Clone, Debug, Default)]
-pub struct Incremental {
+pub(crate) struct Incremental {
     // How much of the history has been read.
     responses_seen: usize,
     runs_seen: usize,
@@ -72,12 +72,12 @@ struct Added {
 
 /// What a step did to the violations: what [`Incremental::verdict`] returns.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Verdict {
+pub(crate) struct Verdict {
     /// The violations that stand now and did not at the last verdict, in
     /// [`super::check_all`]'s order.
-    pub new: Vec<Violation>,
+    pub(crate) new: Vec<Violation>,
     /// Every invariant violated now, in order.
-    pub violated: Vec<InvariantId>,
+    pub(crate) violated: Vec<InvariantId>,
 }
 
 /// The groups a step touched.
@@ -92,7 +92,7 @@ struct Touched {
 
 impl Incremental {
     /// The checker of a state: every row and record read, every group judged.
-    pub fn new(tables: &Tables, history: &History) -> Incremental {
+    pub(crate) fn new(tables: &Tables, history: &History) -> Incremental {
         let mut checker = Incremental::default();
         let mut touched = Touched::default();
         for (order_id, sku) in tables.reservations.keys() {
@@ -116,7 +116,7 @@ impl Incremental {
     /// `before` the before-image of the rows the step's commits wrote (every row that changed
     /// since the checker last saw the tables is in it), `history` the history now (only
     /// appended to, and runs ended, since).
-    pub fn update(&mut self, tables: &Tables, before: &WriteSet, history: &History) {
+    pub(crate) fn update(&mut self, tables: &Tables, before: &WriteSet, history: &History) {
         let mut touched = Touched::default();
         for (order_id, sku) in before.reservations.keys() {
             let key = (*order_id, sku.clone());
@@ -167,7 +167,7 @@ impl Incremental {
     /// costs what changed, not what stands: a long run with thousands of standing violations
     /// neither copies nor compares them at every step. [`Incremental::violations`] is the
     /// whole list; the two agree (`sim::tests` checks it on random runs).
-    pub fn verdict(
+    pub(crate) fn verdict(
         &mut self,
         tables: &Tables,
         history: &History,
@@ -215,7 +215,7 @@ impl Incremental {
     }
 
     /// Every violation now, in [`super::check_all`]'s order.
-    pub fn violations(
+    pub(crate) fn violations(
         &self,
         tables: &Tables,
         history: &History,

@@ -17,7 +17,7 @@ use crate::store::{InboxRow, MessagePayload, OrderRow, OutboxRow, Tables};
 /// an effect (after a purge, a row must be gone until the next effect); and between two purges
 /// at most one effect may run, since the row stops the second. Effects of a consumer without an
 /// inbox ([`InboxUse::WithoutInbox`], the naive twin) are not checked.
-pub fn check_i5_inbox_row_exactly_when_applied(
+pub(crate) fn check_i5_inbox_row_exactly_when_applied(
     tables: &Tables,
     history: &History,
 ) -> Vec<Violation> {
@@ -149,7 +149,7 @@ pub(super) fn i5_row(
 /// ([`MessageEvent::EffectCommitted`], with or without an inbox) count exactly one, or zero
 /// for a message the broker dead-lettered (its own outcome, reported beside the invariants).
 /// With work pending, or with no consumer named, nothing is checked.
-pub fn check_i6_order_placed_processed_once(
+pub(crate) fn check_i6_order_placed_processed_once(
     tables: &Tables,
     history: &History,
     quiescence: &Quiescence,

@@ -22,9 +22,8 @@
 //! (`incremental.rs`), which the simulator keeps in its world, judges again only what a step
 //! changed and finds the same violations in the same order.
 //!
-//! Every invariant is one row of the table in `invariants!` below: its id, its group (what one
-//! verdict of it is a function of, [`InvariantGroup`]), its title and description in the
-//! catalogue and its check. [`InvariantId`], [`InvariantId::ALL`], the words and
+//! Every invariant is one row of the table in `invariants!` below: its id, its title and
+//! description in the catalogue and its check. [`InvariantId`], [`InvariantId::ALL`], the words and
 //! [`InvariantId::check`] follow from it; the TypeScript union `InvariantId` is compared with
 //! it by `web/src/api/tests.rs`.
 //!
@@ -62,53 +61,23 @@ mod incremental;
 mod messages;
 mod rows;
 
-pub use answers::{check_i4_same_key_same_answer, check_i7_no_server_error_for_a_duplicate};
-pub use finding::{AnswerSource, Finding, FoundAnswer, KeyHold};
-pub use incremental::{Incremental, Verdict};
-pub use messages::{check_i5_inbox_row_exactly_when_applied, check_i6_order_placed_processed_once};
-pub use rows::{
+pub(crate) use answers::{check_i4_same_key_same_answer, check_i7_no_server_error_for_a_duplicate};
+pub(crate) use finding::{AnswerSource, Finding, FoundAnswer, KeyHold};
+pub(crate) use incremental::{Incremental, Verdict};
+pub(crate) use messages::{
+    check_i5_inbox_row_exactly_when_applied, check_i6_order_placed_processed_once,
+};
+pub(crate) use rows::{
     check_i1_stock_conserved, check_i2_one_reservation_per_order_line,
     check_i3_charged_at_most_once,
 };
 
-/// What one verdict of an invariant is a function of: the group of rows and records that
-/// [`Incremental`] judges again when a step touches it (see "Adding an invariant" in the
-/// module's documentation).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum InvariantGroup {
-    /// One sku: its stock row and its reservations.
-    Sku,
-    /// One reservation: its row and its order.
-    Reservation,
-    /// One order: its row and its charges.
-    Order,
-    /// One answer of the API beside its key's first, and one key's handler runs.
-    AnswerAndKey,
-    /// One inbox row (message, consumer): the row and the message's events for it.
-    InboxRow,
-    /// The whole run, judged only when no work is pending.
-    Quiescence,
-    /// One answer of the API on its own.
-    Answer,
-}
-
-/// An invariant's row of the table as data: [`INVARIANTS`] (its words and its check are
-/// [`InvariantId`]'s methods, from the same row).
-#[derive(Clone, Copy, Debug)]
-pub struct InvariantDescriptor {
-    /// The invariant.
-    pub id: InvariantId,
-    /// What one verdict of it is a function of.
-    pub group: InvariantGroup,
-}
-
-/// Declares [`InvariantId`], [`InvariantId::ALL`], each invariant's words and check, and
-/// [`INVARIANTS`] from one table. The words and the checks are matches rather than reads of
-/// the table, so that the page, which needs only those, does not carry the table.
+/// Declares [`InvariantId`], [`InvariantId::ALL`] and each invariant's words and check from
+/// one table, as matches: the page, which needs only those, carries no table.
 macro_rules! invariants {
     ($(
         $(#[$doc:meta])*
-        $id:ident: $group:ident, $title:ident, $description:ident, $check:expr;
+        $id:ident: $title:ident, $description:ident, $check:expr;
     )*) => {
         /// The name of one invariant of DESIGN.md.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -129,7 +98,7 @@ macro_rules! invariants {
                 }
             }
 
-            /// [`InvariantId::description`] in `language`.
+            /// What the invariant says, in a sentence or two, in `language`.
             pub fn description_in(self, language: Language) -> &'static str {
                 let words = language.words();
                 match self {
@@ -138,7 +107,7 @@ macro_rules! invariants {
             }
 
             /// Runs this invariant's check.
-            pub fn check(
+            pub(crate) fn check(
                 self,
                 tables: &Tables,
                 history: &History,
@@ -149,55 +118,36 @@ macro_rules! invariants {
                 }
             }
         }
-
-        /// Every invariant's row of the table, in the order of [`InvariantId::ALL`].
-        pub static INVARIANTS: [InvariantDescriptor; InvariantId::ALL.len()] = [$(
-            InvariantDescriptor {
-                id: InvariantId::$id,
-                group: InvariantGroup::$group,
-            },
-        )*];
     };
 }
 
 invariants! {
-    // id  its group      its title and description in the catalogue
+    // id  its title and description in the catalogue
     //     its check (in the file of what it reads: `rows.rs`, `answers.rs`, `messages.rs`)
     /// Stock is conserved.
-    I1: Sku, i1_title, i1_description,
+    I1: i1_title, i1_description,
         |tables, _, _| check_i1_stock_conserved(tables);
     /// At most one reservation effect per (order, sku).
-    I2: Reservation, i2_title, i2_description,
+    I2: i2_title, i2_description,
         |tables, _, _| check_i2_one_reservation_per_order_line(tables);
     /// An order is charged at most once.
-    I3: Order, i3_title, i3_description,
+    I3: i3_title, i3_description,
         |tables, _, _| check_i3_charged_at_most_once(tables);
     /// Same key, same answer, for the same request only; one handler per key at a time.
-    I4: AnswerAndKey, i4_title, i4_description,
+    I4: i4_title, i4_description,
         |_, history, _| check_i4_same_key_same_answer(history);
     /// An inbox row exists exactly when its effect was applied.
-    I5: InboxRow, i5_title, i5_description,
+    I5: i5_title, i5_description,
         |tables, history, _| check_i5_inbox_row_exactly_when_applied(tables, history);
     /// At quiescence every `OrderPlaced` was processed exactly once per consumer.
-    I6: Quiescence, i6_title, i6_description,
+    I6: i6_title, i6_description,
         check_i6_order_placed_processed_once;
     /// No duplicate made the API answer 5xx.
-    I7: Answer, i7_title, i7_description,
+    I7: i7_title, i7_description,
         |_, history, _| check_i7_no_server_error_for_a_duplicate(history);
 }
 
 impl InvariantId {
-    /// The invariant's row of the table.
-    pub fn descriptor(self) -> &'static InvariantDescriptor {
-        // The table lists the invariants in the enum's order (both come from one list).
-        &INVARIANTS[self as usize]
-    }
-
-    /// What one verdict of the invariant is a function of.
-    pub fn group(self) -> InvariantGroup {
-        self.descriptor().group
-    }
-
     /// A short title, for a badge on the page, in English ([`InvariantId::title_in`] any
     /// language).
     pub fn title(self) -> &'static str {
@@ -205,7 +155,8 @@ impl InvariantId {
     }
 
     /// What the invariant says, in a sentence or two, in English.
-    pub fn description(self) -> &'static str {
+    #[cfg(test)]
+    pub(crate) fn description(self) -> &'static str {
         self.description_in(Language::En)
     }
 }
@@ -219,7 +170,7 @@ impl fmt::Display for InvariantId {
 /// A row that a violation involves: a row of a table, or a record of the history.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
-pub enum RowRef {
+pub(crate) enum RowRef {
     /// A committed row of a table, by primary key (as JSON, as [`crate::store::RowChange`]
     /// names it, so the page can highlight it).
     Table {
@@ -247,12 +198,12 @@ pub enum RowRef {
 
 impl RowRef {
     /// The reference of a committed row.
-    pub fn to_row<R: Row>(row: &R) -> RowRef {
+    pub(crate) fn to_row<R: Row>(row: &R) -> RowRef {
         RowRef::to_key::<R>(&row.key())
     }
 
     /// The reference of the row of `R`'s table with this primary key.
-    pub fn to_key<R: Row>(key: &R::Key) -> RowRef {
+    pub(crate) fn to_key<R: Row>(key: &R::Key) -> RowRef {
         // Keys are ids, strings and tuples of them: serialization cannot fail.
         let key = serde_json::to_value(key).unwrap_or(serde_json::Value::Null);
         RowRef::Table { table: R::TABLE, key }
@@ -270,18 +221,18 @@ pub struct Violation {
     /// Which invariant.
     pub invariant: InvariantId,
     /// The rows and history records involved, the most telling first.
-    pub rows: Vec<RowRef>,
+    pub(crate) rows: Vec<RowRef>,
     /// What is wrong, in plain English words, with the concrete values: the finding's
     /// sentence, as a trace records it.
     pub sentence: String,
     /// What is wrong, as data.
     #[serde(skip)]
-    pub finding: Finding,
+    pub(crate) finding: Finding,
 }
 
 impl Violation {
     /// The violation of `invariant` over `rows` that `finding` describes.
-    pub fn new(invariant: InvariantId, rows: Vec<RowRef>, finding: Finding) -> Violation {
+    pub(crate) fn new(invariant: InvariantId, rows: Vec<RowRef>, finding: Finding) -> Violation {
         let sentence = finding.sentence_in(Language::En).unwrap_or_default();
         Violation { invariant, rows, sentence, finding }
     }

@@ -16,7 +16,7 @@ use crate::store::{ChargeRow, OrderRow, OrderStatus, ReservationRow, StockRow, T
 /// I1: for every sku, `on_hand_qty == available_qty + sum(reservations.qty)`, and
 /// `available_qty >= 0`. A reservation of a sku that has no stock row is stock created from
 /// nothing, and is reported too.
-pub fn check_i1_stock_conserved(tables: &Tables) -> Vec<Violation> {
+pub(crate) fn check_i1_stock_conserved(tables: &Tables) -> Vec<Violation> {
     let mut violations = Vec::new();
     let mut reservations_by_sku: BTreeMap<&Sku, Vec<&ReservationRow>> = BTreeMap::new();
     for reservation in tables.reservations.values() {
@@ -88,7 +88,7 @@ fn sum_reserved_qty(reservations: &[&ReservationRow]) -> i128 {
 /// order's lines of its sku ask for (the naive twin adds the line again on every duplicate
 /// delivery, so a duplicate shows as twice the line), never less than zero (a row released in
 /// place to zero is fine), and only for an order that exists and has a line of that sku.
-pub fn check_i2_one_reservation_per_order_line(tables: &Tables) -> Vec<Violation> {
+pub(crate) fn check_i2_one_reservation_per_order_line(tables: &Tables) -> Vec<Violation> {
     let mut violations = Vec::new();
     for reservation in tables.reservations.values() {
         i2_reservation(reservation, tables.orders.get(&reservation.order_id), &mut violations);
@@ -154,7 +154,7 @@ pub(super) fn i2_reservation(
 /// one charge, for that payment id. A `Placed` order, or one cancelled before payment, may have
 /// no charge; one charge of it is not reported (the provider may charge before the status
 /// changes), two are.
-pub fn check_i3_charged_at_most_once(tables: &Tables) -> Vec<Violation> {
+pub(crate) fn check_i3_charged_at_most_once(tables: &Tables) -> Vec<Violation> {
     let mut violations = Vec::new();
     let mut charges_by_order: BTreeMap<OrderId, Vec<&ChargeRow>> = BTreeMap::new();
     for charge in tables.charges.values() {

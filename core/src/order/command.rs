@@ -11,7 +11,9 @@ use super::{
 };
 use crate::ids::{ChargeId, OrderId, PaymentId, Tick, TxId};
 use crate::sql::statements;
-use crate::step::{EffectSteps, InTransaction, RunError, Step, run_to_completion};
+use crate::step::{EffectSteps, InTransaction, Step};
+#[cfg(test)]
+use crate::step::{RunError, run_to_completion};
 use crate::stock::{ReleaseStock, ReleaseStockEffect, StockError, StockReleaseEvent};
 use crate::store::{ChargeRow, OrderRow, Store, StoreError};
 
@@ -99,7 +101,7 @@ pub enum OrderEvent {
 
 /// The next statement of an [`OrderCommandEffect`].
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum OrderCommandPosition {
+pub(crate) enum OrderCommandPosition {
     /// `UPDATE orders SET status = ... WHERE id = $1 AND status IN (...)`: the transition,
     /// guarded by the statuses it changes (the naive `MarkPaid` and `Cancel` are unguarded).
     UpdateOrder,
@@ -129,7 +131,7 @@ pub struct OrderCommandEffect {
 
 impl OrderCommandEffect {
     /// The effect of `command` on the order `order_id`.
-    pub fn new(
+    pub(crate) fn new(
         order_id: OrderId,
         command: OrderCommand,
         implementation: OrderImplementation,
@@ -152,18 +154,8 @@ impl OrderCommandEffect {
     }
 
     /// The order.
-    pub fn order_id(&self) -> OrderId {
+    pub(crate) fn order_id(&self) -> OrderId {
         self.order_id
-    }
-
-    /// The command.
-    pub fn command(&self) -> &OrderCommand {
-        &self.command
-    }
-
-    /// The next statement.
-    pub fn position(&self) -> &OrderCommandPosition {
-        &self.position
     }
 
     fn rules(&self) -> Rules {
@@ -364,7 +356,8 @@ impl EffectSteps for OrderCommandEffect {
 }
 
 /// Applies `command` to an order alone, in a transaction of its own, to completion.
-pub fn apply_order_command(
+#[cfg(test)]
+pub(crate) fn apply_order_command(
     store: &mut Store,
     now: Tick,
     order_id: OrderId,
@@ -376,7 +369,8 @@ pub fn apply_order_command(
 }
 
 /// `MarkPaid(payment_id)` alone, to completion: see [`apply_order_command`].
-pub fn mark_paid(
+#[cfg(test)]
+pub(crate) fn mark_paid(
     store: &mut Store,
     now: Tick,
     order_id: OrderId,
@@ -387,7 +381,8 @@ pub fn mark_paid(
 }
 
 /// `Ship` alone, to completion: see [`apply_order_command`].
-pub fn ship(
+#[cfg(test)]
+pub(crate) fn ship(
     store: &mut Store,
     now: Tick,
     order_id: OrderId,
@@ -397,7 +392,8 @@ pub fn ship(
 }
 
 /// `Cancel` alone, to completion: see [`apply_order_command`].
-pub fn cancel(
+#[cfg(test)]
+pub(crate) fn cancel(
     store: &mut Store,
     now: Tick,
     order_id: OrderId,

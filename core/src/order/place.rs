@@ -30,9 +30,9 @@ pub struct OrderPlaced {
     /// The order.
     pub order_id: OrderId,
     /// Its `OrderPlaced` message, unpublished.
-    pub message_id: MessageId,
+    pub(crate) message_id: MessageId,
     /// Its lines, in the client's order.
-    pub lines: Vec<OrderLine>,
+    pub(crate) lines: Vec<OrderLine>,
 }
 
 /// Why an order was not placed. Nothing is written in any case.
@@ -79,7 +79,7 @@ pub enum PlaceOrderError {
 
 /// The next statement of a [`PlaceOrderEffect`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum PlaceOrderPosition {
+pub(crate) enum PlaceOrderPosition {
     /// `SELECT sku FROM stock WHERE sku IN (...)`: every sku must exist.
     SelectSkus,
     /// `INSERT INTO orders`, status `Placed`.
@@ -101,7 +101,7 @@ pub struct PlaceOrderEffect {
 impl PlaceOrderEffect {
     /// The effect for `command`; rejects bad lines (none, a zero quantity, a sku twice) before
     /// any statement runs. Unknown skus are found by the first statement.
-    pub fn new(command: PlaceOrder) -> Result<PlaceOrderEffect, PlaceOrderError> {
+    pub(crate) fn new(command: PlaceOrder) -> Result<PlaceOrderEffect, PlaceOrderError> {
         check_order_lines(&command.lines)
             .map_err(|error| PlaceOrderError::InvalidLines { order_id: command.order_id, error })?;
         Ok(PlaceOrderEffect { command, position: PlaceOrderPosition::SelectSkus })
@@ -112,16 +112,6 @@ impl PlaceOrderEffect {
         command: PlaceOrder,
     ) -> Result<InTransaction<PlaceOrderEffect>, PlaceOrderError> {
         Ok(InTransaction::new(PlaceOrderEffect::new(command)?))
-    }
-
-    /// The command.
-    pub fn command(&self) -> &PlaceOrder {
-        &self.command
-    }
-
-    /// The next statement.
-    pub fn position(&self) -> PlaceOrderPosition {
-        self.position
     }
 
     /// The order's `OrderPlaced` message as its outbox row, written at `now`.

@@ -37,7 +37,7 @@ impl OrderCommand {
 
 /// What a command does to a status, when it is allowed.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-pub enum StatusChange {
+pub(crate) enum StatusChange {
     /// The order moves to this status (and the command's effect runs: charge, release).
     Changed {
         /// The new status.
@@ -72,7 +72,7 @@ pub enum TransitionError {
 
 /// The idempotent rules: the next status of an order in `status` given `command`, `Unchanged`
 /// for a repeat, or a typed error for a command the status does not allow.
-pub fn transition(
+pub(crate) fn transition(
     status: &OrderStatus,
     command: &OrderCommand,
 ) -> Result<StatusChange, TransitionError> {
@@ -117,7 +117,7 @@ pub fn transition(
 /// The naive twin's rules: `MarkPaid` always moves to `Paid` with the given payment and
 /// `Cancel` always moves to `Cancelled` (keeping the payment the order had), from any status,
 /// so their effects (charge, release) run on every call. `Ship` follows [`transition`].
-pub fn naive_transition(
+pub(crate) fn naive_transition(
     status: &OrderStatus,
     command: &OrderCommand,
 ) -> Result<StatusChange, TransitionError> {
@@ -140,12 +140,12 @@ pub fn naive_transition(
 }
 
 /// The rules of one implementation: [`transition`] or [`naive_transition`].
-pub type Rules = fn(&OrderStatus, &OrderCommand) -> Result<StatusChange, TransitionError>;
+pub(crate) type Rules = fn(&OrderStatus, &OrderCommand) -> Result<StatusChange, TransitionError>;
 
 /// The statuses from which `rules` change an order for `command`: the guard of the
 /// `UPDATE orders ... AND status IN (...)` that runs the transition. Whether a status changes
 /// depends on its name only, which `order/tests.rs` checks for every pair.
-pub fn changed_from(rules: Rules, command: &OrderCommand) -> Vec<&'static str> {
+pub(crate) fn changed_from(rules: Rules, command: &OrderCommand) -> Vec<&'static str> {
     let payment_id = match command {
         OrderCommand::MarkPaid { payment_id } => payment_id.clone(),
         OrderCommand::Ship | OrderCommand::Cancel => PaymentId::new("any"),

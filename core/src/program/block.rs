@@ -166,7 +166,7 @@ pub enum Block {
 
 impl Block {
     /// The block's name in the JSON (`insert_inbox`), for errors and the page.
-    pub fn name(&self) -> &'static str {
+    pub(crate) fn name(&self) -> &'static str {
         match self {
             Block::Begin => "begin",
             Block::InsertInbox { .. } => "insert_inbox",
@@ -193,7 +193,7 @@ impl Block {
     }
 
     /// The handlers whose programs may use the block.
-    pub fn handlers(&self) -> &'static [HandlerKind] {
+    pub(crate) fn handlers(&self) -> &'static [HandlerKind] {
         const BOTH: &[HandlerKind] = &[HandlerKind::ReserveStockConsumer, HandlerKind::MarkPaid];
         const CONSUMER: &[HandlerKind] = &[HandlerKind::ReserveStockConsumer];
         const MARK_PAID: &[HandlerKind] = &[HandlerKind::MarkPaid];
@@ -222,13 +222,8 @@ impl Block {
         }
     }
 
-    /// Whether the block ends the handler: an answer.
-    pub fn is_answer(&self) -> bool {
-        matches!(self, Block::AnswerPaid | Block::Refuse)
-    }
-
     /// The label a skip goes to, for every kind of skip.
-    pub fn skip_label(&self) -> Option<&str> {
+    pub(crate) fn skip_label(&self) -> Option<&str> {
         match self {
             Block::IfNoRowsSkipTo { label }
             | Block::IfRowsSkipTo { label }
@@ -240,7 +235,7 @@ impl Block {
 
     /// Whether the block is a statement (one step of the simulator) rather than control flow
     /// that runs in the step of the statement before it.
-    pub fn is_statement(&self) -> bool {
+    pub(crate) fn is_statement(&self) -> bool {
         match self {
             Block::Begin
             | Block::InsertInbox { .. }
@@ -267,7 +262,7 @@ impl Block {
     }
 
     /// Whether the block runs once per order line, so only inside the loop.
-    pub fn is_per_line(&self) -> bool {
+    pub(crate) fn is_per_line(&self) -> bool {
         matches!(
             self,
             Block::SelectReservation | Block::InsertReservation { .. } | Block::TakeStock { .. }
@@ -275,7 +270,7 @@ impl Block {
     }
 
     /// Whether the statement reports a row count that a skip can read.
-    pub fn reports_rows(&self) -> bool {
+    pub(crate) fn reports_rows(&self) -> bool {
         matches!(
             self,
             Block::InsertInbox { .. }
@@ -288,14 +283,9 @@ impl Block {
         )
     }
 
-    /// Whether the statement needs an open transaction (every store statement but `BEGIN`).
-    pub fn needs_transaction(&self) -> bool {
-        self.is_statement() && !matches!(self, Block::Begin | Block::Ack)
-    }
-
     /// Whether a 0-row result of the statement has aborted the transaction (a plain `INSERT`'s
     /// unique violation).
-    pub fn zero_rows_abort(&self) -> bool {
+    pub(crate) fn zero_rows_abort(&self) -> bool {
         matches!(
             self,
             Block::InsertInbox { on_conflict: InboxConflict::Error }

@@ -4,16 +4,19 @@
 //! [`crate::order::OrderCommandEffect`] runs it, so that a program can be judged beside the
 //! code it stands for (a test holds them to the same verdict and the same count of states).
 
+#[cfg(test)]
 use crate::inbox::ConsumerImplementation;
 use crate::order::OrderImplementation;
-use crate::program::block::{
-    Block, InboxConflict, OrderGuard, ReservationConflict, SelectLock, StockGuard,
-};
+use crate::program::block::{Block, OrderGuard, SelectLock};
+#[cfg(test)]
+use crate::program::block::{InboxConflict, ReservationConflict, StockGuard};
 use crate::program::format::{HandlerKind, HandlerProgram};
+#[cfg(test)]
 use crate::stock::StockImplementation;
 
 /// The reserve-stock consumer of `inbox` around the reservation of `stock`, as a program.
-pub fn builtin_consumer(
+#[cfg(test)]
+pub(crate) fn builtin_consumer(
     inbox: ConsumerImplementation,
     stock: StockImplementation,
 ) -> HandlerProgram {
@@ -80,11 +83,11 @@ pub fn builtin_mark_paid(order: OrderImplementation) -> HandlerProgram {
 }
 
 /// `if it inserted 0 rows, skip to` `name`.
-pub fn skip_if_none(name: &str) -> Block {
+pub(crate) fn skip_if_none(name: &str) -> Block {
     Block::IfNoRowsSkipTo { label: name.to_owned() }
 }
 
 /// The label `name`.
-pub fn label(name: &str) -> Block {
+pub(crate) fn label(name: &str) -> Block {
     Block::Label { name: name.to_owned() }
 }

@@ -35,7 +35,7 @@ use store_steps::reservation_event;
 /// Why a program's delivery failed. Its transaction has been rolled back and the delivery is
 /// not acknowledged (unless `ACK` ran before), so the broker redelivers it.
 #[derive(Clone, Debug, PartialEq, Eq, Error, Serialize, Deserialize)]
-pub enum ProgramRunError {
+pub(crate) enum ProgramRunError {
     /// The program uses the inbox and the message has no id (the seed's
     /// `InvalidOperationException`).
     #[error("consumer {consumer} got a message without a MessageId; nothing was written")]
@@ -104,7 +104,7 @@ enum ProgramTx {
 
 /// How a step left the program.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Progress {
+pub(crate) enum Progress {
     /// More statements follow.
     Continue,
     /// The statement waits for another transaction's row lock; it runs again next step.
@@ -116,19 +116,19 @@ pub enum Progress {
 /// What one step did, beyond the store: whether it committed the effect and whether it
 /// acknowledged the delivery.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ProgramStepped {
+pub(crate) struct ProgramStepped {
     /// Where the program is now.
-    pub progress: Progress,
+    pub(crate) progress: Progress,
     /// `Some(with_inbox)` if a `COMMIT` committed a transaction that ran the effect's
     /// statements, with whether it inserted the inbox row too.
-    pub effect_committed: Option<bool>,
+    pub(crate) effect_committed: Option<bool>,
     /// The outcome told to the broker, if this step was the `ACK`.
-    pub acknowledged: Option<ConsumeOutcome<StockReservationEvent>>,
+    pub(crate) acknowledged: Option<ConsumeOutcome<StockReservationEvent>>,
 }
 
 /// One delivery run by a compiled program.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ProgramConsumer {
+pub(crate) struct ProgramConsumer {
     program: Arc<CompiledProgram>,
     consumer: ConsumerName,
     message_id: MessageId,
@@ -165,7 +165,7 @@ impl Hash for ProgramConsumer {
 impl ProgramConsumer {
     /// A delivery of `envelope` (the broker's copy of `message_id`) to `consumer`, run by
     /// `program`; nothing runs until the first step.
-    pub fn new(
+    pub(crate) fn new(
         program: Arc<CompiledProgram>,
         consumer: ConsumerName,
         message_id: MessageId,
@@ -197,7 +197,7 @@ impl ProgramConsumer {
     }
 
     /// The transaction it has open.
-    pub fn open_transaction(&self) -> Option<TxId> {
+    pub(crate) fn open_transaction(&self) -> Option<TxId> {
         match self.run.tx {
             ProgramTx::Open(tx) => Some(tx),
             ProgramTx::None | ProgramTx::Aborted(_) => None,
@@ -206,18 +206,18 @@ impl ProgramConsumer {
 
     /// Whether a crash now is F2's (after a commit, before the ack): it has run a statement,
     /// holds no transaction and has not acknowledged.
-    pub fn awaits_ack(&self) -> bool {
+    pub(crate) fn awaits_ack(&self) -> bool {
         self.run.started && !self.run.acked && self.open_transaction().is_none()
     }
 
     /// Whether the next step is the `COMMIT` of its open transaction.
-    pub fn about_to_commit(&self) -> bool {
+    pub(crate) fn about_to_commit(&self) -> bool {
         self.open_transaction().is_some()
             && matches!(self.program.blocks().get(self.run.pc), Some(Block::Commit))
     }
 
     /// The block the next step runs, from 0, or `None` at the end.
-    pub fn next_block(&self) -> Option<usize> {
+    pub(crate) fn next_block(&self) -> Option<usize> {
         (self.run.pc < self.program.blocks().len()).then_some(self.run.pc)
     }
 
@@ -230,7 +230,7 @@ impl ProgramConsumer {
     }
 
     /// The statement the next step runs, as a trace line.
-    pub fn next_statement(&self, now: Tick) -> Option<String> {
+    pub(crate) fn next_statement(&self, now: Tick) -> Option<String> {
         if self.refuses_missing_id() {
             return Some("throw InvalidOperationException(\"no MessageId\")".to_owned());
         }
@@ -309,7 +309,7 @@ impl ProgramConsumer {
     }
 
     /// Runs the next statement at `now`, then the control blocks after it.
-    pub fn step(
+    pub(crate) fn step(
         &mut self,
         store: &mut Store,
         now: Tick,
@@ -447,7 +447,7 @@ impl ProgramConsumer {
     }
 
     /// Crashes the instance: its open transaction is rolled back.
-    pub fn crash(self, store: &mut Store) -> ConsumerCrashed {
+    pub(crate) fn crash(self, store: &mut Store) -> ConsumerCrashed {
         if let Some(tx) = self.open_transaction() {
             // Open by construction; if it is gone, there is nothing to roll back.
             let _ = store.rollback(tx);

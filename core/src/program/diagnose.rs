@@ -13,7 +13,7 @@ use crate::program::format::{HandlerKind, HandlerProgram};
 /// A typical mistake of a consumer program.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Mistake {
+pub(crate) enum Mistake {
     /// A `COMMIT` after the `ACK`.
     AckBeforeCommit,
     /// The inbox row and the effect's statements are separated by a `COMMIT`.
@@ -30,7 +30,7 @@ pub enum Mistake {
 }
 
 /// The first typical mistake `program` makes, in the order of [`Mistake`]'s variants.
-pub fn diagnose(program: &HandlerProgram) -> Option<Mistake> {
+pub(crate) fn diagnose(program: &HandlerProgram) -> Option<Mistake> {
     match program.handler {
         HandlerKind::ReserveStockConsumer => diagnose_consumer(&program.blocks),
         HandlerKind::MarkPaid => diagnose_mark_paid(&program.blocks),

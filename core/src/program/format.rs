@@ -24,13 +24,13 @@ use crate::program::block::Block;
 /// reserve-stock consumer only; version 2 adds `MarkPaid`. Every version-1 program is read as
 /// it was, and a program is written in the oldest version that holds its handler
 /// ([`HandlerKind::format_version_min`]), so a consumer program still writes version 1.
-pub const PROGRAM_FORMAT_VERSION: u32 = 2;
+pub(crate) const PROGRAM_FORMAT_VERSION: u32 = 2;
 
 /// The longest program file read, in bytes.
-pub const PROGRAM_JSON_BYTES_MAX: usize = 64 * 1024;
+pub(crate) const PROGRAM_JSON_BYTES_MAX: usize = 64 * 1024;
 
 /// The most blocks a program may hold.
-pub const BLOCKS_MAX: usize = 64;
+pub(crate) const BLOCKS_MAX: usize = 64;
 
 /// Which handler a program stands in for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -49,7 +49,7 @@ impl HandlerKind {
     pub const ALL: [HandlerKind; 2] = [HandlerKind::ReserveStockConsumer, HandlerKind::MarkPaid];
 
     /// The first format version that has this handler.
-    pub fn format_version_min(self) -> u32 {
+    pub(crate) fn format_version_min(self) -> u32 {
         match self {
             HandlerKind::ReserveStockConsumer => 1,
             HandlerKind::MarkPaid => 2,
@@ -57,7 +57,7 @@ impl HandlerKind {
     }
 
     /// Its name in the JSON (`mark_paid`).
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             HandlerKind::ReserveStockConsumer => "reserve_stock_consumer",
             HandlerKind::MarkPaid => "mark_paid",
@@ -70,7 +70,7 @@ impl HandlerKind {
 #[serde(deny_unknown_fields)]
 pub struct HandlerProgram {
     /// [`PROGRAM_FORMAT_VERSION`].
-    pub format_version: u32,
+    pub(crate) format_version: u32,
     /// The handler it replaces.
     pub handler: HandlerKind,
     /// The blocks, run from the first.
@@ -79,7 +79,7 @@ pub struct HandlerProgram {
 
 impl HandlerProgram {
     /// A program of `blocks` for `handler`, in the oldest format version that has `handler`.
-    pub fn new(handler: HandlerKind, blocks: Vec<Block>) -> HandlerProgram {
+    pub(crate) fn new(handler: HandlerKind, blocks: Vec<Block>) -> HandlerProgram {
         HandlerProgram { format_version: handler.format_version_min(), handler, blocks }
     }
 
@@ -107,7 +107,8 @@ impl HandlerProgram {
     }
 
     /// The program as pretty JSON, one block a line as the examples are written.
-    pub fn to_json(&self) -> String {
+    #[cfg(test)]
+    pub(crate) fn to_json(&self) -> String {
         let blocks: Vec<String> = self
             .blocks
             .iter()

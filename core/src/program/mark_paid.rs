@@ -28,7 +28,7 @@ use crate::store::{ChargeRow, OrderRow, OrderStatus, RowLockWait, Store, StoreEr
 /// A compiled program that every state of a run shares: it is the same in all of them, so it
 /// adds nothing to a state's hash.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SharedProgram(pub Arc<CompiledProgram>);
+pub(crate) struct SharedProgram(pub(crate) Arc<CompiledProgram>);
 
 impl Hash for SharedProgram {
     fn hash<H: Hasher>(&self, _state: &mut H) {}
@@ -48,7 +48,7 @@ struct MarkPaidRun {
 
 /// One payment request run by a compiled `MarkPaid` program.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ProgramMarkPaid {
+pub(crate) struct ProgramMarkPaid {
     program: Arc<CompiledProgram>,
     order_id: OrderId,
     payment_id: PaymentId,
@@ -68,7 +68,7 @@ impl Hash for ProgramMarkPaid {
 impl ProgramMarkPaid {
     /// `payment_id` paying `order_id`, run by `program`; `None` if `program` is not a `MarkPaid`
     /// program. Nothing runs until the first step.
-    pub fn new(
+    pub(crate) fn new(
         program: Arc<CompiledProgram>,
         order_id: OrderId,
         payment_id: PaymentId,
@@ -82,17 +82,17 @@ impl ProgramMarkPaid {
     }
 
     /// The order.
-    pub fn order_id(&self) -> OrderId {
+    pub(crate) fn order_id(&self) -> OrderId {
         self.order_id
     }
 
     /// The transaction it has open.
-    pub fn open_transaction(&self) -> Option<TxId> {
+    pub(crate) fn open_transaction(&self) -> Option<TxId> {
         self.run.tx
     }
 
     /// The statement the next step runs, as a trace line.
-    pub fn next_statement(&self, _now: Tick) -> Option<String> {
+    pub(crate) fn next_statement(&self, _now: Tick) -> Option<String> {
         if self.run.ended {
             return None;
         }
@@ -127,7 +127,11 @@ impl ProgramMarkPaid {
 
     /// Runs the next statement, then the control blocks after it: `Done` with the answer's
     /// event once it answers paid, an error once it refuses (its transaction rolled back).
-    pub fn step(&mut self, store: &mut Store, _now: Tick) -> Result<Step<OrderEvent>, OrderError> {
+    pub(crate) fn step(
+        &mut self,
+        store: &mut Store,
+        _now: Tick,
+    ) -> Result<Step<OrderEvent>, OrderError> {
         if self.run.ended {
             return Err(OrderError::EffectAlreadyDone);
         }

@@ -10,7 +10,7 @@
 //! resolves its skips. [`ProgramConsumer`] runs one delivery: one statement block per step, so
 //! two instances interleave statement by statement and a check-then-act race really loses.
 //! [`ProgramMarkPaid`] runs one payment request in place of P2's built-in `MarkPaid`.
-//! [`builtin_consumer`] and [`builtin_mark_paid`] write the built-ins as programs.
+//! `builtin_consumer` and [`builtin_mark_paid`] write the built-ins as programs.
 //!
 //! Files: `block` (the palette), `format` (the file), `validate` (the validator and compiler),
 //! `consumer` and `mark_paid` (the step machines), `builtin` (the built-ins as programs),
@@ -28,15 +28,20 @@ mod mark_paid;
 mod text;
 mod validate;
 
-pub use block::{Block, InboxConflict, OrderGuard, ReservationConflict, SelectLock, StockGuard};
-pub use builtin::{builtin_consumer, builtin_mark_paid, label, skip_if_none};
-pub use consumer::{ProgramConsumer, ProgramRunError, ProgramStepped, Progress};
-pub use diagnose::{Mistake, diagnose};
-pub use format::{
-    BLOCKS_MAX, HandlerKind, HandlerProgram, PROGRAM_FORMAT_VERSION, PROGRAM_JSON_BYTES_MAX,
-};
-pub use mark_paid::{ProgramMarkPaid, SharedProgram};
-pub use validate::{CompiledProgram, LABEL_CHARS_MAX, ProgramError, compile};
+pub use block::Block;
+pub(crate) use block::{InboxConflict, OrderGuard, ReservationConflict, SelectLock, StockGuard};
+#[cfg(test)]
+pub(crate) use builtin::builtin_consumer;
+pub use builtin::builtin_mark_paid;
+pub(crate) use consumer::{ProgramConsumer, Progress};
+pub(crate) use diagnose::{Mistake, diagnose};
+pub(crate) use format::BLOCKS_MAX;
+#[cfg(test)]
+pub(crate) use format::PROGRAM_JSON_BYTES_MAX;
+pub use format::{HandlerKind, HandlerProgram};
+pub(crate) use mark_paid::{ProgramMarkPaid, SharedProgram};
+pub(crate) use validate::CompiledProgram;
+pub use validate::{ProgramError, compile};
 
 #[cfg(test)]
 mod tests;

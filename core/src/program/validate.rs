@@ -18,7 +18,7 @@ use crate::program::block::Block;
 use crate::program::format::{BLOCKS_MAX, HandlerKind, HandlerProgram, PROGRAM_FORMAT_VERSION};
 
 /// The longest label.
-pub const LABEL_CHARS_MAX: usize = 32;
+pub(crate) const LABEL_CHARS_MAX: usize = 32;
 
 /// Why a program was refused. Every variant names the block (`index`, from 0) where it can.
 #[derive(Clone, Debug, PartialEq, Eq, Error, Serialize, Deserialize)]
@@ -311,23 +311,23 @@ pub struct CompiledProgram {
 
 impl CompiledProgram {
     /// The program.
-    pub fn program(&self) -> &HandlerProgram {
+    pub(crate) fn program(&self) -> &HandlerProgram {
         &self.program
     }
 
     /// The blocks.
-    pub fn blocks(&self) -> &[Block] {
+    pub(crate) fn blocks(&self) -> &[Block] {
         &self.program.blocks
     }
 
     /// Where block `index` goes: a skip's label, a loop's other end.
-    pub fn target(&self, index: usize) -> Option<usize> {
+    pub(crate) fn target(&self, index: usize) -> Option<usize> {
         self.targets.get(index).copied().flatten()
     }
 
     /// Whether the program reads or writes the inbox: then a message without an id is refused
     /// before anything runs, as the seed's consumer throws.
-    pub fn uses_inbox(&self) -> bool {
+    pub(crate) fn uses_inbox(&self) -> bool {
         self.uses_inbox
     }
 }

@@ -55,7 +55,7 @@ pub struct InstanceId(pub usize);
 
 impl InstanceId {
     /// The name the page's lane shows: `Consumer A`, `Consumer B`, ...
-    pub fn lane_name(self) -> String {
+    pub(crate) fn lane_name(self) -> String {
         let letter = u8::try_from(self.0 % 26).map_or('?', |offset| char::from(b'A' + offset));
         if self.0 < 26 { format!("Consumer {letter}") } else { format!("Consumer {}", self.0) }
     }
@@ -230,7 +230,7 @@ impl Action {
 
     /// What a fault action hits (the page offers it on that waiting item); `None` for a
     /// normal action.
-    pub fn fault_target(&self) -> Option<Target> {
+    pub(crate) fn fault_target(&self) -> Option<Target> {
         Some(match self {
             Action::DuplicateMessage { entry }
             | Action::DeliverConcurrently { entry, .. }
@@ -258,7 +258,7 @@ impl Action {
     }
 
     /// The actor whose lane the step is drawn in.
-    pub fn actor(&self) -> Actor {
+    pub(crate) fn actor(&self) -> Actor {
         match self {
             Action::ClientSend { request }
             | Action::ClientTimeout { request }

@@ -30,36 +30,36 @@ use crate::store::RequestFingerprint;
 
 /// One send of a request, running in the API.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct ApiAttempt {
+pub(crate) struct ApiAttempt {
     /// The request.
-    pub request: RequestIndex,
+    pub(crate) request: RequestIndex,
     /// Which send of it, from 1.
-    pub send_number: u32,
+    pub(crate) send_number: u32,
     /// First send or duplicate.
-    pub kind: RequestAttempt,
+    pub(crate) kind: RequestAttempt,
     /// The key it carries.
-    pub key: IdempotencyKey,
+    pub(crate) key: IdempotencyKey,
     /// Its fingerprint.
-    pub fingerprint: RequestFingerprint,
+    pub(crate) fingerprint: RequestFingerprint,
     /// The layer and the handler.
-    pub layer: ApiLayer<ShopHandler>,
+    pub(crate) layer: ApiLayer<ShopHandler>,
     /// The transaction whose row lock it waits for, if its last step was blocked.
-    pub waiting_for: Option<TxId>,
+    pub(crate) waiting_for: Option<TxId>,
     /// Its handler run in the history, once the handler started.
-    pub handler_run: Option<HandlerRunId>,
+    pub(crate) handler_run: Option<HandlerRunId>,
     /// The lease its reservation will grant once it commits.
-    pub pending_lease: Option<KeyLease>,
+    pub(crate) pending_lease: Option<KeyLease>,
     /// How its answer came about, from the layer's events so far.
-    pub origin: ResponseOrigin,
+    pub(crate) origin: ResponseOrigin,
     /// Whether it has run a step.
-    pub started: bool,
+    pub(crate) started: bool,
     /// Whether its handler uses the request's planned order ids.
-    pub uses_planned_order: bool,
+    pub(crate) uses_planned_order: bool,
 }
 
 impl ApiAttempt {
     /// The shop handler behind the layer.
-    pub fn handler(&self) -> &ShopHandler {
+    pub(crate) fn handler(&self) -> &ShopHandler {
         match &self.layer {
             ApiLayer::Naive(layer) => layer.handler(),
             ApiLayer::Idempotent(layer) => layer.handler(),
@@ -81,7 +81,7 @@ impl ApiAttempt {
     }
 
     /// Whether the attempt is at `point` now.
-    pub fn is_at(&self, point: ApiCrashPoint) -> bool {
+    pub(crate) fn is_at(&self, point: ApiCrashPoint) -> bool {
         match (point, &self.layer) {
             (ApiCrashPoint::AfterKeyReserved, ApiLayer::Naive(_)) => {
                 self.handler().has_not_started()

@@ -20,7 +20,7 @@ use crate::sim::scenario::{Operation, Scenario, ScenarioError};
 
 /// What a bound counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BoundKind {
+pub(crate) enum BoundKind {
     /// The value of a number.
     Number,
     /// The entries of a list.
@@ -36,13 +36,13 @@ pub enum BoundKind {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Bound {
     /// The field's path, `[]` for any index: `requests[].operation.lines[].qty`.
-    pub field: &'static str,
+    pub(crate) field: &'static str,
     /// What is counted.
-    pub kind: BoundKind,
+    pub(crate) kind: BoundKind,
     /// The least accepted.
-    pub min: u64,
+    pub(crate) min: u64,
     /// The most accepted.
-    pub max: u64,
+    pub(crate) max: u64,
 }
 
 impl Bound {
@@ -59,13 +59,17 @@ impl Bound {
     }
 
     /// Whether `value` is accepted.
-    pub fn accepts(&self, value: u64) -> bool {
+    pub(crate) fn accepts(&self, value: u64) -> bool {
         (self.min..=self.max).contains(&value)
     }
 
     /// `Ok` if `value` is accepted, else the typed error for the field at `path` (the
     /// bound's field with its indexes filled in).
-    pub fn check(&self, path: impl FnOnce() -> String, value: u64) -> Result<(), ScenarioError> {
+    pub(crate) fn check(
+        &self,
+        path: impl FnOnce() -> String,
+        value: u64,
+    ) -> Result<(), ScenarioError> {
         if self.accepts(value) {
             return Ok(());
         }
@@ -82,94 +86,99 @@ impl Bound {
 
 /// The most ticks any duration or moment of a scenario may name (a timeout, a lease, a
 /// retention window, a send time): far beyond any lesson, far below an overflow.
-pub const TICKS_MAX: u64 = 1_000_000;
+pub(crate) const TICKS_MAX: u64 = 1_000_000;
 
 /// A chance per million is at most certain.
-pub const PER_MILLION_MAX: u64 = 1_000_000;
+pub(crate) const PER_MILLION_MAX: u64 = 1_000_000;
 
 /// The bytes of a scenario's JSON (a file, or the inline scenario of a link once decoded).
-pub const SCENARIO_JSON: Bound =
+pub(crate) const SCENARIO_JSON: Bound =
     Bound { field: "scenario JSON", kind: BoundKind::Bytes, min: 0, max: 1 << 20 };
 /// The bytes of a trace's JSON.
-pub const TRACE_JSON: Bound =
+pub(crate) const TRACE_JSON: Bound =
     Bound { field: "trace JSON", kind: BoundKind::Bytes, min: 0, max: 64 << 20 };
 /// The characters of a share link.
-pub const LINK: Bound = Bound { field: "link", kind: BoundKind::Chars, min: 0, max: 4 << 20 };
+pub(crate) const LINK: Bound =
+    Bound { field: "link", kind: BoundKind::Chars, min: 0, max: 4 << 20 };
 
 /// The scenario's id.
-pub const ID: Bound = Bound::chars("id", 1, 64);
+pub(crate) const ID: Bound = Bound::chars("id", 1, 64);
 /// The lesson's title.
-pub const TITLE: Bound = Bound::chars("title", 1, 200);
+pub(crate) const TITLE: Bound = Bound::chars("title", 1, 200);
 /// The lesson's paragraph.
-pub const DESCRIPTION: Bound = Bound::chars("description", 0, 4_000);
+pub(crate) const DESCRIPTION: Bound = Bound::chars("description", 0, 4_000);
 /// The patterns a lesson is about.
-pub const FOCUS: Bound = Bound::entries("focus", 0, 4);
+pub(crate) const FOCUS: Bound = Bound::entries("focus", 0, 4);
 /// The skus of the warehouse.
-pub const STOCK: Bound = Bound::entries("shop.stock", 0, 64);
+pub(crate) const STOCK: Bound = Bound::entries("shop.stock", 0, 64);
 /// A sku's name.
-pub const STOCK_SKU: Bound = Bound::chars("shop.stock[].sku", 1, 64);
+pub(crate) const STOCK_SKU: Bound = Bound::chars("shop.stock[].sku", 1, 64);
 /// A sku's initial quantity.
-pub const STOCK_QTY: Bound = Bound::number("shop.stock[].qty", 0, 1_000_000_000);
+pub(crate) const STOCK_QTY: Bound = Bound::number("shop.stock[].qty", 0, 1_000_000_000);
 /// Open transactions at once.
-pub const OPEN_TRANSACTIONS: Bound = Bound::number("shop.store.open_transactions_max", 1, 64);
+pub(crate) const OPEN_TRANSACTIONS: Bound =
+    Bound::number("shop.store.open_transactions_max", 1, 64);
 /// Rows per table.
-pub const ROWS_PER_TABLE: Bound = Bound::number("shop.store.rows_per_table_max", 1, 100_000);
+pub(crate) const ROWS_PER_TABLE: Bound = Bound::number("shop.store.rows_per_table_max", 1, 100_000);
 /// The requests.
-pub const REQUESTS: Bound = Bound::entries("requests", 0, 64);
+pub(crate) const REQUESTS: Bound = Bound::entries("requests", 0, 64);
 /// The lines of one order.
-pub const ORDER_LINES: Bound = Bound::entries("requests[].operation.lines", 1, 16);
+pub(crate) const ORDER_LINES: Bound = Bound::entries("requests[].operation.lines", 1, 16);
 /// A line's sku.
-pub const LINE_SKU: Bound = Bound::chars("requests[].operation.lines[].sku", 1, 64);
+pub(crate) const LINE_SKU: Bound = Bound::chars("requests[].operation.lines[].sku", 1, 64);
 /// A line's quantity: at least one (an empty line is a 422 that no lesson means).
-pub const LINE_QTY: Bound = Bound::number("requests[].operation.lines[].qty", 1, 1_000_000);
+pub(crate) const LINE_QTY: Bound = Bound::number("requests[].operation.lines[].qty", 1, 1_000_000);
 /// A payment's id.
-pub const PAYMENT_ID: Bound = Bound::chars("requests[].operation.payment_id", 1, 64);
+pub(crate) const PAYMENT_ID: Bound = Bound::chars("requests[].operation.payment_id", 1, 64);
 /// When a request is sent.
-pub const SEND_AT_TICK: Bound = Bound::number("requests[].send_at_tick", 0, TICKS_MAX);
+pub(crate) const SEND_AT_TICK: Bound = Bound::number("requests[].send_at_tick", 0, TICKS_MAX);
 /// The client's timeout.
-pub const CLIENT_TIMEOUT: Bound = Bound::number("client.timeout_ticks", 1, TICKS_MAX);
+pub(crate) const CLIENT_TIMEOUT: Bound = Bound::number("client.timeout_ticks", 1, TICKS_MAX);
 /// Sends per request.
-pub const CLIENT_ATTEMPTS: Bound = Bound::number("client.attempts_max", 1, 16);
+pub(crate) const CLIENT_ATTEMPTS: Bound = Bound::number("client.attempts_max", 1, 16);
 /// The client's backoff.
-pub const CLIENT_BACKOFF: Bound = Bound::number("client.backoff_ticks", 0, TICKS_MAX);
+pub(crate) const CLIENT_BACKOFF: Bound = Bound::number("client.backoff_ticks", 0, TICKS_MAX);
 /// The P3 lease.
-pub const API_LEASE: Bound = Bound::number("api.lease_ticks", 0, TICKS_MAX);
+pub(crate) const API_LEASE: Bound = Bound::number("api.lease_ticks", 0, TICKS_MAX);
 /// The P3 retention window.
-pub const API_RETENTION: Bound = Bound::number("api.retention_ticks", 0, TICKS_MAX);
+pub(crate) const API_RETENTION: Bound = Bound::number("api.retention_ticks", 0, TICKS_MAX);
 /// Consumer instances: two at least, so that a race (F4) can happen.
-pub const INSTANCES: Bound = Bound::number("consumers.instances", 2, 8);
+pub(crate) const INSTANCES: Bound = Bound::number("consumers.instances", 2, 8);
 /// The broker's visibility timeout.
-pub const VISIBILITY_TIMEOUT: Bound =
+pub(crate) const VISIBILITY_TIMEOUT: Bound =
     Bound::number("consumers.visibility_timeout_ticks", 1, TICKS_MAX);
 /// Deliveries before a dead letter.
-pub const DELIVERIES: Bound = Bound::number("consumers.deliveries_max", 1, 100);
+pub(crate) const DELIVERIES: Bound = Bound::number("consumers.deliveries_max", 1, 100);
 /// The inbox's retention window.
-pub const INBOX_RETENTION: Bound = Bound::number("consumers.inbox_retention_ticks", 0, TICKS_MAX);
+pub(crate) const INBOX_RETENTION: Bound =
+    Bound::number("consumers.inbox_retention_ticks", 0, TICKS_MAX);
 /// Rows one relay run publishes.
-pub const RELAY_BATCH: Bound = Bound::number("relay.batch_size_max", 0, 64);
+pub(crate) const RELAY_BATCH: Bound = Bound::number("relay.batch_size_max", 0, 64);
 /// Early clock advances.
-pub const EARLY_CLOCK: Bound =
+pub(crate) const EARLY_CLOCK: Bound =
     Bound::number("schedule.early_clock_advance_per_million", 0, PER_MILLION_MAX);
 /// The injections.
-pub const INJECTIONS: Bound = Bound::entries("injections", 0, 64);
+pub(crate) const INJECTIONS: Bound = Bound::entries("injections", 0, 64);
 /// The delivery an injected consumer crash (F2, F3) hits.
-pub const INJECTED_DELIVERY: Bound = Bound::number("injections[].delivery", 1, DELIVERIES.max);
+pub(crate) const INJECTED_DELIVERY: Bound =
+    Bound::number("injections[].delivery", 1, DELIVERIES.max);
 /// The send an injected lost response (F5) or API crash (F8) hits.
-pub const INJECTED_ATTEMPT: Bound = Bound::number("injections[].attempt", 1, CLIENT_ATTEMPTS.max);
+pub(crate) const INJECTED_ATTEMPT: Bound =
+    Bound::number("injections[].attempt", 1, CLIENT_ATTEMPTS.max);
 /// A random fault's rate.
-pub const FAULT_RATE: Bound = Bound::number("fault_rates.F*", 0, PER_MILLION_MAX);
+pub(crate) const FAULT_RATE: Bound = Bound::number("fault_rates.F*", 0, PER_MILLION_MAX);
 /// Steps per run.
-pub const STEPS: Bound = Bound::number("limits.steps_max", 1, 20_000);
+pub(crate) const STEPS: Bound = Bound::number("limits.steps_max", 1, 20_000);
 /// Steps a trace records.
-pub const TRACE_STEPS: Bound = Bound::number("limits.trace_steps_max", 1, 20_000);
+pub(crate) const TRACE_STEPS: Bound = Bound::number("limits.trace_steps_max", 1, 20_000);
 /// Entries of the broker's queue.
-pub const QUEUE_LEN: Bound = Bound::number("limits.queue_len_max", 1, 4_096);
+pub(crate) const QUEUE_LEN: Bound = Bound::number("limits.queue_len_max", 1, 4_096);
 /// Records of the history.
-pub const HISTORY_RECORDS: Bound = Bound::number("limits.history_records_max", 1, 100_000);
+pub(crate) const HISTORY_RECORDS: Bound = Bound::number("limits.history_records_max", 1, 100_000);
 /// Steps between snapshots.
-pub const SNAPSHOT_EVERY: Bound = Bound::number("limits.snapshot_every_steps", 16, 20_000);
+pub(crate) const SNAPSHOT_EVERY: Bound = Bound::number("limits.snapshot_every_steps", 16, 20_000);
 /// Random faults per run.
-pub const RANDOM_FAULTS: Bound = Bound::number("limits.random_faults_max", 0, 2_000);
+pub(crate) const RANDOM_FAULTS: Bound = Bound::number("limits.random_faults_max", 0, 2_000);
 
 /// Every bound, in the order of the scenario's fields: what the README lists.
 pub const BOUNDS: &[Bound] = &[

@@ -28,7 +28,7 @@ use crate::sim::world::{ApplyError, StepOut, Target, World, missing};
 /// Where an entry is.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "state", rename_all = "snake_case")]
-pub enum EntryState {
+pub(crate) enum EntryState {
     /// Deliverable from `visible_at` on.
     Ready {
         /// When it becomes visible.
@@ -60,44 +60,44 @@ pub enum EntryState {
 
 /// One copy of a message in the queue.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct BrokerEntry {
+pub(crate) struct BrokerEntry {
     /// The message.
-    pub envelope: Envelope,
+    pub(crate) envelope: Envelope,
     /// Its id (the envelope's, which the relay always sets).
-    pub message_id: MessageId,
+    pub(crate) message_id: MessageId,
     /// Where it is.
-    pub state: EntryState,
+    pub(crate) state: EntryState,
     /// How many times this copy was delivered.
-    pub deliveries: u32,
+    pub(crate) deliveries: u32,
 }
 
 /// A message given up on after too many deliveries.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct DeadLetter {
+pub(crate) struct DeadLetter {
     /// The copy.
-    pub entry: EntryId,
+    pub(crate) entry: EntryId,
     /// The message.
-    pub message_id: MessageId,
+    pub(crate) message_id: MessageId,
     /// When.
-    pub at: Tick,
+    pub(crate) at: Tick,
 }
 
 /// The broker's state.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Broker {
+pub(crate) struct Broker {
     /// The queue, by entry id (the order entries were enqueued).
-    pub entries: BTreeMap<EntryId, BrokerEntry>,
+    pub(crate) entries: BTreeMap<EntryId, BrokerEntry>,
     /// The next entry id.
-    pub next_entry: usize,
+    pub(crate) next_entry: usize,
     /// Dead-lettered copies.
-    pub dead_letters: Vec<DeadLetter>,
+    pub(crate) dead_letters: Vec<DeadLetter>,
     /// Deliveries per message id, over all its copies.
-    pub deliveries_by_message: BTreeMap<MessageId, u32>,
+    pub(crate) deliveries_by_message: BTreeMap<MessageId, u32>,
 }
 
 impl Broker {
     /// Enqueues a copy; `None` if the queue holds `queue_len_max` entries already.
-    pub fn push(
+    pub(crate) fn push(
         &mut self,
         envelope: Envelope,
         message_id: MessageId,
@@ -130,7 +130,7 @@ impl Broker {
     }
 
     /// The entries of one message, in entry order.
-    pub fn entries_of(
+    pub(crate) fn entries_of(
         &self,
         message_id: MessageId,
     ) -> impl Iterator<Item = (EntryId, &BrokerEntry)> {

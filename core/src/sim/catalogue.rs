@@ -16,7 +16,7 @@ pub struct CatalogueEntry {
     pub json: &'static str,
     /// Its Russian title and description (`core/scenarios/ru/<id>.json`, a
     /// [`crate::view::LessonText`] with the lesson's `id`).
-    pub ru: &'static str,
+    pub(crate) ru: &'static str,
 }
 
 /// One catalogue entry, with both files read at compile time.

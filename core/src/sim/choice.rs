@@ -243,7 +243,7 @@ pub fn anchor(world: &World, action: &Action) -> Option<AnchoredAction> {
 impl AnchoredAction {
     /// The action this means in `world`, if `world` holds its target. Whether the action is
     /// enabled there is [`World::is_enabled`]'s to say.
-    pub fn resolve(&self, world: &World) -> Option<Action> {
+    pub(crate) fn resolve(&self, world: &World) -> Option<Action> {
         use AnchoredAction as A;
         let attempt = |send: &SendRef| attempt_of(world, *send);
         let entry = |copy: &CopyRef| entry_of(world, *copy);
@@ -295,7 +295,7 @@ impl AnchoredAction {
     }
 
     /// The action this means in `world` if it is enabled there now.
-    pub fn enabled_in(&self, world: &World) -> Option<Action> {
+    pub(crate) fn enabled_in(&self, world: &World) -> Option<Action> {
         self.resolve(world).filter(|action| world.is_enabled(action))
     }
 }

@@ -22,7 +22,7 @@ use crate::sim::world::{ApplyError, StepOut, World};
 /// Where a client is with its request.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "state", rename_all = "snake_case")]
-pub enum ClientState {
+pub(crate) enum ClientState {
     /// Not sent yet.
     NotSent,
     /// Sent; waiting for an answer to one of these sends until `deadline`.
@@ -49,35 +49,35 @@ pub enum ClientState {
 /// The ids the server will use for the first order this request places, drawn when the world
 /// is made, so that a payment or a cancel can name the order before it exists (F9).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct PlannedOrder {
+pub(crate) struct PlannedOrder {
     /// The order's id.
-    pub order_id: OrderId,
+    pub(crate) order_id: OrderId,
     /// Its `OrderPlaced` message's id.
-    pub message_id: MessageId,
+    pub(crate) message_id: MessageId,
 }
 
 /// One client and its request.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct ClientRequest {
+pub(crate) struct ClientRequest {
     /// What it sends.
-    pub spec: RequestSpec,
+    pub(crate) spec: RequestSpec,
     /// The key of its first send, drawn when the world is made.
-    pub key: IdempotencyKey,
+    pub(crate) key: IdempotencyKey,
     /// The key its latest send carried.
-    pub current_key: IdempotencyKey,
+    pub(crate) current_key: IdempotencyKey,
     /// For `place_order`: the ids of its first order.
-    pub planned_order: Option<PlannedOrder>,
+    pub(crate) planned_order: Option<PlannedOrder>,
     /// Whether a send in flight (or a committed order) holds the planned ids.
-    pub planned_order_taken: bool,
+    pub(crate) planned_order_taken: bool,
     /// How many sends so far.
-    pub sends: u32,
+    pub(crate) sends: u32,
     /// Where it is.
-    pub state: ClientState,
+    pub(crate) state: ClientState,
 }
 
 impl ClientRequest {
     /// Whether it has its final answer or gave up.
-    pub fn is_finished(&self) -> bool {
+    pub(crate) fn is_finished(&self) -> bool {
         matches!(self.state, ClientState::Answered { .. } | ClientState::GaveUp)
     }
 }

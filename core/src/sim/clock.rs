@@ -15,17 +15,17 @@ use crate::sim::world::{StepOut, World};
 
 /// A moment at which something in the world falls due.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Deadline {
+pub(crate) struct Deadline {
     /// When.
-    pub at: Tick,
+    pub(crate) at: Tick,
     /// What falls due then.
-    pub reason: DeadlineReason,
+    pub(crate) reason: DeadlineReason,
 }
 
 /// What falls due at a [`Deadline`].
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "reason", rename_all = "snake_case")]
-pub enum DeadlineReason {
+pub(crate) enum DeadlineReason {
     /// A request's start tick: its client sends it (the request it waits for is finished).
     RequestDue {
         /// The request.
@@ -76,7 +76,7 @@ pub enum DeadlineReason {
 impl World {
     /// Every deadline after now, actor by actor (clients, broker, retention job), each with its
     /// reason; several may fall at the same tick.
-    pub fn deadlines(&self) -> Vec<Deadline> {
+    pub(crate) fn deadlines(&self) -> Vec<Deadline> {
         let mut deadlines = Vec::new();
         self.each_deadline(&mut |deadline| deadlines.push(deadline));
         deadlines
@@ -84,7 +84,7 @@ impl World {
 
     /// The earliest deadline after now: when the clock next has a reason to move. The minimum
     /// of [`World::deadlines`], without listing them.
-    pub fn next_deadline(&self) -> Option<Tick> {
+    pub(crate) fn next_deadline(&self) -> Option<Tick> {
         let mut next: Option<Tick> = None;
         self.each_deadline(&mut |deadline| {
             next = Some(next.map_or(deadline.at, |next| next.min(deadline.at)));

@@ -32,7 +32,7 @@ use crate::store::{RowLockWait, Store};
 /// The learner's consumer program a world runs in place of the built-in consumer, compiled
 /// once. It is the same in every state of a run, so it adds nothing to a state's hash.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct InstalledProgram(Option<Arc<CompiledProgram>>);
+pub(crate) struct InstalledProgram(Option<Arc<CompiledProgram>>);
 
 impl Hash for InstalledProgram {
     fn hash<H: Hasher>(&self, _state: &mut H) {}
@@ -40,7 +40,7 @@ impl Hash for InstalledProgram {
 
 impl InstalledProgram {
     /// The consumer program of a scenario, compiled; none for the built-in.
-    pub fn of(program: Option<&HandlerProgram>) -> Result<InstalledProgram, ScenarioError> {
+    pub(crate) fn of(program: Option<&HandlerProgram>) -> Result<InstalledProgram, ScenarioError> {
         InstalledProgram::compile(
             program,
             HandlerKind::ReserveStockConsumer,
@@ -50,7 +50,9 @@ impl InstalledProgram {
     }
 
     /// The `MarkPaid` program of a scenario, compiled; none for the built-in.
-    pub fn mark_paid(program: Option<&HandlerProgram>) -> Result<InstalledProgram, ScenarioError> {
+    pub(crate) fn mark_paid(
+        program: Option<&HandlerProgram>,
+    ) -> Result<InstalledProgram, ScenarioError> {
         InstalledProgram::compile(
             program,
             HandlerKind::MarkPaid,
@@ -77,19 +79,19 @@ impl InstalledProgram {
     }
 
     /// The compiled program as the shop's handlers share it.
-    pub fn shared(&self) -> Option<SharedProgram> {
+    pub(crate) fn shared(&self) -> Option<SharedProgram> {
         self.0.clone().map(SharedProgram)
     }
 
     /// The compiled program, if one is installed.
-    pub fn compiled(&self) -> Option<&Arc<CompiledProgram>> {
+    pub(crate) fn compiled(&self) -> Option<&Arc<CompiledProgram>> {
         self.0.as_ref()
     }
 }
 
 /// What runs a delivery: the built-in consumer or a learner's program.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ConsumerMachine {
+pub(crate) enum ConsumerMachine {
     /// P4's consumer around P1's reservation, as the scenario's switches say.
     BuiltIn(ConsumeMessage<ReserveStockForMessage>),
     /// A learner's program.
@@ -121,7 +123,7 @@ enum MachineStep {
 
 impl ConsumerMachine {
     /// The transaction it has open.
-    pub fn open_transaction(&self) -> Option<TxId> {
+    pub(crate) fn open_transaction(&self) -> Option<TxId> {
         match self {
             ConsumerMachine::BuiltIn(machine) => machine.open_transaction(),
             ConsumerMachine::Program(machine) => machine.open_transaction(),
@@ -129,7 +131,7 @@ impl ConsumerMachine {
     }
 
     /// The statement of the next step.
-    pub fn next_statement(&self, now: Tick) -> Option<String> {
+    pub(crate) fn next_statement(&self, now: Tick) -> Option<String> {
         match self {
             ConsumerMachine::BuiltIn(machine) => machine.next_statement(now),
             ConsumerMachine::Program(machine) => machine.next_statement(now),
@@ -137,7 +139,7 @@ impl ConsumerMachine {
     }
 
     /// Whether it has committed (or found a duplicate) and not acknowledged: where F2 hits.
-    pub fn awaits_ack(&self) -> bool {
+    pub(crate) fn awaits_ack(&self) -> bool {
         match self {
             ConsumerMachine::BuiltIn(machine) => {
                 matches!(machine.state(), ConsumeState::Acknowledge)
@@ -148,7 +150,7 @@ impl ConsumerMachine {
 
     /// Whether its next statement is the `COMMIT` of its open transaction: where an injected
     /// F3 hits.
-    pub fn about_to_commit(&self) -> bool {
+    pub(crate) fn about_to_commit(&self) -> bool {
         match self {
             ConsumerMachine::BuiltIn(machine) => {
                 matches!(machine.state(), ConsumeState::Commit { .. })
@@ -204,24 +206,24 @@ impl ConsumerMachine {
 
 /// One delivery being processed by an instance.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Delivery {
+pub(crate) struct Delivery {
     /// The copy delivered.
-    pub entry: EntryId,
+    pub(crate) entry: EntryId,
     /// The message.
-    pub message_id: MessageId,
+    pub(crate) message_id: MessageId,
     /// Which delivery of the message (over all its copies), from 1.
-    pub delivery_number: u32,
+    pub(crate) delivery_number: u32,
     /// The consumer's step machine.
-    pub machine: ConsumerMachine,
+    pub(crate) machine: ConsumerMachine,
     /// The transaction whose row lock it waits for.
-    pub waiting_for: Option<TxId>,
+    pub(crate) waiting_for: Option<TxId>,
 }
 
 /// One consumer instance.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct ConsumerInstance {
+pub(crate) struct ConsumerInstance {
     /// What it is processing, if anything.
-    pub delivery: Option<Delivery>,
+    pub(crate) delivery: Option<Delivery>,
 }
 
 impl World {

@@ -132,24 +132,25 @@ pub enum Injection {
 /// What an injection of any class may aim at, from which [`Injection::of_class`] takes what
 /// its class needs: the fuzzer's draft of an injection.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct InjectionAim {
+#[cfg(feature = "testing")]
+pub(crate) struct InjectionAim {
     /// A message: what F1-F4, F9, F10 and F12 hit.
-    pub message: MessageRef,
+    pub(crate) message: MessageRef,
     /// A request: what F5-F8 and F11 hit.
-    pub request: RequestIndex,
+    pub(crate) request: RequestIndex,
     /// Another request than `request`, whose key F7 reuses; `None` when there is none.
-    pub key_of: Option<RequestIndex>,
+    pub(crate) key_of: Option<RequestIndex>,
     /// The request whose answer F9's message waits for.
-    pub after_request: RequestIndex,
+    pub(crate) after_request: RequestIndex,
     /// Which delivery (F2, F3) or send (F5, F8), from 1.
-    pub ordinal: u32,
+    pub(crate) ordinal: u32,
     /// Where F8 crashes.
-    pub point: ApiCrashPoint,
+    pub(crate) point: ApiCrashPoint,
 }
 
 /// The delivery or send an injection counts ([`Injection::ordinal`]), from 1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum InjectionOrdinal {
+pub(crate) enum InjectionOrdinal {
     /// The message's `delivery`-th delivery (its field `delivery`).
     Delivery(u32),
     /// The request's `attempt`-th send (its field `attempt`).
@@ -210,7 +211,7 @@ impl Injection {
     }
 
     /// The message the injection names, if it names one, for validation.
-    pub fn message(&self) -> Option<&MessageRef> {
+    pub(crate) fn message(&self) -> Option<&MessageRef> {
         match self {
             Injection::DuplicateDelivery { message }
             | Injection::CrashConsumerAfterCommit { message, .. }
@@ -229,7 +230,7 @@ impl Injection {
 
     /// Which delivery or send the injection waits for, if it counts one, for validation
     /// against [`crate::sim::bounds`].
-    pub fn ordinal(&self) -> Option<InjectionOrdinal> {
+    pub(crate) fn ordinal(&self) -> Option<InjectionOrdinal> {
         match self {
             Injection::CrashConsumerAfterCommit { delivery, .. }
             | Injection::CrashConsumerBeforeCommit { delivery, .. } => {
@@ -251,7 +252,8 @@ impl Injection {
 
     /// An injection of `class` at `aim` (what a fuzzer drew); `None` when the class needs
     /// what `aim` lacks.
-    pub fn of_class(class: FaultClass, aim: InjectionAim) -> Option<Injection> {
+    #[cfg(feature = "testing")]
+    pub(crate) fn of_class(class: FaultClass, aim: InjectionAim) -> Option<Injection> {
         let InjectionAim { message, request, key_of, after_request, ordinal, point } = aim;
         Some(match class {
             FaultClass::F1 => Injection::DuplicateDelivery { message },
@@ -270,7 +272,7 @@ impl Injection {
     }
 
     /// The requests the injection names, for validation.
-    pub fn requests(&self) -> Vec<RequestIndex> {
+    pub(crate) fn requests(&self) -> Vec<RequestIndex> {
         let of_message = |message: &MessageRef| match message {
             MessageRef::OrderPlacedOf(request) => *request,
         };
@@ -303,7 +305,7 @@ fn message_id(world: &World, message: &MessageRef) -> Option<MessageId> {
 
 /// The fault action `injection` fires now in `world`, whose enabled actions are `enabled`, if
 /// its trigger holds: the scheduler fires it once, the first step it does.
-pub fn trigger(world: &World, injection: &Injection, enabled: &[Action]) -> Option<Action> {
+pub(crate) fn trigger(world: &World, injection: &Injection, enabled: &[Action]) -> Option<Action> {
     let queued = |message_id: MessageId| {
         world.broker().entries_of(message_id).find(|(_, entry)| {
             matches!(entry.state, EntryState::Ready { .. } | EntryState::InFlight { .. })
@@ -409,17 +411,18 @@ pub struct FaultRates(pub BTreeMap<FaultClass, u32>);
 
 impl FaultRates {
     /// No random faults.
-    pub fn none() -> FaultRates {
+    pub(crate) fn none() -> FaultRates {
         FaultRates(BTreeMap::new())
     }
 
     /// The same rate for every class.
-    pub fn uniform(per_million: u32) -> FaultRates {
+    #[cfg(test)]
+    pub(crate) fn uniform(per_million: u32) -> FaultRates {
         FaultRates(FaultClass::ALL.into_iter().map(|class| (class, per_million)).collect())
     }
 
     /// The rate of `class`, 0 if unlisted.
-    pub fn per_million(&self, class: FaultClass) -> u32 {
+    pub(crate) fn per_million(&self, class: FaultClass) -> u32 {
         self.0.get(&class).copied().unwrap_or(0)
     }
 

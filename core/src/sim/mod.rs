@@ -5,7 +5,7 @@
 //!
 //! The model has Stateright's shape, so an exhaustive checker can be built on it:
 //! [`World`] is the whole state (`Clone + Eq + Hash`), [`World::enabled_actions`] lists what can
-//! happen in a fixed order, and [`World::apply`] performs one [`Action`]. One action runs one
+//! happen in a fixed order, and `World::apply` performs one [`Action`]. One action runs one
 //! statement of one step machine, so two handlers interleave statement by statement and a
 //! naive check-then-act really loses a race. [`Simulation`] is the seeded scheduler on top: a
 //! run is a pure function of ([`Scenario`], seed), injections included, and its [`Trace`]
@@ -60,37 +60,44 @@ mod scheduler;
 mod trace;
 mod world;
 
-pub use action::{Action, Actor, AttemptId, EntryId, HoldRelease, InstanceId, RequestIndex};
-pub use api::ApiAttempt;
-pub use broker::{Broker, BrokerEntry, DeadLetter, EntryState};
-pub use catalogue::{CATALOGUE, CatalogueEntry, CatalogueError, catalogue_scenario};
+pub(crate) use action::AttemptId;
+pub use action::{Action, Actor, EntryId, HoldRelease, InstanceId, RequestIndex};
+pub(crate) use api::ApiAttempt;
+pub(crate) use broker::{Broker, EntryState};
+pub(crate) use catalogue::CatalogueEntry;
+pub use catalogue::{CATALOGUE, CatalogueError, catalogue_scenario};
 pub use choice::{
     AnchoredAction, CopyRef, DeliveryRef, MessageAnchor, SendRef, UserChoice, anchor,
 };
-pub use client::{ClientRequest, ClientState, PlannedOrder};
-pub use clock::{Deadline, DeadlineReason};
-pub use consumer::{ConsumerInstance, ConsumerMachine, Delivery, InstalledProgram};
-pub use fault::{
-    ApiCrashPoint, FaultRates, Injection, InjectionAim, InjectionOrdinal, MessageRef, trigger,
-};
+pub(crate) use client::ClientState;
+pub(crate) use clock::DeadlineReason;
+pub use fault::FaultRates;
+#[cfg(feature = "testing")]
+pub(crate) use fault::{ApiCrashPoint, Injection, InjectionAim, MessageRef};
 pub use json::locate;
-pub use network::InFlightResponse;
-pub use pending::PendingWork;
-pub use relay::RelayRun;
-pub use reproduce::{NotReproduced, TraceDifference, first_difference, reproduce};
-pub use retention::{RetentionRun, RetentionStage};
-pub use run::{Carried, ChoiceOutcome, Played, Run, RunAnchorer, RunError, RunOpener, RunPlayer};
+pub(crate) use pending::PendingWork;
+pub(crate) use reproduce::reproduce;
+pub use reproduce::{NotReproduced, TraceDifference, first_difference};
+pub use run::{ChoiceOutcome, Played, Run, RunError, RunOpener};
+pub(crate) use scenario::{
+    ClientConfig, ConsumerSetup, Limits, RetentionJobConfig, SCENARIO_FORMAT_VERSION,
+    ScheduleConfig,
+};
+#[cfg(feature = "testing")]
+pub(crate) use scenario::{INSTANCES_MIN, KeyOnRetry};
 pub use scenario::{
-    ClientConfig, ConsumerSetup, INSTANCES_MAX, INSTANCES_MIN, KeyOnRetry, Limits, Operation,
-    Pattern, PatternMode, Patterns, RequestSpec, RetentionJobConfig, SCENARIO_FORMAT_VERSION,
-    Scenario, ScenarioError, ScheduleConfig,
+    Operation, Pattern, PatternMode, Patterns, RequestSpec, Scenario, ScenarioError,
 };
-pub use scheduler::{ReplayError, RewindError, SNAPSHOTS_KEPT_MAX, Simulation, Snapshot};
+pub use scheduler::{ReplayError, Simulation};
+#[cfg(test)]
+pub(crate) use scheduler::{RewindError, SNAPSHOTS_KEPT_MAX};
 pub use trace::{
-    Choice, FiredFaults, LimitReached, SimEvent, StepRecord, StopReason, TRACE_FORMAT_VERSION,
-    Trace, TraceError, TraceStep, TraceSummary, dead_letters, describe_event, describe_row_changes,
+    Choice, FiredFaults, SimEvent, StopReason, Trace, TraceError, TraceStep, describe_event,
+    describe_row_changes,
 };
-pub use world::{ApplyError, RESERVE_STOCK_CONSUMER, Target, World, WorldConfig};
+pub(crate) use trace::{LimitReached, dead_letters};
+pub use world::World;
+pub(crate) use world::{ApplyError, Target};
 
 #[cfg(test)]
 mod tests;

@@ -14,13 +14,13 @@ use crate::sim::world::{ApplyError, StepOut, Target, World, missing};
 
 /// An answer on its way to the client.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct InFlightResponse {
+pub(crate) struct InFlightResponse {
     /// The request.
-    pub request: RequestIndex,
+    pub(crate) request: RequestIndex,
     /// Which send of it, from 1.
-    pub send_number: u32,
+    pub(crate) send_number: u32,
     /// The answer.
-    pub response: HttpResponse,
+    pub(crate) response: HttpResponse,
 }
 
 impl World {

@@ -13,7 +13,7 @@ use crate::sim::world::World;
 /// One piece of work still to do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "pending", rename_all = "snake_case")]
-pub enum PendingWork {
+pub(crate) enum PendingWork {
     /// A request has no final answer yet (not sent, waiting, or backing off).
     Request {
         /// The request.
@@ -55,7 +55,7 @@ impl World {
     /// The work still to do, actor by actor: requests, API attempts, answers on the network,
     /// the relay and the outbox, the broker's copies, the consumers' deliveries, the retention
     /// job. Lazy: asking whether there is any looks no further than the first.
-    pub fn pending(&self) -> impl Iterator<Item = PendingWork> + '_ {
+    pub(crate) fn pending(&self) -> impl Iterator<Item = PendingWork> + '_ {
         let requests = self.clients.iter().enumerate().filter_map(|(index, client)| {
             (!client.is_finished()).then_some(PendingWork::Request { request: RequestIndex(index) })
         });
@@ -90,13 +90,13 @@ impl World {
     }
 
     /// Whether any work is pending: [`World::pending`] is not empty.
-    pub fn has_pending_work(&self) -> bool {
+    pub(crate) fn has_pending_work(&self) -> bool {
         self.pending().next().is_some()
     }
 
     /// [`World::pending`] in words, answers and copies counted: empty when nothing is pending.
     /// A stuck run's stop reason quotes it.
-    pub fn pending_work(&self) -> Vec<String> {
+    pub(crate) fn pending_work(&self) -> Vec<String> {
         let mut words = Vec::new();
         let (mut answers_told, mut messages_told) = (false, false);
         for work in self.pending() {

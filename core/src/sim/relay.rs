@@ -13,11 +13,11 @@ use crate::step::{Step, Steps};
 
 /// A running relay.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct RelayRun {
+pub(crate) struct RelayRun {
     /// The relay's step machine.
-    pub machine: RelayOutbox,
+    pub(crate) machine: RelayOutbox,
     /// The transaction whose row lock it waits for.
-    pub waiting_for: Option<TxId>,
+    pub(crate) waiting_for: Option<TxId>,
 }
 
 impl World {
@@ -53,7 +53,7 @@ impl World {
     }
 
     /// The messages the running relay has published and not yet marked.
-    pub fn relay_published_not_marked(&self) -> Vec<MessageId> {
+    pub(crate) fn relay_published_not_marked(&self) -> Vec<MessageId> {
         let Some(run) = &self.relay else { return Vec::new() };
         match run.machine.state() {
             RelayState::Publish { batch, published_count } => {

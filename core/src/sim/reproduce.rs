@@ -95,7 +95,7 @@ pub fn first_difference(recorded: &Trace, replayed: &Trace) -> Option<TraceDiffe
 
 /// Runs `trace` again from its scenario, seed and choices and checks that the run is the
 /// trace: `Ok` with the replay if it is.
-pub fn reproduce(trace: &Trace) -> Result<Trace, NotReproduced> {
+pub(crate) fn reproduce(trace: &Trace) -> Result<Trace, NotReproduced> {
     let replayed = Run::replay(trace)?;
     match first_difference(trace, &replayed) {
         None => Ok(replayed),

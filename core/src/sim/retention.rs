@@ -17,7 +17,7 @@ use crate::store::KeyState;
 
 /// The retention job's current stage.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum RetentionStage {
+pub(crate) enum RetentionStage {
     /// Purging the consumer's expired inbox rows.
     Inbox(PurgeExpiredInboxRows),
     /// Purging forgotten idempotency keys.
@@ -26,11 +26,11 @@ pub enum RetentionStage {
 
 /// A running retention job.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct RetentionRun {
+pub(crate) struct RetentionRun {
     /// Its stage.
-    pub stage: RetentionStage,
+    pub(crate) stage: RetentionStage,
     /// The transaction whose row lock it waits for.
-    pub waiting_for: Option<TxId>,
+    pub(crate) waiting_for: Option<TxId>,
 }
 
 impl RetentionRun {

@@ -35,8 +35,9 @@ use crate::sim::world::{ApplyError, is_listed};
 mod open;
 mod player;
 
-pub use open::{RunAnchorer, RunOpener};
-pub use player::RunPlayer;
+pub(crate) use open::RunAnchorer;
+pub use open::RunOpener;
+pub(crate) use player::RunPlayer;
 
 /// One run: what it is a pure function of.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -131,7 +132,7 @@ impl Run {
     /// The run whose choices are the actions `taken` at their step numbers, in `scenario` with
     /// `seed`: each action is anchored in the world it is taken in, the scheduler takes every
     /// other step. Returns the run and the simulation after its last choice.
-    pub fn anchor(
+    pub(crate) fn anchor(
         scenario: Scenario,
         seed: u64,
         taken: &[(usize, Action)],

@@ -32,7 +32,7 @@ mod error;
 pub use error::ScenarioError;
 
 /// The version of the scenario format this crate reads and writes.
-pub const SCENARIO_FORMAT_VERSION: u32 = 1;
+pub(crate) const SCENARIO_FORMAT_VERSION: u32 = 1;
 
 /// Which twin of a pattern runs.
 #[derive(
@@ -68,7 +68,7 @@ impl Patterns {
     }
 
     /// P1's implementation.
-    pub fn stock(self) -> StockImplementation {
+    pub(crate) fn stock(self) -> StockImplementation {
         match self.p1_stock {
             PatternMode::Naive => StockImplementation::Naive,
             PatternMode::Idempotent => StockImplementation::Idempotent,
@@ -76,7 +76,7 @@ impl Patterns {
     }
 
     /// P2's implementation.
-    pub fn order(self) -> OrderImplementation {
+    pub(crate) fn order(self) -> OrderImplementation {
         match self.p2_order {
             PatternMode::Naive => OrderImplementation::Naive,
             PatternMode::Idempotent => OrderImplementation::Idempotent,
@@ -84,7 +84,7 @@ impl Patterns {
     }
 
     /// P3's implementation.
-    pub fn api(self) -> Implementation {
+    pub(crate) fn api(self) -> Implementation {
         match self.p3_api {
             PatternMode::Naive => Implementation::Naive,
             PatternMode::Idempotent => Implementation::Idempotent,
@@ -92,7 +92,7 @@ impl Patterns {
     }
 
     /// P4's implementation.
-    pub fn inbox(self) -> ConsumerImplementation {
+    pub(crate) fn inbox(self) -> ConsumerImplementation {
         match self.p4_inbox {
             PatternMode::Naive => ConsumerImplementation::Naive,
             PatternMode::Idempotent => ConsumerImplementation::Idempotent,
@@ -115,7 +115,7 @@ pub enum Pattern {
 
 impl Pattern {
     /// The four patterns, in order.
-    pub const ALL: [Pattern; 4] = [Pattern::P1, Pattern::P2, Pattern::P3, Pattern::P4];
+    pub(crate) const ALL: [Pattern; 4] = [Pattern::P1, Pattern::P2, Pattern::P3, Pattern::P4];
 }
 
 impl Patterns {
@@ -199,7 +199,7 @@ pub struct RequestSpec {
 /// Which key a retry carries.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum KeyOnRetry {
+pub(crate) enum KeyOnRetry {
     /// The key of the first send: what a correct client does.
     #[default]
     SameKey,
@@ -212,14 +212,14 @@ pub enum KeyOnRetry {
 #[serde(deny_unknown_fields)]
 pub struct ClientConfig {
     /// How long a client waits for an answer before it retries.
-    pub timeout_ticks: u64,
+    pub(crate) timeout_ticks: u64,
     /// How many sends a request gets at most, the first included.
-    pub attempts_max: u32,
+    pub(crate) attempts_max: u32,
     /// How long a client waits before retrying after a 409 or a 5xx answer.
-    pub backoff_ticks: u64,
+    pub(crate) backoff_ticks: u64,
     /// Which key a retry carries.
     #[serde(default)]
-    pub key_on_retry: KeyOnRetry,
+    pub(crate) key_on_retry: KeyOnRetry,
 }
 
 impl Default for ClientConfig {
@@ -241,11 +241,11 @@ pub struct ConsumerSetup {
     pub instances: usize,
     /// How long a delivered message stays invisible: if it is not acked by then, the broker
     /// delivers it again.
-    pub visibility_timeout_ticks: u64,
+    pub(crate) visibility_timeout_ticks: u64,
     /// How many deliveries a message gets before the broker dead-letters it.
-    pub deliveries_max: u32,
+    pub(crate) deliveries_max: u32,
     /// How long an inbox row is kept before the retention job may purge it.
-    pub inbox_retention_ticks: u64,
+    pub(crate) inbox_retention_ticks: u64,
 }
 
 impl Default for ConsumerSetup {
@@ -264,7 +264,7 @@ impl Default for ConsumerSetup {
 #[serde(deny_unknown_fields)]
 pub struct RetentionJobConfig {
     /// Whether it runs: when on, the clock also advances to the moments rows expire.
-    pub enabled: bool,
+    pub(crate) enabled: bool,
 }
 
 /// How the scheduler picks among enabled actions.
@@ -284,15 +284,15 @@ pub struct Limits {
     /// Steps per run.
     pub steps_max: usize,
     /// Steps a trace records (the run stops when it is full).
-    pub trace_steps_max: usize,
+    pub(crate) trace_steps_max: usize,
     /// Entries in the broker's queue.
-    pub queue_len_max: usize,
+    pub(crate) queue_len_max: usize,
     /// Records of the history.
-    pub history_records_max: usize,
+    pub(crate) history_records_max: usize,
     /// How often the state is snapshotted for rewinding: every this many steps.
-    pub snapshot_every_steps: usize,
+    pub(crate) snapshot_every_steps: usize,
     /// How many random faults a run takes at most (injections do not count).
-    pub random_faults_max: usize,
+    pub(crate) random_faults_max: usize,
 }
 
 impl Default for Limits {
@@ -370,10 +370,8 @@ pub struct Scenario {
 }
 
 /// The fewest consumer instances a scenario may have: two, so that a race (F4) can happen.
-pub const INSTANCES_MIN: usize = bounds::INSTANCES.min as usize;
-
-/// The most consumer instances a scenario may have.
-pub const INSTANCES_MAX: usize = bounds::INSTANCES.max as usize;
+#[cfg(feature = "testing")]
+pub(crate) const INSTANCES_MIN: usize = bounds::INSTANCES.min as usize;
 
 impl Scenario {
     /// Reads and validates a scenario.
@@ -441,7 +439,7 @@ impl Scenario {
 
     /// Checks what the JSON's shape cannot: version, the bounds of [`crate::sim::bounds`],
     /// references.
-    pub fn validate(&self) -> Result<(), ScenarioError> {
+    pub(crate) fn validate(&self) -> Result<(), ScenarioError> {
         if self.format_version != SCENARIO_FORMAT_VERSION {
             return Err(ScenarioError::UnsupportedVersion {
                 found: self.format_version,

@@ -39,16 +39,16 @@ use crate::sim::world::{ApplyError, World, is_listed};
 /// The most snapshots a rewindable run keeps, the start's included. With the worlds the bounds
 /// allow (`sim::bounds::longest_run_scenario`, `benches/long_run.rs`), this keeps a run's
 /// snapshots within a few tens of megabytes, and a rewind within one interval of replay.
-pub const SNAPSHOTS_KEPT_MAX: usize = 24;
+pub(crate) const SNAPSHOTS_KEPT_MAX: usize = 24;
 
 /// A world kept for rewinding, shared by the copies of its run (a copy of a [`Simulation`]
 /// shares its snapshots rather than copying them).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Snapshot {
+pub(crate) struct Snapshot {
     /// The number of steps applied to reach it.
-    pub step: usize,
+    pub(crate) step: usize,
     /// The world after that step.
-    pub world: Arc<World>,
+    pub(crate) world: Arc<World>,
 }
 
 /// The snapshots of a run: the start's, then one every `interval` steps, thinned to at most
@@ -218,11 +218,6 @@ impl Simulation {
         &self.scenario
     }
 
-    /// The seed.
-    pub fn seed(&self) -> u64 {
-        self.seed
-    }
-
     /// The world now.
     pub fn world(&self) -> &World {
         &self.world
@@ -346,7 +341,7 @@ impl Simulation {
 
     /// Why the run stops at its next step because of a limit, if it has reached one (the
     /// step records the reason and takes nothing).
-    pub fn limit_reached(&self) -> Option<StopReason> {
+    pub(crate) fn limit_reached(&self) -> Option<StopReason> {
         let limits = self.scenario.limits;
         if self.steps.len() >= limits.steps_max {
             return Some(StopReason::StepLimit { steps_max: limits.steps_max });

@@ -24,37 +24,37 @@ use crate::store::{RowChange, StoreError};
 pub use event::{SimEvent, describe_event};
 
 /// The version of the trace format this crate reads and writes.
-pub const TRACE_FORMAT_VERSION: u32 = 1;
+pub(crate) const TRACE_FORMAT_VERSION: u32 = 1;
 
 /// What one applied action produced: the world's side of a trace step.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct StepRecord {
+pub(crate) struct StepRecord {
     /// The action.
-    pub action: Action,
+    pub(crate) action: Action,
     /// Its actor.
-    pub actor: Actor,
+    pub(crate) actor: Actor,
     /// The virtual time of the step (after it, for a clock advance).
-    pub tick: Tick,
+    pub(crate) tick: Tick,
     /// The statement run, if the step ran one.
-    pub statement: Option<String>,
+    pub(crate) statement: Option<String>,
     /// The request involved.
-    pub request: Option<RequestIndex>,
+    pub(crate) request: Option<RequestIndex>,
     /// The send involved.
-    pub attempt: Option<AttemptId>,
+    pub(crate) attempt: Option<AttemptId>,
     /// The message involved.
-    pub message_id: Option<MessageId>,
+    pub(crate) message_id: Option<MessageId>,
     /// The idempotency key involved.
-    pub key: Option<IdempotencyKey>,
+    pub(crate) key: Option<IdempotencyKey>,
     /// What happened.
-    pub events: Vec<SimEvent>,
+    pub(crate) events: Vec<SimEvent>,
     /// The rows the step's commits changed, table then key order.
-    pub row_changes: Vec<RowChange>,
+    pub(crate) row_changes: Vec<RowChange>,
     /// The invariant violations that appeared at the step (stand after it and did not before).
-    pub new_violations: Vec<Violation>,
+    pub(crate) new_violations: Vec<Violation>,
     /// Every invariant violated after the step, in order.
-    pub violated: Vec<InvariantId>,
+    pub(crate) violated: Vec<InvariantId>,
     /// Whether the world had no pending work after the step.
-    pub quiescent: bool,
+    pub(crate) quiescent: bool,
 }
 
 /// How the scheduler came to take an action.
@@ -85,7 +85,7 @@ pub struct TraceStep {
     /// Who acted.
     pub actor: Actor,
     /// The lane of the page's diagram.
-    pub lane: String,
+    pub(crate) lane: String,
     /// What they did.
     pub action: Action,
     /// The fault class, for a fault action.
@@ -95,13 +95,13 @@ pub struct TraceStep {
     /// The statement run.
     pub statement: Option<String>,
     /// The request involved.
-    pub request: Option<RequestIndex>,
+    pub(crate) request: Option<RequestIndex>,
     /// The send involved.
-    pub attempt: Option<AttemptId>,
+    pub(crate) attempt: Option<AttemptId>,
     /// The message involved.
-    pub message_id: Option<MessageId>,
+    pub(crate) message_id: Option<MessageId>,
     /// The key involved.
-    pub key: Option<IdempotencyKey>,
+    pub(crate) key: Option<IdempotencyKey>,
     /// What happened.
     pub events: Vec<SimEvent>,
     /// The rows changed.
@@ -111,7 +111,7 @@ pub struct TraceStep {
     /// Every invariant violated after this step.
     pub violated: Vec<InvariantId>,
     /// Whether nothing was pending after it.
-    pub quiescent: bool,
+    pub(crate) quiescent: bool,
 }
 
 /// Why a run stopped.
@@ -166,7 +166,7 @@ pub struct TraceSummary {
 
 /// The copies dead-lettered in `steps` (a whole trace, or the steps a page shows so far): the
 /// step, the copy and its message.
-pub fn dead_letters(steps: &[TraceStep]) -> Vec<(usize, EntryId, MessageId)> {
+pub(crate) fn dead_letters(steps: &[TraceStep]) -> Vec<(usize, EntryId, MessageId)> {
     steps
         .iter()
         .flat_map(|step| {
@@ -188,7 +188,7 @@ pub struct FiredFaults {
     /// Drawn by the scenario's random fault rates.
     pub random: BTreeMap<FaultClass, usize>,
     /// Chosen by the user.
-    pub user: BTreeMap<FaultClass, usize>,
+    pub(crate) user: BTreeMap<FaultClass, usize>,
 }
 
 impl FiredFaults {
@@ -210,7 +210,7 @@ impl FiredFaults {
 #[serde(deny_unknown_fields)]
 pub struct Trace {
     /// [`TRACE_FORMAT_VERSION`].
-    pub format_version: u32,
+    pub(crate) format_version: u32,
     /// The scenario run (its injections included).
     pub scenario: Scenario,
     /// The seed.
@@ -236,9 +236,9 @@ pub struct Trace {
 #[serde(deny_unknown_fields)]
 pub struct LimitReached {
     /// The step that was not taken: one past the trace's last step.
-    pub step: usize,
+    pub(crate) step: usize,
     /// The store's refusal: which limit, with its figures.
-    pub refusal: StoreError,
+    pub(crate) refusal: StoreError,
 }
 
 /// Why a trace was refused.
@@ -327,7 +327,8 @@ impl Trace {
 
     /// The copies the broker dead-lettered: their own outcome, which I6 does not count as a
     /// message lost or processed twice. In words: `view::dead_letter_sentences`.
-    pub fn dead_letters(&self) -> Vec<(usize, EntryId, MessageId)> {
+    #[cfg(test)]
+    pub(crate) fn dead_letters(&self) -> Vec<(usize, EntryId, MessageId)> {
         dead_letters(&self.steps)
     }
 

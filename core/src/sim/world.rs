@@ -50,39 +50,39 @@ use crate::store::Store;
 mod error;
 
 pub(crate) use error::missing;
-pub use error::{ApplyError, Target};
+pub(crate) use error::{ApplyError, Target};
 
 /// The name every instance of the reserve-stock consumer shares (`inbox.consumer`).
-pub const RESERVE_STOCK_CONSUMER: &str = "reserve-stock";
+pub(crate) const RESERVE_STOCK_CONSUMER: &str = "reserve-stock";
 
 /// What the world needs of its scenario while it runs.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct WorldConfig {
+pub(crate) struct WorldConfig {
     /// Which twins run.
-    pub patterns: Patterns,
+    pub(crate) patterns: Patterns,
     /// The idempotency layer's configuration.
-    pub api: crate::idempotency::Config,
+    pub(crate) api: crate::idempotency::Config,
     /// The clients' retry policy.
-    pub client: ClientConfig,
+    pub(crate) client: ClientConfig,
     /// The consumers and the broker.
-    pub consumers: ConsumerSetup,
+    pub(crate) consumers: ConsumerSetup,
     /// The relay.
-    pub relay: crate::outbox::RelayConfig,
+    pub(crate) relay: crate::outbox::RelayConfig,
     /// The retention job.
-    pub retention_job: RetentionJobConfig,
+    pub(crate) retention_job: RetentionJobConfig,
     /// The limits.
-    pub limits: Limits,
+    pub(crate) limits: Limits,
     /// The consumer's name.
-    pub consumer_name: ConsumerName,
+    pub(crate) consumer_name: ConsumerName,
     /// The learner's program that runs in place of the built-in consumer, if any.
-    pub consumer_program: InstalledProgram,
+    pub(crate) consumer_program: InstalledProgram,
     /// The learner's program that runs in place of the built-in `MarkPaid`, if any.
-    pub mark_paid_program: InstalledProgram,
+    pub(crate) mark_paid_program: InstalledProgram,
 }
 
 /// Whether `action` is in `enabled`, the enabled actions of a state: whether it can be applied
 /// there. A `HoldMessage` may name any release.
-pub fn is_listed(enabled: &[Action], action: &Action) -> bool {
+pub(crate) fn is_listed(enabled: &[Action], action: &Action) -> bool {
     match action {
         Action::HoldMessage { entry, .. } => enabled
             .iter()
@@ -158,7 +158,10 @@ pub(super) struct StepOut {
 
 impl World {
     /// The world at tick 0 for `scenario`, drawing its keys and planned order ids from `rng`.
-    pub fn new(scenario: &Scenario, mut rng: DeterministicRng) -> Result<World, ScenarioError> {
+    pub(crate) fn new(
+        scenario: &Scenario,
+        mut rng: DeterministicRng,
+    ) -> Result<World, ScenarioError> {
         scenario.validate()?;
         let clients = scenario
             .requests
@@ -216,12 +219,12 @@ impl World {
     }
 
     /// The configuration.
-    pub fn config(&self) -> &WorldConfig {
+    pub(crate) fn config(&self) -> &WorldConfig {
         &self.config
     }
 
     /// The virtual time.
-    pub fn now(&self) -> Tick {
+    pub(crate) fn now(&self) -> Tick {
         self.now
     }
 
@@ -231,47 +234,47 @@ impl World {
     }
 
     /// The history.
-    pub fn history(&self) -> &History {
+    pub(crate) fn history(&self) -> &History {
         &self.history
     }
 
     /// The clients, by request index.
-    pub fn clients(&self) -> &[ClientRequest] {
+    pub(crate) fn clients(&self) -> &[ClientRequest] {
         &self.clients
     }
 
     /// The requests in flight in the API.
-    pub fn attempts(&self) -> &BTreeMap<AttemptId, ApiAttempt> {
+    pub(crate) fn attempts(&self) -> &BTreeMap<AttemptId, ApiAttempt> {
         &self.attempts
     }
 
     /// The answers on the network.
-    pub fn responses(&self) -> &BTreeMap<AttemptId, InFlightResponse> {
+    pub(crate) fn responses(&self) -> &BTreeMap<AttemptId, InFlightResponse> {
         &self.responses
     }
 
     /// The relay's run, if one is running.
-    pub fn relay(&self) -> Option<&RelayRun> {
+    pub(crate) fn relay(&self) -> Option<&RelayRun> {
         self.relay.as_ref()
     }
 
     /// The broker.
-    pub fn broker(&self) -> &Broker {
+    pub(crate) fn broker(&self) -> &Broker {
         &self.broker
     }
 
     /// The consumer instances.
-    pub fn consumers(&self) -> &[ConsumerInstance] {
+    pub(crate) fn consumers(&self) -> &[ConsumerInstance] {
         &self.consumers
     }
 
     /// The retention job's run, if one is running.
-    pub fn retention(&self) -> Option<&RetentionRun> {
+    pub(crate) fn retention(&self) -> Option<&RetentionRun> {
         self.retention.as_ref()
     }
 
     /// The planned order of a `place_order` request.
-    pub fn planned_order(&self, request: RequestIndex) -> Option<PlannedOrder> {
+    pub(crate) fn planned_order(&self, request: RequestIndex) -> Option<PlannedOrder> {
         self.clients.get(request.0).and_then(|client| client.planned_order)
     }
 
@@ -281,7 +284,7 @@ impl World {
     }
 
     /// Whether work is pending (I6 is checked only when none is).
-    pub fn quiescence(&self) -> Quiescence {
+    pub(crate) fn quiescence(&self) -> Quiescence {
         if self.has_pending_work() {
             Quiescence::WorkPending
         } else {
@@ -306,7 +309,7 @@ impl World {
     }
 
     /// The normal actions enabled now.
-    pub fn enabled_normal_actions(&self) -> Vec<Action> {
+    pub(crate) fn enabled_normal_actions(&self) -> Vec<Action> {
         let mut actions = Vec::new();
         self.enabled_client_actions(&mut actions);
         self.enabled_api_steps(&mut actions);
@@ -348,12 +351,13 @@ impl World {
     }
 
     /// Whether `action` can be applied now. A `HoldMessage` may name any release.
-    pub fn is_enabled(&self, action: &Action) -> bool {
+    pub(crate) fn is_enabled(&self, action: &Action) -> bool {
         is_listed(&self.enabled_actions(), action)
     }
 
     /// Applies one action: the next state and what the step did.
-    pub fn apply(&mut self, action: &Action) -> Result<StepRecord, ApplyError> {
+    #[cfg(test)]
+    pub(crate) fn apply(&mut self, action: &Action) -> Result<StepRecord, ApplyError> {
         if !self.is_enabled(action) {
             return Err(ApplyError::NotEnabled { action: action.clone() });
         }

@@ -11,15 +11,15 @@
 //! the client) print a comment or a broker verb; [`is_sql`] tells them apart.
 
 mod rows;
-pub mod statements;
+pub(crate) mod statements;
 
-pub use rows::{SqlRow, table_rows_json};
+pub use rows::table_rows_json;
 
 use crate::store::Tables;
 
 /// A parameter of a statement, typed as the column it goes into.
 #[derive(Clone, Debug, PartialEq)]
-pub enum SqlValue {
+pub(crate) enum SqlValue {
     /// `NULL`.
     Null,
     /// A `bigint` or `integer`.
@@ -35,7 +35,7 @@ pub enum SqlValue {
 impl SqlValue {
     /// The value as a SQL literal: `NULL`, `42`, `true`, `'it''s'`; JSON as a quoted text
     /// literal, which PostgreSQL casts to the `jsonb` column it is compared with or written to.
-    pub fn literal(&self) -> String {
+    pub(crate) fn literal(&self) -> String {
         match self {
             SqlValue::Null => "NULL".to_owned(),
             SqlValue::Int(value) => value.to_string(),
@@ -46,7 +46,7 @@ impl SqlValue {
     }
 
     /// The value as `to_jsonb` shows it: what [`table_rows_json`] compares.
-    pub fn to_json(&self) -> serde_json::Value {
+    pub(crate) fn to_json(&self) -> serde_json::Value {
         match self {
             SqlValue::Null => serde_json::Value::Null,
             SqlValue::Int(value) => serde_json::Value::from(*value),
@@ -59,18 +59,18 @@ impl SqlValue {
 
 /// A text literal: single quotes, each quote inside doubled (PostgreSQL's
 /// `standard_conforming_strings`, on by default, keeps backslashes as they are).
-pub fn quote(text: &str) -> String {
+pub(crate) fn quote(text: &str) -> String {
     format!("'{}'", text.replace('\'', "''"))
 }
 
 /// A list of literals for `IN (...)`.
-pub fn literal_list(values: &[SqlValue]) -> String {
+pub(crate) fn literal_list(values: &[SqlValue]) -> String {
     values.iter().map(SqlValue::literal).collect::<Vec<_>>().join(", ")
 }
 
 /// A tick as the `bigint` the schema stores it as. Ticks beyond `i64::MAX` do not occur (the
 /// clock's limits are far below); they saturate rather than wrap.
-pub fn tick(tick: crate::ids::Tick) -> SqlValue {
+pub(crate) fn tick(tick: crate::ids::Tick) -> SqlValue {
     SqlValue::Int(i64::try_from(tick.0).unwrap_or(i64::MAX))
 }
 

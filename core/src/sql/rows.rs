@@ -9,7 +9,7 @@ use crate::store::{
 };
 
 /// A row type with its SQL columns.
-pub trait SqlRow: Row {
+pub(crate) trait SqlRow: Row {
     /// The row's values, column by column in [`super::SCHEMA`] order.
     fn sql_values(&self) -> Vec<(&'static str, SqlValue)>;
 }
@@ -28,7 +28,7 @@ fn optional_text(value: Option<impl ToString>) -> SqlValue {
 }
 
 /// The `status` and `payment_id` columns of an order's status.
-pub fn order_status_columns(status: &OrderStatus) -> (SqlValue, SqlValue) {
+pub(crate) fn order_status_columns(status: &OrderStatus) -> (SqlValue, SqlValue) {
     let payment_id = match status {
         OrderStatus::Placed => None,
         OrderStatus::Paid { payment_id } | OrderStatus::Shipped { payment_id } => Some(payment_id),
@@ -92,7 +92,7 @@ impl SqlRow for OutboxRow {
 
 /// The state columns of a key: `state`, `lease_expires_at`, `fencing_token`,
 /// `response_status`, `response_headers`, `response_body`.
-pub fn key_state_columns(state: &KeyState) -> Vec<(&'static str, SqlValue)> {
+pub(crate) fn key_state_columns(state: &KeyState) -> Vec<(&'static str, SqlValue)> {
     match state {
         KeyState::InProgress { lease_expires_at, fencing_token } => vec![
             ("state", text("in_progress")),

@@ -10,7 +10,7 @@ use crate::store::{FencingToken, KeyState, TableName};
 
 /// What an `INSERT` does when the primary key is taken.
 #[derive(Clone, Debug, PartialEq)]
-pub enum OnConflict {
+pub(crate) enum OnConflict {
     /// Nothing: the insert fails with a unique violation.
     Fail,
     /// `ON CONFLICT (<primary key>) DO NOTHING`: zero rows inserted.
@@ -20,7 +20,7 @@ pub enum OnConflict {
 }
 
 /// The primary key columns of a table, as in [`super::SCHEMA`].
-pub fn primary_key(table: TableName) -> &'static str {
+pub(crate) fn primary_key(table: TableName) -> &'static str {
     match table {
         TableName::Orders | TableName::Charges => "id",
         TableName::Stock => "sku",
@@ -32,7 +32,7 @@ pub fn primary_key(table: TableName) -> &'static str {
 }
 
 /// `INSERT INTO <table> (<columns>) VALUES (<values>)`, with the conflict clause.
-pub fn insert_values(
+pub(crate) fn insert_values(
     table: TableName,
     values: Vec<(&'static str, SqlValue)>,
     on_conflict: OnConflict,
@@ -58,12 +58,12 @@ pub fn insert_values(
 }
 
 /// `INSERT` of a whole row.
-pub fn insert<R: SqlRow>(row: &R, on_conflict: OnConflict) -> String {
+pub(crate) fn insert<R: SqlRow>(row: &R, on_conflict: OnConflict) -> String {
     insert_values(R::TABLE, row.sql_values(), on_conflict)
 }
 
 /// `INSERT` of a row whose `id` comes from a sequence: the column's value is `nextval(...)`.
-pub fn insert_charge(order_id: OrderId, payment_id: &PaymentId) -> String {
+pub(crate) fn insert_charge(order_id: OrderId, payment_id: &PaymentId) -> String {
     format!(
         "INSERT INTO charges (id, order_id, payment_id) VALUES (nextval('charges_id_seq'), {}, {})",
         quote(&order_id.to_string()),
@@ -76,12 +76,12 @@ fn text(value: impl ToString) -> String {
 }
 
 /// P1 naive: `UPDATE stock SET available_qty = available_qty - n WHERE sku = $1`.
-pub fn take_stock(sku: &Sku, qty: u32) -> String {
+pub(crate) fn take_stock(sku: &Sku, qty: u32) -> String {
     format!("UPDATE stock SET available_qty = available_qty - {qty} WHERE sku = {}", text(sku))
 }
 
 /// P1 idempotent: take stock only if enough is available; zero rows otherwise.
-pub fn take_stock_if_available(sku: &Sku, qty: u32) -> String {
+pub(crate) fn take_stock_if_available(sku: &Sku, qty: u32) -> String {
     format!(
         "UPDATE stock SET available_qty = available_qty - {qty} WHERE sku = {} \
          AND available_qty >= {qty}",
@@ -90,16 +90,16 @@ pub fn take_stock_if_available(sku: &Sku, qty: u32) -> String {
 }
 
 /// P1: give stock back.
-pub fn give_stock_back(sku: &Sku, qty: i64) -> String {
+pub(crate) fn give_stock_back(sku: &Sku, qty: i64) -> String {
     format!("UPDATE stock SET available_qty = available_qty + {qty} WHERE sku = {}", text(sku))
 }
 
 /// The `DO UPDATE` of the naive reservation: the quantity is added to the row's.
-pub const ADD_TO_RESERVATION: &str = "qty = reservations.qty + EXCLUDED.qty";
+pub(crate) const ADD_TO_RESERVATION: &str = "qty = reservations.qty + EXCLUDED.qty";
 
 /// A handler program's check of the inbox (P4 written as check-then-insert): a plain read,
 /// which takes no lock.
-pub fn select_inbox_row(message_id: MessageId, consumer: &ConsumerName) -> String {
+pub(crate) fn select_inbox_row(message_id: MessageId, consumer: &ConsumerName) -> String {
     format!(
         "SELECT 1 FROM inbox WHERE message_id = {} AND consumer = {}",
         text(message_id),
@@ -109,7 +109,7 @@ pub fn select_inbox_row(message_id: MessageId, consumer: &ConsumerName) -> Strin
 
 /// A handler program's check of one reservation (P1 written as check-then-insert): a plain
 /// read, which takes no lock.
-pub fn select_reservation(order_id: OrderId, sku: &Sku) -> String {
+pub(crate) fn select_reservation(order_id: OrderId, sku: &Sku) -> String {
     format!(
         "SELECT qty FROM reservations WHERE order_id = {} AND sku = {}",
         text(order_id),
@@ -118,12 +118,12 @@ pub fn select_reservation(order_id: OrderId, sku: &Sku) -> String {
 }
 
 /// P1 idempotent release: the order's reservations.
-pub fn select_reservations(order_id: OrderId) -> String {
+pub(crate) fn select_reservations(order_id: OrderId) -> String {
     format!("SELECT sku, qty FROM reservations WHERE order_id = {} ORDER BY sku", text(order_id))
 }
 
 /// P1 release: delete one reservation, returning what it held.
-pub fn delete_reservation(order_id: OrderId, sku: &Sku) -> String {
+pub(crate) fn delete_reservation(order_id: OrderId, sku: &Sku) -> String {
     format!(
         "DELETE FROM reservations WHERE order_id = {} AND sku = {} RETURNING qty",
         text(order_id),
@@ -132,14 +132,14 @@ pub fn delete_reservation(order_id: OrderId, sku: &Sku) -> String {
 }
 
 /// `PlaceOrder`: every sku of the order exists.
-pub fn select_skus(skus: &[&Sku]) -> String {
+pub(crate) fn select_skus(skus: &[&Sku]) -> String {
     let values: Vec<SqlValue> = skus.iter().map(|sku| SqlValue::Text(sku.to_string())).collect();
     format!("SELECT sku FROM stock WHERE sku IN ({})", literal_list(&values))
 }
 
 /// P2: set an order's status (and payment), only from the statuses `from` if given; the
 /// cancellation returns the order's lines, which the naive release gives back.
-pub fn set_order_status(
+pub(crate) fn set_order_status(
     order_id: OrderId,
     to: &str,
     payment_id: Option<&PaymentId>,
@@ -167,12 +167,12 @@ pub fn set_order_status(
 }
 
 /// P2: read an order's status, after a guarded update changed nothing.
-pub fn select_order_status(order_id: OrderId) -> String {
+pub(crate) fn select_order_status(order_id: OrderId) -> String {
     format!("SELECT status, payment_id FROM orders WHERE id = {}", text(order_id))
 }
 
 /// Outbox relay: the next unpublished rows.
-pub fn select_unpublished(limit: usize) -> String {
+pub(crate) fn select_unpublished(limit: usize) -> String {
     format!(
         "SELECT message_id, payload FROM outbox WHERE NOT published \
          ORDER BY created_at, message_id LIMIT {limit}"
@@ -180,14 +180,14 @@ pub fn select_unpublished(limit: usize) -> String {
 }
 
 /// Outbox relay: mark what was published.
-pub fn mark_published(message_ids: &[MessageId]) -> String {
+pub(crate) fn mark_published(message_ids: &[MessageId]) -> String {
     let values: Vec<SqlValue> =
         message_ids.iter().map(|id| SqlValue::Text(id.to_string())).collect();
     format!("UPDATE outbox SET published = true WHERE message_id IN ({})", literal_list(&values))
 }
 
 /// P4 retention: delete a consumer's inbox rows processed before `processed_before`.
-pub fn purge_inbox(consumer: &ConsumerName, processed_before: Tick) -> String {
+pub(crate) fn purge_inbox(consumer: &ConsumerName, processed_before: Tick) -> String {
     format!(
         "DELETE FROM inbox WHERE consumer = {} AND processed_at < {}",
         text(consumer),
@@ -196,7 +196,7 @@ pub fn purge_inbox(consumer: &ConsumerName, processed_before: Tick) -> String {
 }
 
 /// P3: read a key.
-pub fn select_key(key: IdempotencyKey) -> String {
+pub(crate) fn select_key(key: IdempotencyKey) -> String {
     format!("SELECT * FROM idempotency_keys WHERE key = {}", text(key))
 }
 
@@ -209,7 +209,7 @@ fn retention_over_at(now: Tick, retention_ticks: u64) -> i64 {
 
 /// The condition under which a key is forgotten at `now` ([`crate::idempotency::Config`]'s
 /// `is_forgotten`): its retention is over and no lease holds it.
-pub fn forgotten_condition(now: Tick, retention_ticks: u64) -> String {
+pub(crate) fn forgotten_condition(now: Tick, retention_ticks: u64) -> String {
     let retention_over = retention_over_at(now, retention_ticks);
     format!(
         "created_at <= {retention_over} AND (state = 'completed' OR lease_expires_at <= {})",
@@ -218,7 +218,7 @@ pub fn forgotten_condition(now: Tick, retention_ticks: u64) -> String {
 }
 
 /// P3: delete one key if it is forgotten.
-pub fn delete_forgotten_key(key: IdempotencyKey, now: Tick, retention_ticks: u64) -> String {
+pub(crate) fn delete_forgotten_key(key: IdempotencyKey, now: Tick, retention_ticks: u64) -> String {
     format!(
         "DELETE FROM idempotency_keys WHERE key = {} AND {}",
         text(key),
@@ -227,7 +227,7 @@ pub fn delete_forgotten_key(key: IdempotencyKey, now: Tick, retention_ticks: u64
 }
 
 /// P3 retention: delete every forgotten key.
-pub fn purge_keys(now: Tick, retention_ticks: u64) -> String {
+pub(crate) fn purge_keys(now: Tick, retention_ticks: u64) -> String {
     format!("DELETE FROM idempotency_keys WHERE {}", forgotten_condition(now, retention_ticks))
 }
 
@@ -245,7 +245,7 @@ fn set_state(state: &KeyState) -> String {
 
 /// P3: take over a key whose lease ended, fenced by the token read, if the key is still the
 /// same request's and not forgotten.
-pub fn take_over_key(
+pub(crate) fn take_over_key(
     key: IdempotencyKey,
     fingerprint: &str,
     previous: FencingToken,
@@ -267,7 +267,11 @@ pub fn take_over_key(
 }
 
 /// P3: store the response, if this request's token still holds the key.
-pub fn complete_key(key: IdempotencyKey, fencing_token: FencingToken, state: &KeyState) -> String {
+pub(crate) fn complete_key(
+    key: IdempotencyKey,
+    fencing_token: FencingToken,
+    state: &KeyState,
+) -> String {
     format!(
         "UPDATE idempotency_keys SET {} WHERE key = {} AND state = 'in_progress' \
          AND fencing_token = {}",
@@ -278,7 +282,7 @@ pub fn complete_key(key: IdempotencyKey, fencing_token: FencingToken, state: &Ke
 }
 
 /// P3: release the key after a handler failure, if this request's token still holds it.
-pub fn release_key(key: IdempotencyKey, fencing_token: FencingToken) -> String {
+pub(crate) fn release_key(key: IdempotencyKey, fencing_token: FencingToken) -> String {
     format!(
         "DELETE FROM idempotency_keys WHERE key = {} AND state = 'in_progress' \
          AND fencing_token = {}",

@@ -9,27 +9,29 @@ use serde::{Deserialize, Serialize};
 use super::{StockError, StockImplementation, blocked_or_error, qty_i64};
 use crate::ids::{OrderId, Sku, Tick, TxId};
 use crate::sql::statements;
-use crate::step::{EffectSteps, InTransaction, RunError, Step, run_to_completion};
+use crate::step::{EffectSteps, Step};
+#[cfg(test)]
+use crate::step::{InTransaction, RunError, run_to_completion};
 use crate::store::{OrderLine, ReservationRow, StockRow, Store};
 
 /// The command: give an order's reserved stock back (what cancellation does).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct ReleaseStock {
+pub(crate) struct ReleaseStock {
     /// The order.
-    pub order_id: OrderId,
+    pub(crate) order_id: OrderId,
     /// The order's lines. Only the naive twin reads them: it gives these quantities back every
     /// time. The idempotent release gives back what the order's reservation rows hold, so it
     /// may be given no lines (a consumer of `OrderCancelled`, which carries none).
-    pub lines: Vec<OrderLine>,
+    pub(crate) lines: Vec<OrderLine>,
 }
 
 /// Stock given back for one sku of an order.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct ReleasedStock {
     /// The sku.
-    pub sku: Sku,
+    pub(crate) sku: Sku,
     /// How many went back to `available_qty`.
-    pub qty: i64,
+    pub(crate) qty: i64,
 }
 
 impl fmt::Display for ReleasedStock {
@@ -59,7 +61,7 @@ pub enum StockReleaseEvent {
 
 /// The next statement of a [`ReleaseStockEffect`].
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum ReleaseStockPosition {
+pub(crate) enum ReleaseStockPosition {
     /// Idempotent: `SELECT sku FROM reservations WHERE order_id = $1`.
     SelectReservations,
     /// Delete the reservation of this sku (idempotent: one found by the select; naive: one per
@@ -84,7 +86,7 @@ pub enum ReleaseStockPosition {
 /// second release (or one that raced with the first and waited for it) finds nothing and
 /// changes nothing.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct ReleaseStockEffect {
+pub(crate) struct ReleaseStockEffect {
     order_id: OrderId,
     implementation: StockImplementation,
     /// The skus to release, in sku order, with a quantity. Naive: the order's lines. Idempotent:
@@ -97,7 +99,10 @@ pub struct ReleaseStockEffect {
 impl ReleaseStockEffect {
     /// The effect for `command`. The naive twin sorts the lines by sku (and merges a sku
     /// given twice); the idempotent release ignores them.
-    pub fn new(command: ReleaseStock, implementation: StockImplementation) -> ReleaseStockEffect {
+    pub(crate) fn new(
+        command: ReleaseStock,
+        implementation: StockImplementation,
+    ) -> ReleaseStockEffect {
         let (targets, position) = match implementation {
             StockImplementation::Naive => {
                 let mut merged: std::collections::BTreeMap<Sku, u32> =
@@ -124,26 +129,12 @@ impl ReleaseStockEffect {
     }
 
     /// The same, wrapped to run in a transaction of its own.
-    pub fn in_own_transaction(
+    #[cfg(test)]
+    pub(crate) fn in_own_transaction(
         command: ReleaseStock,
         implementation: StockImplementation,
     ) -> InTransaction<ReleaseStockEffect> {
         InTransaction::new(ReleaseStockEffect::new(command, implementation))
-    }
-
-    /// The order.
-    pub fn order_id(&self) -> OrderId {
-        self.order_id
-    }
-
-    /// Which version runs.
-    pub fn implementation(&self) -> StockImplementation {
-        self.implementation
-    }
-
-    /// The next statement.
-    pub fn position(&self) -> &ReleaseStockPosition {
-        &self.position
     }
 
     fn target_sku(&self, index: usize) -> Result<Sku, StockError> {
@@ -287,7 +278,8 @@ impl EffectSteps for ReleaseStockEffect {
 }
 
 /// Releases an order's reservations alone, in a transaction of its own, to completion.
-pub fn release_stock(
+#[cfg(test)]
+pub(crate) fn release_stock(
     store: &mut Store,
     now: Tick,
     command: ReleaseStock,

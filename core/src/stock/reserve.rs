@@ -7,7 +7,9 @@ use serde::{Deserialize, Serialize};
 use super::{StockError, StockImplementation, blocked_or_error, check_order_lines, qty_i64};
 use crate::ids::{OrderId, Tick, TxId};
 use crate::sql::statements::{self, OnConflict};
-use crate::step::{EffectSteps, InTransaction, RunError, Step, run_to_completion};
+use crate::step::{EffectSteps, Step};
+#[cfg(test)]
+use crate::step::{InTransaction, RunError, run_to_completion};
 use crate::store::{Inserted, OrderLine, ReservationRow, StockRow, Store};
 
 /// The command: reserve the stock of an order's lines (what a consumer of `OrderPlaced` does).
@@ -54,7 +56,7 @@ impl StockReservationEvent {
     /// Whether some line's `INSERT ... ON CONFLICT DO NOTHING` met the reservation already
     /// there (0 rows) and so took no stock for it: a repeat that the ledger absorbed. Never
     /// true for the naive twin, which cannot tell.
-    pub fn found_existing_reservation(&self) -> bool {
+    pub(crate) fn found_existing_reservation(&self) -> bool {
         match self {
             StockReservationEvent::StockReserved { .. } => false,
             StockReservationEvent::ReservationAlreadyPresent { .. }
@@ -65,7 +67,7 @@ impl StockReservationEvent {
 
 /// The next statement of a [`ReserveStockEffect`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum ReserveStockPosition {
+pub(crate) enum ReserveStockPosition {
     /// Naive: `UPDATE stock SET available_qty = available_qty - n` for this line.
     TakeStock {
         /// Index into the sorted lines.
@@ -130,26 +132,12 @@ impl ReserveStockEffect {
     }
 
     /// The same, wrapped to run in a transaction of its own (`BEGIN`, the effect, `COMMIT`).
-    pub fn in_own_transaction(
+    #[cfg(test)]
+    pub(crate) fn in_own_transaction(
         command: ReserveStock,
         implementation: StockImplementation,
     ) -> Result<InTransaction<ReserveStockEffect>, StockError> {
         Ok(InTransaction::new(ReserveStockEffect::new(command, implementation)?))
-    }
-
-    /// The order.
-    pub fn order_id(&self) -> OrderId {
-        self.order_id
-    }
-
-    /// Which version runs.
-    pub fn implementation(&self) -> StockImplementation {
-        self.implementation
-    }
-
-    /// The next statement.
-    pub fn position(&self) -> ReserveStockPosition {
-        self.position
     }
 
     fn line(&self, line_index: usize) -> Result<&OrderLine, StockError> {
@@ -335,7 +323,8 @@ impl EffectSteps for ReserveStockEffect {
 
 /// Reserves an order's stock alone, in a transaction of its own, to completion: for tests and
 /// code that needs no interleaving. On an error nothing is reserved.
-pub fn reserve_stock(
+#[cfg(test)]
+pub(crate) fn reserve_stock(
     store: &mut Store,
     now: Tick,
     command: ReserveStock,

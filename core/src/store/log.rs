@@ -78,13 +78,13 @@ impl Hash for StatementLog {
 impl Store {
     /// Clears the statement log and starts recording: every operation from now on is logged
     /// until [`Store::stop_statement_log`].
-    pub fn start_statement_log(&mut self) {
+    pub(crate) fn start_statement_log(&mut self) {
         self.log.on = true;
         self.log.ops.clear();
     }
 
     /// Stops recording and clears the log.
-    pub fn stop_statement_log(&mut self) {
+    pub(crate) fn stop_statement_log(&mut self) {
         self.log.on = false;
         self.log.ops.clear();
     }

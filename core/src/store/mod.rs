@@ -42,18 +42,20 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 pub use log::StoreOp;
-pub use schema::{
-    ChargeRow, FencingToken, IdempotencyKeyRow, InboxRow, KeyState, MessagePayload, OrderLine,
-    OrderRow, OrderStatus, OutboxRow, RequestFingerprint, ReservationRow, StockRow, StoredResponse,
+pub(crate) use schema::{
+    ChargeRow, FencingToken, IdempotencyKeyRow, InboxRow, KeyState, OrderRow, OrderStatus,
+    OutboxRow, RequestFingerprint, ReservationRow, StockRow, StoredResponse,
 };
-pub use tables::{RowChange, TableName, Tables, WriteSet};
+pub use schema::{MessagePayload, OrderLine};
+pub(crate) use tables::WriteSet;
+pub use tables::{RowChange, TableName, Tables};
 
 use crate::ids::{ChargeId, Sku, TxId};
 use log::StatementLog;
 use tables::key_json;
 
 /// A row of one of the store's tables: it names its table and its primary key.
-pub trait Row: Clone + Debug + PartialEq + Eq + Hash + Serialize + 'static {
+pub(crate) trait Row: Clone + Debug + PartialEq + Eq + Hash + Serialize + 'static {
     /// The primary key, which is also the table's unique constraint.
     type Key: Ord + Clone + Debug + Hash + Serialize;
     /// The table the row lives in.
@@ -71,7 +73,7 @@ pub trait Row: Clone + Debug + PartialEq + Eq + Hash + Serialize + 'static {
 /// Whether [`Store::insert_on_conflict_do_nothing`] wrote the row: the `1` or `0` that the seed
 /// reads back as `reserved == 1`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Inserted {
+pub(crate) enum Inserted {
     /// The row is new.
     Inserted,
     /// A row with the same key exists (committed, or written earlier by this transaction);
@@ -129,9 +131,9 @@ pub struct RowLockWait {
     /// The transaction that holds the row.
     pub holder: TxId,
     /// The table.
-    pub table: TableName,
+    pub(crate) table: TableName,
     /// The key, as JSON.
-    pub key: serde_json::Value,
+    pub(crate) key: serde_json::Value,
 }
 
 /// The store's limits.
@@ -139,9 +141,9 @@ pub struct RowLockWait {
 #[serde(deny_unknown_fields)]
 pub struct StoreConfig {
     /// How many transactions may be open at once.
-    pub open_transactions_max: usize,
+    pub(crate) open_transactions_max: usize,
     /// How many rows one table may hold, and how many writes one transaction may hold.
-    pub rows_per_table_max: usize,
+    pub(crate) rows_per_table_max: usize,
 }
 
 impl Default for StoreConfig {
@@ -202,7 +204,7 @@ impl Hash for LimitRefusal {
 impl StoreError {
     /// Whether the store refused the statement because one of its own limits
     /// ([`StoreConfig`]) was reached, not because of what the statement asked.
-    pub fn is_limit(&self) -> bool {
+    pub(crate) fn is_limit(&self) -> bool {
         match self {
             StoreError::TooManyOpenTransactions { .. } | StoreError::TableFull { .. } => true,
             StoreError::UnknownTransaction { .. }
@@ -220,7 +222,7 @@ impl Default for Store {
 
 impl Store {
     /// An empty store with these limits.
-    pub fn new(config: StoreConfig) -> Store {
+    pub(crate) fn new(config: StoreConfig) -> Store {
         Store {
             config,
             committed: Tables::default(),
@@ -234,7 +236,10 @@ impl Store {
     }
 
     /// A store whose `stock` table holds these quantities, on hand and available.
-    pub fn with_stock(config: StoreConfig, stock: impl IntoIterator<Item = (Sku, i64)>) -> Store {
+    pub(crate) fn with_stock(
+        config: StoreConfig,
+        stock: impl IntoIterator<Item = (Sku, i64)>,
+    ) -> Store {
         let mut store = Store::new(config);
         for (sku, qty) in stock {
             store
@@ -246,7 +251,8 @@ impl Store {
     }
 
     /// The store's limits.
-    pub fn config(&self) -> StoreConfig {
+    #[cfg(test)]
+    pub(crate) fn config(&self) -> StoreConfig {
         self.config
     }
 
@@ -256,24 +262,25 @@ impl Store {
     }
 
     /// The ids of the open transactions, oldest first.
-    pub fn open_transactions(&self) -> impl Iterator<Item = TxId> + '_ {
+    #[cfg(test)]
+    pub(crate) fn open_transactions(&self) -> impl Iterator<Item = TxId> + '_ {
         self.open.keys().copied()
     }
 
     /// Whether one more transaction may begin: fewer than
     /// [`StoreConfig::open_transactions_max`] are open. A caller that models a connection pool
     /// (the simulator) waits while this is false instead of calling [`Store::begin`].
-    pub fn can_begin(&self) -> bool {
+    pub(crate) fn can_begin(&self) -> bool {
         self.open.len() < self.config.open_transactions_max
     }
 
     /// Whether `tx` is open.
-    pub fn is_open(&self, tx: TxId) -> bool {
+    pub(crate) fn is_open(&self, tx: TxId) -> bool {
         self.open.contains_key(&tx)
     }
 
     /// Begins a transaction.
-    pub fn begin(&mut self) -> Result<TxId, StoreError> {
+    pub(crate) fn begin(&mut self) -> Result<TxId, StoreError> {
         if !self.can_begin() {
             return Err(self.refused_for_limit(StoreError::TooManyOpenTransactions {
                 open: self.open.len(),
@@ -289,7 +296,7 @@ impl Store {
 
     /// Draws the next charge id. Like a database sequence, it is not transactional: a rolled
     /// back transaction leaves a gap.
-    pub fn next_charge_id(&mut self) -> ChargeId {
+    pub(crate) fn next_charge_id(&mut self) -> ChargeId {
         let id = ChargeId(self.next_charge_id);
         self.next_charge_id += 1;
         id
@@ -297,7 +304,7 @@ impl Store {
 
     /// Commits `tx`: every write becomes visible at once. The rows it changed are among
     /// [`Store::step_row_changes`].
-    pub fn commit(&mut self, tx: TxId) -> Result<(), StoreError> {
+    pub(crate) fn commit(&mut self, tx: TxId) -> Result<(), StoreError> {
         let writes = self.open.remove(&tx).ok_or(StoreError::UnknownTransaction { tx })?;
         writes.apply(&mut self.committed, &mut self.changed.0);
         self.record(|| StoreOp::Commit { tx });
@@ -305,6 +312,7 @@ impl Store {
     }
 
     /// Commits `tx` and returns the rows that this commit changed, in table then key order.
+    #[cfg(test)]
     fn commit_reporting(&mut self, tx: TxId) -> Result<Vec<RowChange>, StoreError> {
         let writes = self.open.remove(&tx).ok_or(StoreError::UnknownTransaction { tx })?;
         let mut before = WriteSet::default();
@@ -317,7 +325,7 @@ impl Store {
 
     /// Starts a step: forgets the rows changed so far, so that [`Store::step_row_changes`]
     /// reports those of the commits from now on.
-    pub fn start_step(&mut self) {
+    pub(crate) fn start_step(&mut self) {
         self.changed.0.clear();
         self.limit_refusal.0 = None;
     }
@@ -326,7 +334,7 @@ impl Store {
     /// ([`StoreError::is_limit`]), forgotten once taken. Whoever ran the statement saw the
     /// error too, but may have turned it into an answer (a 500) or a failed delivery; the
     /// simulator asks the store, so that a limit reached is one outcome whatever caught it.
-    pub fn take_limit_refusal(&mut self) -> Option<StoreError> {
+    pub(crate) fn take_limit_refusal(&mut self) -> Option<StoreError> {
         self.limit_refusal.0.take()
     }
 
@@ -342,14 +350,14 @@ impl Store {
     /// The rows that the commits since [`Store::start_step`] changed, table by table then in
     /// key order: several writes to one row are one change, writes that cancel out are none.
     /// The same as [`Tables::diff`] of the committed rows at the start and now, without a copy.
-    pub fn step_row_changes(&self) -> Vec<RowChange> {
+    pub(crate) fn step_row_changes(&self) -> Vec<RowChange> {
         self.changed.0.changes_since(&self.committed)
     }
 
     /// The rows written by the commits since [`Store::start_step`], each with its committed
     /// value before the first of them (`None`: it did not exist). A row written back to its
     /// old value is listed too.
-    pub fn step_before_image(&self) -> &WriteSet {
+    pub(crate) fn step_before_image(&self) -> &WriteSet {
         &self.changed.0
     }
 
@@ -363,7 +371,8 @@ impl Store {
 
     /// Runs `body` in a new transaction: commits if it returns `Ok`, rolls back if it returns
     /// `Err`. For code that needs no interleaving (tests, single-step handlers).
-    pub fn transaction<T, E: From<StoreError>>(
+    #[cfg(test)]
+    pub(crate) fn transaction<T, E: From<StoreError>>(
         &mut self,
         body: impl FnOnce(&mut Store, TxId) -> Result<T, E>,
     ) -> Result<(T, Vec<RowChange>), E> {

@@ -10,7 +10,7 @@ use crate::ids::TxId;
 impl Store {
     /// Reads one row as `tx` sees it: its own write if it made one, else the committed row
     /// (read committed: each statement sees what has committed when it starts).
-    pub fn get<R: Row>(&self, tx: TxId, key: &R::Key) -> Result<Option<R>, StoreError> {
+    pub(crate) fn get<R: Row>(&self, tx: TxId, key: &R::Key) -> Result<Option<R>, StoreError> {
         let writes = self.writes(tx)?;
         Ok(match R::writes(writes).get(key) {
             Some(pending) => pending.clone(),
@@ -19,7 +19,8 @@ impl Store {
     }
 
     /// Reads every row of a table as `tx` sees it, in key order.
-    pub fn scan<R: Row>(&self, tx: TxId) -> Result<Vec<R>, StoreError> {
+    #[cfg(test)]
+    pub(crate) fn scan<R: Row>(&self, tx: TxId) -> Result<Vec<R>, StoreError> {
         self.scan_where(tx, |_| true)
     }
 
@@ -27,7 +28,7 @@ impl Store {
     /// `SELECT ... WHERE`. Only the rows it returns are copied, so a query for a few rows of a
     /// long table (one order's reservations) costs a pass over the keys, not a copy of the
     /// table.
-    pub fn scan_where<R: Row>(
+    pub(crate) fn scan_where<R: Row>(
         &self,
         tx: TxId,
         keep: impl Fn(&R) -> bool,
@@ -39,7 +40,7 @@ impl Store {
     /// (rows with equal keys in key order): `SELECT ... WHERE ... ORDER BY ... LIMIT`. Only
     /// the rows it returns are copied, so a batch from a long backlog (the relay's unpublished
     /// outbox rows) costs a sort of references, not a copy of the backlog.
-    pub fn select<R: Row, K: Ord>(
+    pub(crate) fn select<R: Row, K: Ord>(
         &self,
         tx: TxId,
         keep: impl Fn(&R) -> bool,
@@ -74,7 +75,7 @@ impl Store {
     }
 
     /// Inserts a row; a taken key is a [`StoreError::UniqueViolation`].
-    pub fn insert<R: Row>(&mut self, tx: TxId, row: R) -> Result<(), StoreError> {
+    pub(crate) fn insert<R: Row>(&mut self, tx: TxId, row: R) -> Result<(), StoreError> {
         let key = row.key();
         let result = self.try_insert(tx, row).and_then(|inserted| match inserted {
             Inserted::Inserted => Ok(()),
@@ -90,7 +91,7 @@ impl Store {
     }
 
     /// Inserts a row unless its key is taken: `INSERT ... ON CONFLICT DO NOTHING`.
-    pub fn insert_on_conflict_do_nothing<R: Row>(
+    pub(crate) fn insert_on_conflict_do_nothing<R: Row>(
         &mut self,
         tx: TxId,
         row: R,
@@ -120,7 +121,7 @@ impl Store {
 
     /// `INSERT ... ON CONFLICT DO UPDATE`: inserts `row`, or if its key is taken, applies
     /// `change` to the row there. Waits like an insert. Returns the row written.
-    pub fn insert_on_conflict_do_update<R: Row>(
+    pub(crate) fn insert_on_conflict_do_update<R: Row>(
         &mut self,
         tx: TxId,
         row: R,
@@ -155,13 +156,8 @@ impl Store {
         Ok(written)
     }
 
-    /// Writes a row whether or not its key exists (an upsert that replaces the row).
-    pub fn put<R: Row>(&mut self, tx: TxId, row: R) -> Result<(), StoreError> {
-        self.insert_on_conflict_do_update(tx, row.clone(), |existing| *existing = row).map(|_| ())
-    }
-
     /// `UPDATE ... WHERE <key> = $1`, every row matching: see [`Store::update_where`].
-    pub fn update<R: Row>(
+    pub(crate) fn update<R: Row>(
         &mut self,
         tx: TxId,
         key: &R::Key,
@@ -179,7 +175,7 @@ impl Store {
     /// on the snapshot's row, and a row it rejects is neither locked nor waited for; a matching
     /// row that another open transaction has written is [`StoreError::Blocked`], and the retry
     /// evaluates the condition again on the row's newest version.
-    pub fn update_where<R: Row>(
+    pub(crate) fn update_where<R: Row>(
         &mut self,
         tx: TxId,
         key: &R::Key,
@@ -218,13 +214,14 @@ impl Store {
 
     /// `DELETE ... WHERE <key> = $1`; returns whether a row was deleted. See
     /// [`Store::delete_where`].
-    pub fn delete<R: Row>(&mut self, tx: TxId, key: &R::Key) -> Result<bool, StoreError> {
+    #[cfg(test)]
+    pub(crate) fn delete<R: Row>(&mut self, tx: TxId, key: &R::Key) -> Result<bool, StoreError> {
         Ok(self.delete_where::<R>(tx, key, |_| true)?.is_some())
     }
 
     /// `DELETE ... WHERE <key> = $1 AND <condition> RETURNING *`: the deleted row, or `None`
     /// for zero rows. Finds, evaluates and waits exactly as [`Store::update_where`] does.
-    pub fn delete_where<R: Row>(
+    pub(crate) fn delete_where<R: Row>(
         &mut self,
         tx: TxId,
         key: &R::Key,

@@ -47,7 +47,7 @@ pub enum OrderStatus {
 
 impl OrderStatus {
     /// The status's name, as a learner reads it: `Placed`, `Paid`, `Shipped`, `Cancelled`.
-    pub fn name(&self) -> &'static str {
+    pub(crate) fn name(&self) -> &'static str {
         match self {
             OrderStatus::Placed => "Placed",
             OrderStatus::Paid { .. } => "Paid",
@@ -61,18 +61,18 @@ impl OrderStatus {
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct OrderRow {
     /// Primary key.
-    pub id: OrderId,
+    pub(crate) id: OrderId,
     /// What was ordered, in the order the client sent it.
-    pub lines: Vec<OrderLine>,
+    pub(crate) lines: Vec<OrderLine>,
     /// Where the order is in its life.
-    pub status: OrderStatus,
+    pub(crate) status: OrderStatus,
 }
 
 /// A row of `stock`.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct StockRow {
     /// Primary key.
-    pub sku: Sku,
+    pub(crate) sku: Sku,
     /// What the warehouse holds: fixed for a run, the left side of invariant I1.
     pub on_hand_qty: i64,
     /// What can still be reserved. Signed on purpose: the naive decrement can take it below
@@ -84,12 +84,12 @@ pub struct StockRow {
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct ReservationRow {
     /// The order that holds the stock.
-    pub order_id: OrderId,
+    pub(crate) order_id: OrderId,
     /// The sku held.
-    pub sku: Sku,
+    pub(crate) sku: Sku,
     /// How many are held. The idempotent ledger writes it once; the naive twin adds to it on
     /// every delivery, so a duplicate shows as a quantity larger than the order line.
-    pub qty: i64,
+    pub(crate) qty: i64,
 }
 
 /// A row of `inbox`, unique on `(message_id, consumer)`: this consumer has applied the effect of
@@ -97,11 +97,11 @@ pub struct ReservationRow {
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct InboxRow {
     /// The message processed.
-    pub message_id: MessageId,
+    pub(crate) message_id: MessageId,
     /// The consumer that processed it.
-    pub consumer: ConsumerName,
+    pub(crate) consumer: ConsumerName,
     /// When; rows older than the retention window are purged.
-    pub processed_at: Tick,
+    pub(crate) processed_at: Tick,
 }
 
 /// What a broker message says. The outbox stores it; consumers act on it.
@@ -133,44 +133,44 @@ pub enum MessagePayload {
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct OutboxRow {
     /// Primary key, and the id the broker and the inbox see.
-    pub message_id: MessageId,
+    pub(crate) message_id: MessageId,
     /// What the message says.
-    pub payload: MessagePayload,
+    pub(crate) payload: MessagePayload,
     /// Whether the relay has marked it published. A relay may publish and crash before marking,
     /// so a message can be published more than once: consumers must deduplicate.
     pub published: bool,
     /// When the row was written.
-    pub created_at: Tick,
+    pub(crate) created_at: Tick,
 }
 
 /// A hash of what identifies a request (method, path, body), stored with its idempotency key so
 /// that the same key with another payload is caught.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
-pub struct RequestFingerprint(pub String);
+pub struct RequestFingerprint(pub(crate) String);
 
 /// A number that grows each time an idempotency key is reserved or taken over. A request may
 /// complete its key only with the token it reserved it with, so a stale request whose lease
 /// ran out cannot overwrite the response of the request that took the key over.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
-pub struct FencingToken(pub u64);
+pub struct FencingToken(pub(crate) u64);
 
 /// A response as the idempotency layer stores and replays it.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-pub struct StoredResponse {
+pub(crate) struct StoredResponse {
     /// HTTP status code.
-    pub status: u16,
+    pub(crate) status: u16,
     /// Headers worth replaying (`content-type`, `location`), in the order they were set.
-    pub headers: Vec<(String, String)>,
+    pub(crate) headers: Vec<(String, String)>,
     /// The body, byte for byte as first sent.
-    pub body: String,
+    pub(crate) body: String,
 }
 
 /// Where a request under an idempotency key is.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(tag = "state", rename_all = "snake_case")]
-pub enum KeyState {
+pub(crate) enum KeyState {
     /// A request holds the key until `lease_expires_at`; after that a retry may take it over.
     InProgress {
         /// End of the lease.
@@ -189,22 +189,22 @@ pub enum KeyState {
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct IdempotencyKeyRow {
     /// Primary key: the parsed `Idempotency-Key` header.
-    pub key: IdempotencyKey,
+    pub(crate) key: IdempotencyKey,
     /// The fingerprint of the first request made with the key.
-    pub fingerprint: RequestFingerprint,
+    pub(crate) fingerprint: RequestFingerprint,
     /// In progress or completed.
-    pub state: KeyState,
+    pub(crate) state: KeyState,
     /// When the key was first reserved; keys older than the retention window are forgotten.
-    pub created_at: Tick,
+    pub(crate) created_at: Tick,
 }
 
 /// A row of `charges`: the payment provider took money for an order.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct ChargeRow {
     /// Primary key, from the store's sequence.
-    pub id: ChargeId,
+    pub(crate) id: ChargeId,
     /// The order charged.
-    pub order_id: OrderId,
+    pub(crate) order_id: OrderId,
     /// The payment that was charged.
-    pub payment_id: PaymentId,
+    pub(crate) payment_id: PaymentId,
 }

@@ -47,7 +47,7 @@ macro_rules! tables {
 
             /// The rows that differ from `self` to `after`, table by table in declaration
             /// order, then in key order: what a step's commits changed.
-            pub fn diff(&self, after: &Tables) -> Vec<RowChange> {
+            pub(crate) fn diff(&self, after: &Tables) -> Vec<RowChange> {
                 let mut changes = Vec::new();
                 $( diff_table(TableName::$variant, &self.$field, &after.$field, &mut changes); )*
                 changes
@@ -62,8 +62,8 @@ macro_rules! tables {
 
         /// The pending writes of one open transaction, per table; `None` is a delete.
         #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-        pub struct WriteSet {
-            $( $(#[$doc])* pub $field: BTreeMap<$key, Option<$row>>, )*
+        pub(crate) struct WriteSet {
+            $( $(#[$doc])* pub(crate) $field: BTreeMap<$key, Option<$row>>, )*
         }
 
         impl WriteSet {
@@ -99,6 +99,7 @@ macro_rules! tables {
 
             /// Adds this before-image to `older`, an image taken earlier: a key `older` holds
             /// keeps its older row.
+            #[cfg(test)]
             pub(super) fn merge_into(self, older: &mut WriteSet) {
                 $(
                     for (key, before) in self.$field {

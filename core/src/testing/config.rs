@@ -18,23 +18,23 @@ use proptest::test_runner::{Config, RngSeed};
 use thiserror::Error;
 
 /// The environment variable that sets the number of cases (proptest's own name for it).
-pub const CASES_VAR: &str = "PROPTEST_CASES";
+pub(crate) const CASES_VAR: &str = "PROPTEST_CASES";
 
 /// The environment variable that fixes the seed (proptest's own name for it).
-pub const SEED_VAR: &str = "PROPTEST_RNG_SEED";
+pub(crate) const SEED_VAR: &str = "PROPTEST_RNG_SEED";
 
 /// The case count and seed of one property test.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PropertyRun {
+pub(crate) struct PropertyRun {
     /// How many cases the test runs.
-    pub cases: u32,
+    pub(crate) cases: u32,
     /// The seed of proptest's generator.
-    pub seed: u64,
+    pub(crate) seed: u64,
 }
 
 impl PropertyRun {
     /// The line printed at the start of a test: the run and how to replay it.
-    pub fn replay_line(&self) -> String {
+    pub(crate) fn replay_line(&self) -> String {
         format!(
             "property test: seed {seed}, {cases} cases; replay with {SEED_VAR}={seed} \
              {CASES_VAR}={cases}",
@@ -46,7 +46,7 @@ impl PropertyRun {
 
 /// A variable of the environment that does not say what it must.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-pub enum PropertyEnvError {
+pub(crate) enum PropertyEnvError {
     /// `PROPTEST_CASES` is not a whole number from 1 to `u32::MAX`.
     #[error("{CASES_VAR}={value:?} is not a number of cases from 1 to {max}", max = u32::MAX)]
     Cases {
@@ -65,7 +65,7 @@ pub enum PropertyEnvError {
 /// [`CASES_VAR`] and [`SEED_VAR`] (`None` when unset) and a source of a fresh seed, called only
 /// when no seed is given. Surrounding spaces are ignored; anything else that is not a number in
 /// range is an error naming the variable, never a silent fallback to a random seed.
-pub fn property_run(
+pub(crate) fn property_run(
     cases_default: u32,
     cases_var: Option<&str>,
     seed_var: Option<&str>,
@@ -90,7 +90,7 @@ pub fn property_run(
 
 /// The proptest configuration of a run: proptest's defaults (which read the other `PROPTEST_*`
 /// variables), with the run's case count and its fixed seed.
-pub fn config_of(run: PropertyRun) -> Config {
+pub(crate) fn config_of(run: PropertyRun) -> Config {
     Config { cases: run.cases, rng_seed: RngSeed::Fixed(run.seed), ..Config::default() }
 }
 

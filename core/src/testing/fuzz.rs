@@ -56,7 +56,7 @@ impl Default for FuzzConfig {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FuzzFailure {
     /// The case as first drawn.
-    pub original: FuzzCase,
+    pub(crate) original: FuzzCase,
     /// The smallest failing case shrinking reached.
     pub shrunk: FuzzCase,
     /// The shrunk case's run: load it in the simulator or the page.
@@ -112,7 +112,10 @@ pub struct FuzzProgress {
 }
 
 /// The invariants of `invariants` that `case` breaks, with its trace.
-pub fn run_case(case: &FuzzCase, invariants: &[InvariantId]) -> (Vec<InvariantId>, Option<Trace>) {
+pub(crate) fn run_case(
+    case: &FuzzCase,
+    invariants: &[InvariantId],
+) -> (Vec<InvariantId>, Option<Trace>) {
     match Simulation::run(case.scenario.clone(), case.seed) {
         Ok(trace) => {
             let violated: Vec<InvariantId> = trace
@@ -164,7 +167,7 @@ impl<S: Strategy<Value = FuzzCase>> FuzzRun<S> {
     }
 
     /// Whether the run is over.
-    pub fn is_finished(&self) -> bool {
+    pub(crate) fn is_finished(&self) -> bool {
         self.failure.is_some() || self.exhausted || self.cases_run >= self.config.cases
     }
 

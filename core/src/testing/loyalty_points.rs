@@ -18,10 +18,10 @@ use crate::store::{MessagePayload, StockRow, Store, StoreConfig, StoreError};
 use crate::testing::harness::ConsumerUnderTest;
 
 /// The `stock` row that holds the customer's points.
-pub const LOYALTY_BALANCE_SKU: &str = "loyalty-points";
+pub(crate) const LOYALTY_BALANCE_SKU: &str = "loyalty-points";
 
 /// Points per item ordered.
-pub const POINTS_PER_ITEM: i64 = 10;
+pub(crate) const POINTS_PER_ITEM: i64 = 10;
 
 /// The effect: `UPDATE stock SET available_qty = available_qty + points`, one statement.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -32,7 +32,7 @@ pub struct AwardPoints {
 
 impl AwardPoints {
     /// The points for `envelope`'s order: 10 per item; 0 for other messages.
-    pub fn for_message(envelope: &Envelope) -> AwardPoints {
+    pub(crate) fn for_message(envelope: &Envelope) -> AwardPoints {
         let points = match &envelope.payload {
             MessagePayload::OrderPlaced { lines, .. } => {
                 lines.iter().map(|line| i64::from(line.qty) * POINTS_PER_ITEM).sum()

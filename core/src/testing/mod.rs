@@ -16,20 +16,22 @@
 //! assert!(failure.faults() <= 1);
 //! ```
 
-pub mod config;
-pub mod fuzz;
+pub(crate) mod config;
+pub(crate) mod fuzz;
 pub mod harness;
 pub mod loyalty_points;
 pub mod parser_fuzz;
 pub mod strategies;
 pub mod wallet_top_up;
 
-pub use config::{PropertyRun, proptest_config};
-pub use fuzz::{FuzzConfig, FuzzFailure, FuzzProgress, FuzzReport, FuzzRun, fuzz, run_case};
-pub use parser_fuzz::{InputKind, ParserFuzz, ParserInput, ParserSeed, catalogue_seeds};
+pub use config::proptest_config;
+pub use fuzz::{FuzzConfig, FuzzProgress, FuzzReport, FuzzRun, fuzz};
+pub use parser_fuzz::{InputKind, ParserFuzz, ParserInput, catalogue_seeds};
+#[cfg(test)]
+pub(crate) use strategies::seed;
 pub use strategies::{
-    FuzzCase, RandomFaults, SURVIVABLE_FAULTS, ScenarioShape, WorldConfig, configured_scenario,
-    fault_rates, fuzz_case, lesson_cases, scenario, seed, world_config,
+    RandomFaults, SURVIVABLE_FAULTS, ScenarioShape, configured_scenario, fuzz_case, lesson_cases,
+    scenario,
 };
 
 #[cfg(test)]

@@ -46,10 +46,10 @@ pub enum InputKind {
 
 impl InputKind {
     /// Every kind, in the order cases take them.
-    pub const ALL: [InputKind; 3] = [InputKind::Scenario, InputKind::Trace, InputKind::Link];
+    pub(crate) const ALL: [InputKind; 3] = [InputKind::Scenario, InputKind::Trace, InputKind::Link];
 
     /// Its lower-case name.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             InputKind::Scenario => "scenario",
             InputKind::Trace => "trace",
@@ -68,11 +68,11 @@ impl fmt::Display for InputKind {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParserSeed {
     /// Its kind.
-    pub kind: InputKind,
+    pub(crate) kind: InputKind,
     /// What it is (`trace of f01-duplicate-delivery`).
-    pub name: String,
+    pub(crate) name: String,
     /// Its text.
-    pub text: String,
+    pub(crate) text: String,
 }
 
 /// A mutation applied to an input.
@@ -132,7 +132,7 @@ pub struct ParserInput {
     /// The mutations applied, in order.
     pub mutations: Vec<Mutation>,
     /// The seed of the run an accepted scenario is run with.
-    pub run_seed: u64,
+    pub(crate) run_seed: u64,
     /// The text given to the parser.
     pub text: String,
 }

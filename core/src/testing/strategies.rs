@@ -83,12 +83,12 @@ impl ScenarioShape {
 }
 
 /// A simulator seed; shrinks towards 0.
-pub fn seed() -> impl Strategy<Value = u64> {
+pub(crate) fn seed() -> impl Strategy<Value = u64> {
     any::<u64>()
 }
 
 /// Fault rates for `classes`, each 0 to 200 000 per million; shrinks towards no faults.
-pub fn fault_rates(classes: Vec<FaultClass>) -> impl Strategy<Value = FaultRates> {
+pub(crate) fn fault_rates(classes: Vec<FaultClass>) -> impl Strategy<Value = FaultRates> {
     let count = classes.len();
     prop::collection::vec(0u32..=200_000, count).prop_map(move |rates| {
         FaultRates(
@@ -278,26 +278,26 @@ pub fn fuzz_case(scenarios: impl Strategy<Value = Scenario>) -> impl Strategy<Va
 /// The configuration of a generated scenario's world, beside its requests and faults: what
 /// [`world_config`] draws and [`configured_scenario`] applies.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct WorldConfig {
+pub(crate) struct WorldConfig {
     /// The initial stock of each sku.
-    pub stock_per_sku: i64,
+    pub(crate) stock_per_sku: i64,
     /// The clients' retry policy.
-    pub client: ClientConfig,
+    pub(crate) client: ClientConfig,
     /// The `Idempotency-Key` layer's lease, retention and failure policy.
-    pub api: ApiConfig,
+    pub(crate) api: ApiConfig,
     /// The consumer instances and the broker.
-    pub consumers: ConsumerSetup,
+    pub(crate) consumers: ConsumerSetup,
     /// The outbox relay.
-    pub relay: RelayConfig,
+    pub(crate) relay: RelayConfig,
     /// The retention job (off: see [`world_config`]).
-    pub retention_job: RetentionJobConfig,
+    pub(crate) retention_job: RetentionJobConfig,
     /// How often the clock advances while work could run.
-    pub schedule: ScheduleConfig,
+    pub(crate) schedule: ScheduleConfig,
 }
 
 impl WorldConfig {
     /// `scenario` with this configuration.
-    pub fn apply_to(&self, scenario: Scenario) -> Scenario {
+    pub(crate) fn apply_to(&self, scenario: Scenario) -> Scenario {
         Scenario {
             shop: generated_shop(self.stock_per_sku),
             client: self.client,
@@ -335,7 +335,7 @@ pub const SURVIVABLE_FAULTS: [FaultClass; 8] = [
 /// run's retries and redeliveries (3 chained requests of at most 6 attempts, each waiting out
 /// at most 40 + 40 ticks, are 1 440 ticks), so that a key or an inbox row is never forgotten
 /// while a duplicate can still come: that is F10's lesson, which no pattern fixes.
-pub const RETENTION_TICKS_MIN: u64 = 2_000;
+pub(crate) const RETENTION_TICKS_MIN: u64 = 2_000;
 
 /// The shortest lease drawn for the `Idempotency-Key` layer: longer than any generated run,
 /// like [`RETENTION_TICKS_MIN`]. With early clock advances a request can be slow, and a lease
@@ -343,7 +343,7 @@ pub const RETENTION_TICKS_MIN: u64 = 2_000;
 /// second time (a second order): the layer's documented limit, the same as a crash after the
 /// handler's commit (F8). The configured property found it with a 1-tick lease: the extra
 /// orders ran the stock out (I6 through dead letters; I1 with the naive ledger).
-pub const LEASE_TICKS_MIN: u64 = 2_000;
+pub(crate) const LEASE_TICKS_MIN: u64 = 2_000;
 
 /// A world configuration within the ranges an idempotent shop is meant to survive; shrinks
 /// towards the smallest values.
@@ -365,7 +365,7 @@ pub const LEASE_TICKS_MIN: u64 = 2_000;
 ///   copies of a message may still be on their way (a relay crash's second publish, a held
 ///   delivery), and a copy that arrives after its inbox row was purged is processed again:
 ///   F10's lesson again.
-pub fn world_config() -> impl Strategy<Value = WorldConfig> {
+pub(crate) fn world_config() -> impl Strategy<Value = WorldConfig> {
     let client = (1u64..=40, 1u32..=6, 1u64..=40).prop_map(
         |(timeout_ticks, attempts_max, backoff_ticks)| ClientConfig {
             timeout_ticks,

@@ -29,31 +29,31 @@ use crate::store::{
 use crate::testing::harness::HandlerUnderTest;
 
 /// The `stock` row that holds the wallet's balance.
-pub const WALLET_SKU: &str = "wallet";
+pub(crate) const WALLET_SKU: &str = "wallet";
 
 /// The path the handler serves.
-pub const TOP_UPS_PATH: &str = "/wallet/top-ups";
+pub(crate) const TOP_UPS_PATH: &str = "/wallet/top-ups";
 
 /// The body of a top-up request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct TopUpBody {
+pub(crate) struct TopUpBody {
     /// What to add, in cents.
-    pub amount: i64,
+    pub(crate) amount: i64,
 }
 
 /// The body of the 201 answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct TopUpDoneBody {
+pub(crate) struct TopUpDoneBody {
     /// What was added.
-    pub amount: i64,
+    pub(crate) amount: i64,
     /// The balance after it.
-    pub balance: i64,
+    pub(crate) balance: i64,
 }
 
 /// The top-up request of operation `operation`: `POST /wallet/top-ups` with an amount of
 /// `500 + 200 * operation` cents, so that two operations never send the same payload.
-pub fn top_up_request(operation: usize) -> HttpRequest {
+pub(crate) fn top_up_request(operation: usize) -> HttpRequest {
     let amount = 500 + 200 * i64::try_from(operation).unwrap_or(0);
     // A struct of one number always serializes; the fallback is never used.
     let body = serde_json::to_string(&TopUpBody { amount }).unwrap_or_default();
@@ -80,7 +80,7 @@ fn wallet_store() -> Store {
 }
 
 /// The balance in `store`.
-pub fn wallet_balance(store: &Store) -> i64 {
+pub(crate) fn wallet_balance(store: &Store) -> i64 {
     store.committed().stock.get(&Sku::new(WALLET_SKU)).map_or(0, |row| row.available_qty)
 }
 
@@ -125,7 +125,7 @@ fn add_statement(amount: i64) -> String {
 
 /// Where a [`TopUp`] is.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum TopUpState {
+pub(crate) enum TopUpState {
     /// The body is read next.
     ParseBody,
     /// The transaction begins next.
@@ -161,7 +161,7 @@ pub struct TopUp {
 
 impl TopUp {
     /// The handler for `request`.
-    pub fn for_request(request: &HttpRequest) -> TopUp {
+    pub(crate) fn for_request(request: &HttpRequest) -> TopUp {
         TopUp { body: request.body.clone(), state: TopUpState::ParseBody }
     }
 
@@ -234,7 +234,7 @@ impl Steps for TopUp {
 
 /// Where a [`KeyedTopUp`] is.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum KeyedTopUpState {
+pub(crate) enum KeyedTopUpState {
     /// The key header and the body are read next.
     ParseRequest,
     /// The transaction begins next.
@@ -303,7 +303,7 @@ pub struct KeyedTopUp {
 
 impl KeyedTopUp {
     /// The handler for `request` (its key header and body are read).
-    pub fn for_request(request: &HttpRequest) -> KeyedTopUp {
+    pub(crate) fn for_request(request: &HttpRequest) -> KeyedTopUp {
         KeyedTopUp {
             fingerprint: fingerprint(request),
             request: request.clone(),

@@ -21,8 +21,10 @@
 use serde::Serialize;
 
 use crate::invariants::InvariantId;
+#[cfg(test)]
+use crate::sim::RewindError;
 use crate::sim::{
-    ChoiceOutcome, PatternMode, Patterns, RewindError, Run, Scenario, Simulation, Trace, UserChoice,
+    ChoiceOutcome, PatternMode, Patterns, Run, Scenario, Simulation, Trace, UserChoice,
 };
 use crate::store::{TableName, Tables};
 use crate::view::share::ShareError;
@@ -31,20 +33,21 @@ use crate::view::share::ShareError;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CompareInput {
     /// The scenario (its own `patterns` are replaced by each side's).
-    pub scenario: Scenario,
+    pub(crate) scenario: Scenario,
     /// The seed.
-    pub seed: u64,
+    pub(crate) seed: u64,
     /// The user's choices, by step, strictly increasing from step 1.
-    pub user_choices: Vec<UserChoice>,
+    pub(crate) user_choices: Vec<UserChoice>,
     /// The switches of the naive side.
-    pub naive: Patterns,
+    pub(crate) naive: Patterns,
     /// The switches of the idempotent side.
-    pub idempotent: Patterns,
+    pub(crate) idempotent: Patterns,
 }
 
 impl CompareInput {
     /// Every pattern naive against every pattern idempotent.
-    pub fn all_patterns(
+    #[cfg(test)]
+    pub(crate) fn all_patterns(
         scenario: Scenario,
         seed: u64,
         user_choices: Vec<UserChoice>,
@@ -70,14 +73,12 @@ impl CompareInput {
 /// One side of a comparison.
 #[derive(Clone, Debug)]
 pub struct ComparedRun {
-    /// Its pattern switches.
-    pub patterns: Patterns,
     /// The whole run.
     pub trace: Trace,
-    /// The run, kept for [`Comparison::at_step`].
+    /// The run, kept for `Comparison::at_step`.
     pub simulation: Simulation,
     /// Where each of the learner's choices was taken in this run.
-    pub outcomes: Vec<ChoiceOutcome>,
+    pub(crate) outcomes: Vec<ChoiceOutcome>,
 }
 
 /// One of the learner's choices in both runs.
@@ -97,7 +98,7 @@ pub struct RowDifference {
     /// The table.
     pub table: TableName,
     /// The primary key, as JSON.
-    pub key: serde_json::Value,
+    pub(crate) key: serde_json::Value,
     /// The row in the naive run; `None`: no such row there.
     pub naive: Option<serde_json::Value>,
     /// The row in the idempotent run; `None`: no such row there.
@@ -106,17 +107,18 @@ pub struct RowDifference {
 
 /// The two runs compared at one moment.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct StepComparison {
+#[cfg(test)]
+pub(crate) struct StepComparison {
     /// The naive run's step compared (the step asked for, or its last step).
-    pub naive_step: usize,
+    pub(crate) naive_step: usize,
     /// The idempotent run's step compared.
-    pub idempotent_step: usize,
+    pub(crate) idempotent_step: usize,
     /// Invariants violated after that step in the naive run and not in the idempotent one.
-    pub naive_only: Vec<InvariantId>,
+    pub(crate) naive_only: Vec<InvariantId>,
     /// Invariants violated after that step in the idempotent run and not in the naive one.
-    pub idempotent_only: Vec<InvariantId>,
+    pub(crate) idempotent_only: Vec<InvariantId>,
     /// Rows that differ, table then key order.
-    pub row_differences: Vec<RowDifference>,
+    pub(crate) row_differences: Vec<RowDifference>,
 }
 
 /// One schedule run in both modes.
@@ -131,7 +133,8 @@ pub struct Comparison {
     /// Invariants violated at some step of the idempotent run and at none of the naive one.
     pub idempotent_only: Vec<InvariantId>,
     /// Invariants violated in both runs.
-    pub both: Vec<InvariantId>,
+    #[cfg(test)]
+    pub(crate) both: Vec<InvariantId>,
     /// Committed rows that differ at the end of the runs, table then key order.
     pub row_differences: Vec<RowDifference>,
     /// The learner's choices, each with where each run took it.
@@ -164,6 +167,7 @@ pub fn compare(input: &CompareInput) -> Result<Comparison, ShareError> {
         choices,
         naive_only: only_in(&naive_ever, &idempotent_ever),
         idempotent_only: only_in(&idempotent_ever, &naive_ever),
+        #[cfg(test)]
         both: naive_ever.iter().filter(|id| idempotent_ever.contains(id)).copied().collect(),
         row_differences,
         naive,
@@ -174,7 +178,8 @@ pub fn compare(input: &CompareInput) -> Result<Comparison, ShareError> {
 impl Comparison {
     /// The two runs compared after `step` steps each (0: the start); a run shorter than
     /// `step` is taken at its end. Rebuilds both worlds from the runs' snapshots.
-    pub fn at_step(&self, step: usize) -> Result<StepComparison, RewindError> {
+    #[cfg(test)]
+    pub(crate) fn at_step(&self, step: usize) -> Result<StepComparison, RewindError> {
         let naive_step = step.min(self.naive.trace.steps.len());
         let idempotent_step = step.min(self.idempotent.trace.steps.len());
         let naive_world = self.naive.simulation.world_after(naive_step)?;
@@ -200,7 +205,8 @@ impl Comparison {
     }
 
     /// Whether a row differs at the end: for the page to mark it in the table `table`.
-    pub fn row_differs(&self, table: TableName, key: &serde_json::Value) -> bool {
+    #[cfg(test)]
+    pub(crate) fn row_differs(&self, table: TableName, key: &serde_json::Value) -> bool {
         self.row_differences
             .iter()
             .any(|difference| difference.table == table && difference.key == *key)
@@ -212,7 +218,6 @@ fn run_side(input: &CompareInput, patterns: Patterns) -> Result<ComparedRun, Sha
     let run = Run { scenario, seed: input.seed, choices: input.user_choices.clone() };
     let played = run.play_to_end().map_err(ShareError::from)?;
     Ok(ComparedRun {
-        patterns,
         trace: played.simulation.trace(),
         simulation: played.simulation,
         outcomes: played.outcomes,

@@ -63,7 +63,7 @@ pub enum Lane {
 
 /// A consumer instance's name in `language`, as its lane shows it: `Consumer A`,
 /// its Russian name (an instance past Z by its number).
-pub fn instance_name(instance: InstanceId, language: Language) -> String {
+pub(crate) fn instance_name(instance: InstanceId, language: Language) -> String {
     let letter = u8::try_from(instance.0)
         .ok()
         .filter(|index| *index < 26)
@@ -103,7 +103,7 @@ impl Lane {
 
     /// The lane an actor's step is drawn in: the network and the clock, which have no lane,
     /// are drawn on `Client` (a delivered or lost answer, a timeout).
-    pub fn of_actor(actor: Actor) -> Lane {
+    pub(crate) fn of_actor(actor: Actor) -> Lane {
         match actor {
             Actor::Client { .. } | Actor::Network | Actor::Clock => Lane::Client,
             Actor::Api { .. } => Lane::Api,
@@ -198,25 +198,25 @@ pub enum DiagramItem {
 
 /// The items of one trace step.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DiagramStep {
+pub(crate) struct DiagramStep {
     /// The step's number, from 1 (as in the trace).
-    pub step: usize,
+    pub(crate) step: usize,
     /// The virtual time.
-    pub tick: Tick,
+    pub(crate) tick: Tick,
     /// What to draw, in order (may be empty: a clock advance).
-    pub items: Vec<DiagramItem>,
+    pub(crate) items: Vec<DiagramItem>,
     /// The decisive moments of the step, each a callout beside its row
     /// ([`crate::view::moments`]).
-    pub moments: Vec<MomentKind>,
+    pub(crate) moments: Vec<MomentKind>,
 }
 
 /// The whole diagram of a trace.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Diagram {
+pub(crate) struct Diagram {
     /// The lanes, left to right.
-    pub lanes: Vec<Lane>,
+    pub(crate) lanes: Vec<Lane>,
     /// One entry per trace step, in order.
-    pub steps: Vec<DiagramStep>,
+    pub(crate) steps: Vec<DiagramStep>,
 }
 
 /// The lanes of a run of `scenario`, left to right: `Client`, `API`, `Store`, `Relay`,
@@ -236,7 +236,7 @@ pub fn lanes(scenario: &Scenario) -> Vec<Lane> {
 /// The diagram of a whole trace. Its lanes are [`lanes`] of the trace's scenario, plus any
 /// lane a step draws on that the scenario does not announce (kept sorted), so every item's
 /// lanes are in `lanes`.
-pub fn diagram(trace: &Trace) -> Diagram {
+pub(crate) fn diagram(trace: &Trace) -> Diagram {
     let mut moments = moments(&trace.steps).into_iter().peekable();
     let steps: Vec<DiagramStep> = trace
         .steps
@@ -268,7 +268,7 @@ pub fn diagram(trace: &Trace) -> Diagram {
 
 /// What to draw for one trace step (see the module's documentation for the rules), labelled
 /// in English.
-pub fn step_items(step: &TraceStep) -> Vec<DiagramItem> {
+pub(crate) fn step_items(step: &TraceStep) -> Vec<DiagramItem> {
     step_items_in(step, Language::En)
 }
 

@@ -76,11 +76,11 @@ pub fn lesson_text(scenario: &Scenario, language: Language) -> LessonText {
 #[error("built-in scenario {id:?}, text in {language}: {problem}")]
 pub struct LessonTextError {
     /// The lesson's id.
-    pub id: String,
+    pub(crate) id: String,
     /// The language.
-    pub language: Language,
+    pub(crate) language: Language,
     /// What is wrong with it.
-    pub problem: String,
+    pub(crate) problem: String,
 }
 
 #[cfg(test)]

@@ -36,7 +36,7 @@ pub fn trace_to_mermaid(trace: &Trace) -> String {
 
 /// The Mermaid `sequenceDiagram` of a diagram model; `comment` becomes a `%%` line under the
 /// header (empty: none).
-pub fn diagram_to_mermaid(diagram: &Diagram, comment: &str) -> String {
+pub(crate) fn diagram_to_mermaid(diagram: &Diagram, comment: &str) -> String {
     let mut text = String::from("sequenceDiagram\n");
     let comment = one_line(comment);
     if !comment.trim().is_empty() {

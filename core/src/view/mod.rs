@@ -22,24 +22,18 @@ mod pending;
 mod psql;
 mod share;
 
-pub use crate::words::{Language, UnknownLanguage};
+pub use crate::words::Language;
 pub use action_words::{action_text, choice_target_text, fault_button_text};
 pub use breaks::{breaking_steps, first_break};
-pub use compare::{
-    ChoiceComparison, CompareInput, ComparedRun, Comparison, RowDifference, StepComparison, compare,
-};
+pub use compare::{CompareInput, ComparedRun, Comparison, compare};
 pub use dead_letters::dead_letter_sentences;
-pub use diagram::{
-    ArrowKind, Diagram, DiagramItem, DiagramStep, Lane, MarkKind, diagram, instance_name, lanes,
-    step_items, step_items_in,
-};
-pub use lesson::{LessonText, LessonTextError, lesson_text};
+pub use diagram::{ArrowKind, DiagramItem, Lane, MarkKind, lanes, step_items_in};
+pub use lesson::{LessonText, lesson_text};
 pub use limit_reached::limit_reached_sentence;
-pub use mermaid::{diagram_to_mermaid, trace_to_mermaid};
-pub use moments::{Moment, MomentKind, moments, step_moments};
+pub use mermaid::trace_to_mermaid;
+pub use moments::{Moment, MomentKind, moments};
 pub use pending::{PendingItem, PendingTarget, pending, pending_in};
-pub use psql::{PsqlScripts, SessionScript, psql_scripts};
+pub use psql::psql_scripts;
 pub use share::{
-    OpenedLink, SHARE_FORMAT_VERSION, SHARE_FORMAT_VERSION_STEPS, ShareError, ShareLink,
-    SharedScenario, StepChoice, parser_fuzz_link_of, parser_fuzz_open_link,
+    ShareError, ShareLink, SharedScenario, parser_fuzz_link_of, parser_fuzz_open_link,
 };

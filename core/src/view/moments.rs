@@ -67,7 +67,8 @@ pub enum MomentKind {
 
 impl MomentKind {
     /// Every kind, in the order of the patterns (P1, P4, P2, then P3's).
-    pub const ALL: [MomentKind; 8] = [
+    #[cfg(test)]
+    pub(crate) const ALL: [MomentKind; 8] = [
         MomentKind::ReservationAlreadyPresent,
         MomentKind::InboxDuplicate,
         MomentKind::AlreadyPaid,
@@ -125,7 +126,7 @@ pub struct Moment {
 /// The moments one step shows by its own events, in event order, each kind at most once.
 /// [`MomentKind::AlreadyPaid`] is never among them: only the send's earlier statements tell it
 /// (see the module's documentation); [`moments`] has it.
-pub fn step_moments(step: &TraceStep) -> Vec<MomentKind> {
+pub(crate) fn step_moments(step: &TraceStep) -> Vec<MomentKind> {
     let mut kinds = Vec::new();
     for kind in step.events.iter().filter_map(event_moment) {
         if !kinds.contains(&kind) {

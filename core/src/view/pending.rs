@@ -55,7 +55,7 @@ pub enum PendingTarget {
 
 impl PendingTarget {
     /// The lane the item waits on; `None` for the clock, which has no lane.
-    pub fn lane(self) -> Option<Lane> {
+    pub(crate) fn lane(self) -> Option<Lane> {
         match self {
             PendingTarget::Request { .. } => Some(Lane::Client),
             PendingTarget::Attempt { .. } | PendingTarget::Answer { .. } => Some(Lane::Api),
@@ -69,7 +69,7 @@ impl PendingTarget {
 
     /// The item a learner's action (a fault, or letting time pass) is aimed at; `None` for the
     /// other normal actions, which the scheduler takes.
-    pub fn of_action(action: &Action) -> Option<PendingTarget> {
+    pub(crate) fn of_action(action: &Action) -> Option<PendingTarget> {
         if let Action::AdvanceClock { .. } = action {
             return Some(PendingTarget::Clock);
         }

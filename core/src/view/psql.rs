@@ -16,7 +16,7 @@ use crate::store::StoreOp;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PsqlScripts {
     /// The schema and the starting rows: run once, before any session.
-    pub setup: String,
+    pub(crate) setup: String,
     /// One script per session, in the order the sessions first appear.
     pub sessions: Vec<SessionScript>,
 }
@@ -26,9 +26,9 @@ pub struct PsqlScripts {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SessionScript {
     /// The actor, as the trace's lane names it (`API attempt 0`, `Consumer A`).
-    pub name: String,
+    pub(crate) name: String,
     /// The psql text.
-    pub text: String,
+    pub(crate) text: String,
 }
 
 impl fmt::Display for PsqlScripts {

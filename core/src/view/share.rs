@@ -54,9 +54,9 @@ mod fuzz;
 pub use fuzz::{parser_fuzz_link_of, parser_fuzz_open_link};
 
 /// The version of the link format this crate writes (and the latest it reads).
-pub const SHARE_FORMAT_VERSION: u32 = 2;
+pub(crate) const SHARE_FORMAT_VERSION: u32 = 2;
 /// The first version, whose choices are plain actions at step numbers; still read.
-pub const SHARE_FORMAT_VERSION_STEPS: u32 = 1;
+pub(crate) const SHARE_FORMAT_VERSION_STEPS: u32 = 1;
 
 /// How much of a faulty value an error repeats.
 const QUOTED_CHARS_MAX: usize = 64;
@@ -71,11 +71,11 @@ const BASE64URL: GeneralPurpose = GeneralPurpose::new(
 /// A choice of a version-1 link: a plain action and the step it was taken at.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct StepChoice {
+pub(crate) struct StepChoice {
     /// The step's number, from 1.
-    pub step: usize,
+    pub(crate) step: usize,
     /// The action taken.
-    pub action: Action,
+    pub(crate) action: Action,
 }
 
 /// Where a link's scenario comes from.
@@ -106,7 +106,7 @@ pub struct ShareLink {
     /// those after `step` too.
     pub user_choices: Vec<UserChoice>,
     /// The number of steps the page shows (0: the start).
-    pub step: usize,
+    pub(crate) step: usize,
     /// Whether the page shows the run in its presenter view (`presenter=1`); how the run
     /// looks, not what it is: [`ShareLink::open`] ignores it.
     pub presenter: bool,
@@ -449,7 +449,7 @@ impl ShareLink {
     }
 
     /// The run the link names.
-    pub fn run(&self) -> Result<Run, ShareError> {
+    pub(crate) fn run(&self) -> Result<Run, ShareError> {
         check_order(&self.user_choices)?;
         Ok(Run { scenario: self.scenario()?, seed: self.seed, choices: self.user_choices.clone() })
     }

@@ -5,7 +5,7 @@
 use super::plural::Plural;
 
 /// A plain text or a template with `{name}` placeholders.
-pub type Text = &'static str;
+pub(crate) type Text = &'static str;
 
 /// One entry of a catalogue, as [`Words::entries`] lists it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

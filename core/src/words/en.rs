@@ -5,7 +5,7 @@ use super::catalogue::Words;
 use super::plural::Plural;
 
 /// Every entry in English.
-pub const WORDS: Words = Words {
+pub(crate) const WORDS: Words = Words {
     times_once: "once",
     times_twice: "twice",
     times: Plural::en("{n} time", "{n} times"),

@@ -23,8 +23,9 @@ mod en;
 mod plural;
 mod ru;
 
-pub use catalogue::{Entry, Words};
-pub use plural::{Plural, PluralCategory};
+pub use catalogue::Entry;
+pub(crate) use catalogue::Words;
+pub(crate) use plural::{Plural, PluralCategory};
 
 /// A language of the lab's texts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -57,7 +58,7 @@ impl Language {
     }
 
     /// The plural category of `count` in this language (CLDR's rules for cardinals).
-    pub fn plural_category(self, count: u128) -> PluralCategory {
+    pub(crate) fn plural_category(self, count: u128) -> PluralCategory {
         match self {
             Language::En => match count {
                 1 => PluralCategory::One,
@@ -84,7 +85,7 @@ impl Language {
     }
 
     /// How many times, in words: `once`, `twice`, `3 times` (`один раз`, `дважды`, `3 раза`).
-    pub fn times(self, count: impl TryInto<u128>) -> String {
+    pub(crate) fn times(self, count: impl TryInto<u128>) -> String {
         // A count is never negative; one that is would print as 0.
         let count: u128 = count.try_into().unwrap_or(0);
         let words = self.words();
@@ -107,7 +108,7 @@ impl fmt::Display for Language {
 #[error("unknown language {code:?}: the lab speaks `en` and `ru`")]
 pub struct UnknownLanguage {
     /// The code given.
-    pub code: String,
+    pub(crate) code: String,
 }
 
 impl FromStr for Language {
@@ -157,7 +158,8 @@ pub fn fill(template: &str, args: &[(&str, &dyn fmt::Display)]) -> String {
 }
 
 /// The `{name}` placeholders of `template`, in order of first use.
-pub fn placeholders(template: &str) -> Vec<&str> {
+#[cfg(test)]
+pub(crate) fn placeholders(template: &str) -> Vec<&str> {
     let mut names: Vec<&str> = Vec::new();
     let mut rest = template;
     while let Some(open) = rest.find('{') {

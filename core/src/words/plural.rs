@@ -4,7 +4,7 @@
 /// The plural category of a count, as CLDR names them for cardinals (English uses `One` and
 /// `Many`, where CLDR says `other`; Russian uses all three).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PluralCategory {
+pub(crate) enum PluralCategory {
     /// 1, 21, 101 in Russian; 1 in English.
     One,
     /// 2-4, 22-24 in Russian; unused in English.
@@ -27,17 +27,17 @@ pub struct Plural {
 
 impl Plural {
     /// English forms: one, and the rest.
-    pub const fn en(one: &'static str, many: &'static str) -> Plural {
+    pub(crate) const fn en(one: &'static str, many: &'static str) -> Plural {
         Plural { one, few: many, many }
     }
 
     /// Russian forms: one, few, many.
-    pub const fn ru(one: &'static str, few: &'static str, many: &'static str) -> Plural {
+    pub(crate) const fn ru(one: &'static str, few: &'static str, many: &'static str) -> Plural {
         Plural { one, few, many }
     }
 
     /// The form for `category`.
-    pub fn form(&self, category: PluralCategory) -> &'static str {
+    pub(crate) fn form(&self, category: PluralCategory) -> &'static str {
         match category {
             PluralCategory::One => self.one,
             PluralCategory::Few => self.few,

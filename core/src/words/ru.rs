@@ -6,7 +6,7 @@ use super::catalogue::Words;
 use super::plural::Plural;
 
 /// Every entry in Russian.
-pub const WORDS: Words = Words {
+pub(crate) const WORDS: Words = Words {
     times_once: "один раз",
     times_twice: "дважды",
     times: Plural::ru("{n} раз", "{n} раза", "{n} раз"),

@@ -11,7 +11,7 @@ use crate::store::{FencingToken, IdempotencyKeyRow, KeyState};
 /// Drawing tokens from the clock keeps them growing even when the previous token is unknown
 /// (the key was released or purged): any earlier holder got its token at an earlier tick, since
 /// a lease lasts at least one tick, so its token is at most `now`.
-pub fn next_fencing_token(replaced: Option<FencingToken>, now: Tick) -> FencingToken {
+pub(crate) fn next_fencing_token(replaced: Option<FencingToken>, now: Tick) -> FencingToken {
     let from_clock = now.0.saturating_add(1);
     let from_replaced = replaced.map_or(0, |FencingToken(token)| token.saturating_add(1));
     FencingToken(from_clock.max(from_replaced))

@@ -41,7 +41,8 @@ pub(crate) fn failure_detail(response: &HttpResponse) -> String {
 }
 
 /// A response summed up for a trace line: `(201, 2 headers, 87-byte body)`.
-pub fn describe_response(response: &HttpResponse) -> String {
+#[cfg(test)]
+pub(crate) fn describe_response(response: &HttpResponse) -> String {
     format!(
         "({}, {} header{}, {}-byte body)",
         response.status,

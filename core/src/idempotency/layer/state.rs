@@ -129,11 +129,4 @@ pub enum Completion {
     ReleaseKey(HttpResponse),
 }
 
-impl Completion {
-    /// The response the request answers if the completion goes through.
-    pub fn response(&self) -> &HttpResponse {
-        match self {
-            Completion::StoreResponse(response) | Completion::ReleaseKey(response) => response,
-        }
-    }
-}
+impl Completion {}

@@ -10,7 +10,7 @@ use super::{
 /// Choices recorded as plain actions at step numbers being anchored, a step at a time:
 /// [`Run::anchor`] in slices.
 #[derive(Clone, Debug)]
-pub struct RunAnchorer {
+pub(crate) struct RunAnchorer {
     seed: u64,
     taken: Vec<(usize, Action)>,
     pub(super) simulation: Simulation,
@@ -20,7 +20,7 @@ pub struct RunAnchorer {
 impl RunAnchorer {
     /// An anchorer at the start of the run of `scenario` with `seed`, for the actions `taken`
     /// at their step numbers.
-    pub fn new(
+    pub(crate) fn new(
         scenario: Scenario,
         seed: u64,
         taken: Vec<(usize, Action)>,
@@ -33,7 +33,7 @@ impl RunAnchorer {
 
     /// Takes up to `moves_max` steps (the scheduler's, or an action taken and anchored);
     /// returns whether every action is anchored.
-    pub fn advance(&mut self, moves_max: usize) -> Result<bool, RunError> {
+    pub(crate) fn advance(&mut self, moves_max: usize) -> Result<bool, RunError> {
         for _ in 0..moves_max {
             let Some((step, action)) = self.taken.get(self.choices.len()) else {
                 return Ok(true);
@@ -56,17 +56,17 @@ impl RunAnchorer {
     }
 
     /// Whether every action is anchored.
-    pub fn is_done(&self) -> bool {
+    pub(crate) fn is_done(&self) -> bool {
         self.choices.len() >= self.taken.len()
     }
 
     /// The steps the run has taken so far.
-    pub fn steps(&self) -> usize {
+    pub(crate) fn steps(&self) -> usize {
         self.simulation.steps().len()
     }
 
     /// The run of the actions anchored so far, and the simulation after the last of them.
-    pub fn finish(self) -> (Run, Simulation) {
+    pub(crate) fn finish(self) -> (Run, Simulation) {
         let scenario = self.simulation.scenario().clone();
         (Run { scenario, seed: self.seed, choices: self.choices }, self.simulation)
     }
@@ -103,7 +103,7 @@ struct Stepping {
 impl RunOpener {
     /// An opener of `run`, to be played until every choice is placed, then stepped on until
     /// `target` steps are taken (or the run stops).
-    pub fn new(run: Run, target: usize) -> Result<RunOpener, RunError> {
+    pub(crate) fn new(run: Run, target: usize) -> Result<RunOpener, RunError> {
         let player = RunPlayer::new(&run)?;
         Ok(RunOpener { phase: OpenPhase::Placing(Box::new((run, player))), target })
     }
@@ -171,7 +171,8 @@ impl RunOpener {
     }
 
     /// Whether the run is open ([`RunOpener::advance`] returned `true`).
-    pub fn is_open(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn is_open(&self) -> bool {
         match &self.phase {
             OpenPhase::Stepping(stepping) => stepping.open,
             OpenPhase::Anchoring(_) | OpenPhase::Placing(_) => false,
@@ -179,7 +180,7 @@ impl RunOpener {
         }
     }
 
-    /// The run and its play as far as it is opened (all of it once [`RunOpener::is_open`]):
+    /// The run and its play as far as it is opened (all of it once `RunOpener::is_open`):
     /// opens the rest first if it is not.
     pub fn finish(mut self) -> Result<(Run, Played), RunError> {
         while !self.advance(usize::MAX)? {}

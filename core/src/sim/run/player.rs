@@ -6,7 +6,7 @@ use super::{ChoiceOutcome, Now, Played, Run, RunError, Simulation, UserChoice, c
 
 /// A run being played, a slice at a time (the page plays a long run between frames).
 #[derive(Clone, Debug)]
-pub struct RunPlayer {
+pub(crate) struct RunPlayer {
     choices: Vec<UserChoice>,
     simulation: Simulation,
     outcomes: Vec<ChoiceOutcome>,
@@ -57,7 +57,7 @@ impl Ahead {
 
 impl RunPlayer {
     /// A player at the start of `run`.
-    pub fn new(run: &Run) -> Result<RunPlayer, RunError> {
+    pub(crate) fn new(run: &Run) -> Result<RunPlayer, RunError> {
         check_order(run.choices.iter().map(|choice| choice.step))?;
         let simulation =
             Simulation::new(run.scenario.clone(), run.seed).map_err(RunError::Scenario)?;
@@ -71,7 +71,7 @@ impl RunPlayer {
 
     /// Takes up to `moves_max` moves (a step, or going back to place a choice); returns
     /// whether every choice is placed.
-    pub fn advance(&mut self, moves_max: usize) -> bool {
+    pub(crate) fn advance(&mut self, moves_max: usize) -> bool {
         for _ in 0..moves_max {
             if self.is_done() {
                 return true;
@@ -82,18 +82,18 @@ impl RunPlayer {
     }
 
     /// Whether every choice is placed.
-    pub fn is_done(&self) -> bool {
+    pub(crate) fn is_done(&self) -> bool {
         self.outcomes.len() >= self.choices.len()
     }
 
     /// The steps the run has taken so far, and the choices placed out of all: for a progress
     /// bar.
-    pub fn progress(&self) -> (usize, usize, usize) {
+    pub(crate) fn progress(&self) -> (usize, usize, usize) {
         (self.simulation.steps().len(), self.outcomes.len(), self.choices.len())
     }
 
     /// The run as far as it is played, and where its choices were placed.
-    pub fn finish(self) -> Played {
+    pub(crate) fn finish(self) -> Played {
         Played { simulation: self.simulation, outcomes: self.outcomes }
     }
 

@@ -31,7 +31,7 @@ use crate::testing::harness::{
 };
 
 /// The most steps one delivery may take before the harness calls the handler stuck.
-pub const STEPS_PER_DELIVERY_MAX: u32 = 64;
+pub(crate) const STEPS_PER_DELIVERY_MAX: u32 = 64;
 
 /// A user's message handler under test.
 pub trait ConsumerUnderTest {
@@ -120,7 +120,7 @@ pub enum HarnessAction {
 
 /// What one instance is doing.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum InstanceState<H> {
+pub(crate) enum InstanceState<H> {
     /// Nothing.
     Idle,
     /// Running `handler` for message `message`, `steps` statements so far.
@@ -141,24 +141,24 @@ pub enum InstanceState<H> {
 
 /// The harness's world.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct HarnessState<H> {
+pub(crate) struct HarnessState<H> {
     /// The store.
-    pub store: Store,
+    pub(crate) store: Store,
     /// Copies waiting for delivery, by message, sorted.
-    pub queue: Vec<usize>,
+    pub(crate) queue: Vec<usize>,
     /// The two instances.
-    pub instances: Vec<InstanceState<H>>,
+    pub(crate) instances: Vec<InstanceState<H>>,
     /// Duplicates taken.
-    pub duplicates: u32,
+    pub(crate) duplicates: u32,
     /// Crashes taken.
-    pub crashes: u32,
+    pub(crate) crashes: u32,
     /// A handler failure, if one happened (a counterexample).
-    pub failure: Option<String>,
+    pub(crate) failure: Option<String>,
 }
 
 /// The harness's world as a model.
 #[derive(Clone, Debug)]
-pub struct HarnessModel<C: ConsumerUnderTest> {
+pub(crate) struct HarnessModel<C: ConsumerUnderTest> {
     consumer: C,
     config: HarnessConfig,
     envelopes: Vec<Envelope>,
@@ -166,7 +166,7 @@ pub struct HarnessModel<C: ConsumerUnderTest> {
 }
 
 /// The messages the harness delivers: `OrderPlaced` of `i + 1` apples, ids from a fixed seed.
-pub fn harness_messages(count: usize) -> Vec<Envelope> {
+pub(crate) fn harness_messages(count: usize) -> Vec<Envelope> {
     let mut rng = DeterministicRng::from_seed(0x1d3e_4b07);
     (0..count)
         .map(|index| Envelope {
@@ -185,7 +185,7 @@ pub fn harness_messages(count: usize) -> Vec<Envelope> {
 impl<C: ConsumerUnderTest> HarnessModel<C> {
     /// The model of `consumer` under `config`; the reference outcome is each message
     /// delivered once, in order, to one instance.
-    pub fn new(consumer: C, config: HarnessConfig) -> HarnessModel<C> {
+    pub(crate) fn new(consumer: C, config: HarnessConfig) -> HarnessModel<C> {
         let envelopes = harness_messages(config.messages.max(1));
         let mut store = consumer.initial_store();
         for envelope in &envelopes {
@@ -198,7 +198,8 @@ impl<C: ConsumerUnderTest> HarnessModel<C> {
     }
 
     /// What exactly-once delivery leaves.
-    pub fn expected(&self) -> &C::Observation {
+    #[cfg(test)]
+    pub(crate) fn expected(&self) -> &C::Observation {
         &self.expected
     }
 
@@ -209,7 +210,7 @@ impl<C: ConsumerUnderTest> HarnessModel<C> {
 
     /// The violation in `state`, if any: a handler failure, or at the end an observation
     /// other than the exactly-once one.
-    pub fn violation(&self, state: &HarnessState<C::Handler>) -> Option<HarnessViolation> {
+    pub(crate) fn violation(&self, state: &HarnessState<C::Handler>) -> Option<HarnessViolation> {
         if let Some(failure) = &state.failure {
             return Some(HarnessViolation { sentence: failure.clone() });
         }
@@ -229,7 +230,7 @@ impl<C: ConsumerUnderTest> HarnessModel<C> {
     }
 
     /// Applies `action` to `state`; `None` if it is not enabled.
-    pub fn apply(
+    pub(crate) fn apply(
         &self,
         state: &HarnessState<C::Handler>,
         action: &HarnessAction,

@@ -36,8 +36,9 @@ mod state;
 use std::fmt::{Debug, Display};
 use std::hash::Hash;
 
-pub use model::{HttpHarnessModel, PluggedHandler};
-pub use state::{AttemptState, ClientState, HttpAction, HttpAttempt, HttpHarnessState};
+pub(crate) use model::HttpHarnessModel;
+pub use state::HttpAction;
+pub(crate) use state::{AttemptState, ClientState, HttpAttempt, HttpHarnessState};
 
 use crate::check::{BYTES_MAX_DEFAULT, ExploreBounds};
 use crate::idempotency::{Config as LayerConfig, HttpRequest, HttpResponse, Implementation};
@@ -48,7 +49,7 @@ use crate::testing::harness::{
 };
 
 /// The most statements one request may run before the harness calls it stuck.
-pub const STEPS_PER_REQUEST_MAX: u32 = 64;
+pub(crate) const STEPS_PER_REQUEST_MAX: u32 = 64;
 
 /// A user's HTTP request handler under test.
 pub trait HandlerUnderTest {
@@ -154,7 +155,7 @@ impl HttpHarnessConfig {
 }
 
 /// The `Idempotency-Key` of operation `operation`: a fixed UUID.
-pub fn idempotency_key_of(operation: usize) -> String {
+pub(crate) fn idempotency_key_of(operation: usize) -> String {
     format!("00000000-0000-4000-8000-{:012x}", operation.saturating_add(1))
 }
 

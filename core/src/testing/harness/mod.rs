@@ -17,8 +17,8 @@
 //! Neither reads a clock: [`HarnessFuzzReport::cases_per_second`] takes the time the caller
 //! measured.
 
-pub mod consumer;
-pub mod http;
+pub(crate) mod consumer;
+pub(crate) mod http;
 pub mod system;
 
 use std::fmt::Debug;
@@ -32,15 +32,15 @@ use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use crate::check::fingerprint::{Fingerprint, FnvHasher};
 use crate::check::{ExploreBounds, ExploreOutcome, ExploreStats, Explorer, Model};
 
+#[cfg(test)]
+pub(crate) use consumer::HarnessModel;
 pub use consumer::{
-    ConsumerUnderTest, HarnessAction, HarnessConfig, HarnessModel, HarnessState, InstanceState,
-    STEPS_PER_DELIVERY_MAX, check_consumer, fuzz_consumer, harness_messages,
+    ConsumerUnderTest, HarnessAction, HarnessConfig, check_consumer, fuzz_consumer,
 };
-pub use http::{
-    AttemptState, ClientState, HandlerPlug, HandlerUnderTest, HttpAction, HttpAttempt,
-    HttpHarnessConfig, HttpHarnessModel, HttpHarnessState, STEPS_PER_REQUEST_MAX, check_handler,
-    fuzz_handler, idempotency_key_of,
-};
+pub(crate) use http::HandlerUnderTest;
+pub use http::{HandlerPlug, HttpAction, HttpHarnessConfig, check_handler, fuzz_handler};
+#[cfg(test)]
+pub(crate) use http::{HttpHarnessModel, idempotency_key_of};
 
 /// Why a schedule is a counterexample.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -99,24 +99,24 @@ pub struct HarnessCheckReport<A = HarnessAction> {
 
 /// How a fuzz run draws and runs schedules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ScheduleFuzzing {
+pub(crate) struct ScheduleFuzzing {
     /// How many schedules to draw.
-    pub cases: u32,
+    pub(crate) cases: u32,
     /// The seed of the fuzzer's choices.
-    pub fuzz_seed: u64,
+    pub(crate) fuzz_seed: u64,
     /// The most choices a drawn schedule makes before it drains.
-    pub choices_max: usize,
+    pub(crate) choices_max: usize,
     /// The most actions the drain takes after the choices (a bound, never reached by a world
     /// that ends).
-    pub drain_steps_max: usize,
+    pub(crate) drain_steps_max: usize,
     /// The most shrinking steps.
-    pub shrink_steps_max: u32,
+    pub(crate) shrink_steps_max: u32,
 }
 
 /// Runs the schedule `choices` in `model` (an index into the enabled actions at each step,
 /// modulo their number; once the choices run out, the first enabled action, which drains the
 /// world without faults) and returns its actions and the violation it reached, if any.
-pub fn run_schedule<M: Model<Violation = HarnessViolation>>(
+pub(crate) fn run_schedule<M: Model<Violation = HarnessViolation>>(
     model: &M,
     choices: &[u8],
     drain_steps_max: usize,
@@ -142,7 +142,7 @@ pub fn run_schedule<M: Model<Violation = HarnessViolation>>(
 
 /// Fuzzes `model`: draws up to `fuzzing.cases` schedules with proptest, stops at the first
 /// that reaches a violation and shrinks it to a minimal one.
-pub fn fuzz_model<M: Model<Violation = HarnessViolation>>(
+pub(crate) fn fuzz_model<M: Model<Violation = HarnessViolation>>(
     model: &M,
     fuzzing: ScheduleFuzzing,
 ) -> HarnessFuzzReport<M::Action> {
@@ -186,7 +186,7 @@ pub fn fuzz_model<M: Model<Violation = HarnessViolation>>(
 
 /// Explores every schedule of `model` within `bounds`, breadth-first: a violation comes with a
 /// shortest schedule.
-pub fn check_model<M: Model<Violation = HarnessViolation>>(
+pub(crate) fn check_model<M: Model<Violation = HarnessViolation>>(
     model: M,
     bounds: ExploreBounds,
 ) -> HarnessCheckReport<M::Action> {

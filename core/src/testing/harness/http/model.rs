@@ -18,11 +18,11 @@ use crate::step::{Step, Steps, run_to_completion};
 use crate::testing::harness::{HarnessViolation, sorted_fingerprints};
 
 /// The step machine of one request through the plug.
-pub type PluggedHandler<H> = ApiLayer<<H as HandlerUnderTest>::Handler>;
+pub(crate) type PluggedHandler<H> = ApiLayer<<H as HandlerUnderTest>::Handler>;
 
 /// The HTTP harness's world as a model.
 #[derive(Clone, Debug)]
-pub struct HttpHarnessModel<H: HandlerUnderTest> {
+pub(crate) struct HttpHarnessModel<H: HandlerUnderTest> {
     handler: H,
     config: HttpHarnessConfig,
     expected: H::Observation,
@@ -41,7 +41,7 @@ fn describe(status: u16, body: &str) -> String {
 impl<H: HandlerUnderTest> HttpHarnessModel<H> {
     /// The model of `handler` under `config`; the reference outcome is each operation's request
     /// run once, in order, alone, through the same plug.
-    pub fn new(handler: H, config: HttpHarnessConfig) -> HttpHarnessModel<H> {
+    pub(crate) fn new(handler: H, config: HttpHarnessConfig) -> HttpHarnessModel<H> {
         let operations = config.operations.max(1);
         let mut model = HttpHarnessModel {
             expected: handler.observe(&handler.initial_store()),
@@ -59,13 +59,14 @@ impl<H: HandlerUnderTest> HttpHarnessModel<H> {
     }
 
     /// What exactly-once processing leaves.
-    pub fn expected(&self) -> &H::Observation {
+    #[cfg(test)]
+    pub(crate) fn expected(&self) -> &H::Observation {
         &self.expected
     }
 
     /// The request of `operation` with its key; with `reused_key`, another operation's payload
     /// under that key (F7).
-    pub fn request(&self, operation: usize, reused_key: bool) -> HttpRequest {
+    pub(crate) fn request(&self, operation: usize, reused_key: bool) -> HttpRequest {
         let payload =
             if reused_key { self.config.operations.saturating_add(operation) } else { operation };
         self.handler
@@ -132,7 +133,7 @@ impl<H: HandlerUnderTest> HttpHarnessModel<H> {
     /// The violation in `state`, if any: one found when an answer was given, a deadlock, or at
     /// the end a client without a final answer or an observation other than the exactly-once
     /// one.
-    pub fn violation(
+    pub(crate) fn violation(
         &self,
         state: &HttpHarnessState<PluggedHandler<H>>,
     ) -> Option<HarnessViolation> {
@@ -311,7 +312,7 @@ impl<H: HandlerUnderTest> HttpHarnessModel<H> {
     }
 
     /// Applies `action` to `state`; `None` if it is not enabled.
-    pub fn apply(
+    pub(crate) fn apply(
         &self,
         state: &HttpHarnessState<PluggedHandler<H>>,
         action: &HttpAction,

@@ -73,7 +73,7 @@ impl HarnessStep for HttpAction {
 
 /// Where one request in flight is.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum AttemptState<L> {
+pub(crate) enum AttemptState<L> {
     /// Running through the plug.
     Running {
         /// The plug's step machine (the layer or the naive twin, with the handler inside).
@@ -92,47 +92,47 @@ pub enum AttemptState<L> {
 
 /// One request in flight.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct HttpAttempt<L> {
+pub(crate) struct HttpAttempt<L> {
     /// The operation whose key it carries.
-    pub operation: usize,
+    pub(crate) operation: usize,
     /// Whether it carries another payload under that key (F7).
-    pub reused_key: bool,
+    pub(crate) reused_key: bool,
     /// Where it is.
-    pub state: AttemptState<L>,
+    pub(crate) state: AttemptState<L>,
 }
 
 /// What one operation's client knows.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct ClientState {
+pub(crate) struct ClientState {
     /// Requests sent, the first included.
-    pub attempts: u32,
+    pub(crate) attempts: u32,
     /// Whether it has a final answer.
-    pub answered: bool,
+    pub(crate) answered: bool,
     /// After a 409 or a 5xx: it retries no earlier than this.
-    pub retry_at: Option<Tick>,
+    pub(crate) retry_at: Option<Tick>,
 }
 
 /// The HTTP harness's world.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct HttpHarnessState<L> {
+pub(crate) struct HttpHarnessState<L> {
     /// The store.
-    pub store: Store,
+    pub(crate) store: Store,
     /// The clock.
-    pub now: Tick,
+    pub(crate) now: Tick,
     /// One client per operation.
-    pub clients: Vec<ClientState>,
+    pub(crate) clients: Vec<ClientState>,
     /// The requests in flight, in the order they were sent.
-    pub attempts: Vec<HttpAttempt<L>>,
+    pub(crate) attempts: Vec<HttpAttempt<L>>,
     /// Per operation, the first final answer its key got (status and body).
-    pub key_answers: Vec<Option<(u16, String)>>,
+    pub(crate) key_answers: Vec<Option<(u16, String)>>,
     /// Lost responses taken.
-    pub lost_responses: u32,
+    pub(crate) lost_responses: u32,
     /// Double submits taken.
-    pub double_submits: u32,
+    pub(crate) double_submits: u32,
     /// Key reuses taken.
-    pub key_reuses: u32,
+    pub(crate) key_reuses: u32,
     /// Crashes taken.
-    pub crashes: u32,
+    pub(crate) crashes: u32,
     /// What went wrong, if something did (the schedule ends there).
-    pub violation: Option<HarnessViolation>,
+    pub(crate) violation: Option<HarnessViolation>,
 }

@@ -31,11 +31,14 @@ use uuid::Uuid;
 
 use crate::ids::MessageId;
 
-pub use run::{
-    DeliveryOutcome, ScheduleEvent, ScheduleRun, ScheduleViolation, SystemCounterexample,
-    SystemFuzzConfig, SystemFuzzReport, fuzz_system, run_schedule,
-};
-pub use schedule::{Fault, FaultKind, Schedule, ScheduleConfig, schedules};
+#[cfg(test)]
+pub(crate) use run::SystemFuzzReport;
+pub(crate) use run::{DeliveryOutcome, ScheduleEvent, ScheduleRun, ScheduleViolation};
+pub use run::{SystemFuzzConfig, fuzz_system, run_schedule};
+#[cfg(test)]
+pub(crate) use schedule::Fault;
+pub(crate) use schedule::FaultKind;
+pub use schedule::{Schedule, ScheduleConfig, schedules};
 
 /// Which side the system is: how the story words a delivery.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -93,14 +96,14 @@ pub struct Envelope<M> {
 
 /// The id of the `index`-th message published (from 0): a fixed UUID,
 /// `00000000-0000-4000-8000-` and `index + 1` in twelve hex digits.
-pub fn message_id_of(index: usize) -> MessageId {
+pub(crate) fn message_id_of(index: usize) -> MessageId {
     let number = u128::try_from(index).unwrap_or(u128::MAX).saturating_add(1) & 0xffff_ffff_ffff;
     MessageId(Uuid::from_u128((0x4000u128 << 64) | (0x8000u128 << 48) | number))
 }
 
 /// Where the harness crashes a delivery.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum CrashPoint {
+pub(crate) enum CrashPoint {
     /// Just before the delivery's commit number `commit` (from 0): its transaction rolls back.
     BeforeCommit(u8),
     /// Just after commit number `commit`: what it committed stays, nothing after it runs, and
@@ -119,7 +122,7 @@ pub struct UnitOfWork {
 
 impl UnitOfWork {
     /// A unit of work that crashes at `plan`, if it gets there.
-    pub fn new(plan: Option<CrashPoint>) -> UnitOfWork {
+    pub(crate) fn new(plan: Option<CrashPoint>) -> UnitOfWork {
         UnitOfWork { plan, commits: 0, crashed: None }
     }
 
@@ -151,12 +154,13 @@ impl UnitOfWork {
     }
 
     /// Commits reached so far (crashed ones included).
-    pub fn commits(&self) -> u8 {
+    #[cfg(test)]
+    pub(crate) fn commits(&self) -> u8 {
         self.commits
     }
 
     /// Where the harness crashed the delivery, if it did.
-    pub fn crashed(&self) -> Option<CrashPoint> {
+    pub(crate) fn crashed(&self) -> Option<CrashPoint> {
         self.crashed
     }
 }

@@ -23,7 +23,7 @@ use crate::testing::harness::system::{
 
 /// What came of one delivery.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum DeliveryOutcome<A> {
+pub(crate) enum DeliveryOutcome<A> {
     /// It answered and was acknowledged (HTTP: the answer reached the client).
     Acknowledged {
         /// The answer.
@@ -49,7 +49,7 @@ pub enum DeliveryOutcome<A> {
 
 /// What happened in a run, in order.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ScheduleEvent<A> {
+pub(crate) enum ScheduleEvent<A> {
     /// F9: message `overtaking` is delivered before `overtaken` (indices into the schedule's
     /// messages).
     Reordered {
@@ -121,11 +121,11 @@ pub enum ScheduleViolation<A, O> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ScheduleRun<M, A, O> {
     /// How the story words it.
-    pub side: Side,
+    pub(crate) side: Side,
     /// The payloads published.
-    pub messages: Vec<M>,
+    pub(crate) messages: Vec<M>,
     /// What happened.
-    pub events: Vec<ScheduleEvent<A>>,
+    pub(crate) events: Vec<ScheduleEvent<A>>,
     /// The violation, if any (the run stops at a failed delivery).
     pub violation: Option<ScheduleViolation<A, O>>,
 }
@@ -308,7 +308,7 @@ impl Default for SystemFuzzConfig {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SystemCounterexample<M, A, O> {
     /// The schedule.
-    pub schedule: Schedule<M>,
+    pub(crate) schedule: Schedule<M>,
     /// Its run (see [`ScheduleRun::story`]).
     pub run: ScheduleRun<M, A, O>,
 }

@@ -12,7 +12,7 @@ use crate::testing::harness::system::CrashPoint;
 
 /// What a fault does to its delivery.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum FaultKind {
+pub(crate) enum FaultKind {
     /// F1 (HTTP: F6, a double submit): after the delivery is acknowledged, the message is
     /// delivered once more.
     Duplicate,
@@ -38,7 +38,7 @@ pub enum FaultKind {
 
 impl FaultKind {
     /// Where this fault crashes its delivery, if it is a crash.
-    pub fn crash_point(self) -> Option<CrashPoint> {
+    pub(crate) fn crash_point(self) -> Option<CrashPoint> {
         match self {
             FaultKind::CrashAfterCommit { commit } => Some(CrashPoint::AfterCommit(commit)),
             FaultKind::CrashBeforeCommit { commit } => Some(CrashPoint::BeforeCommit(commit)),
@@ -49,13 +49,13 @@ impl FaultKind {
 
 /// One fault, pinned to a delivery.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Fault {
+pub(crate) struct Fault {
     /// The delivery it applies to, from 0, counting every delivery (copies included). A
     /// fault of a delivery that never happens, or a crash at a commit the delivery does not
     /// reach, is not taken.
-    pub delivery: usize,
+    pub(crate) delivery: usize,
     /// What it does.
-    pub kind: FaultKind,
+    pub(crate) kind: FaultKind,
 }
 
 /// Messages and faults: one run of the system.
@@ -63,21 +63,21 @@ pub struct Fault {
 pub struct Schedule<M> {
     /// The payloads, in the order they are published; each is a distinct message with its own
     /// id ([`crate::testing::harness::system::message_id_of`]).
-    pub messages: Vec<M>,
+    pub(crate) messages: Vec<M>,
     /// The faults. Of the faults of one delivery, a [`FaultKind::Reorder`] is taken and the
     /// first of the others.
-    pub faults: Vec<Fault>,
+    pub(crate) faults: Vec<Fault>,
 }
 
 /// The bounds of drawn schedules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ScheduleConfig {
     /// Messages published, at least 1 (and at least this bound).
-    pub messages_max: usize,
+    pub(crate) messages_max: usize,
     /// Faults in a schedule, at most.
-    pub faults_max: usize,
+    pub(crate) faults_max: usize,
     /// The commits a crash may pick from (a crash at commit `0..commits_max`), at least 1.
-    pub commits_max: u8,
+    pub(crate) commits_max: u8,
 }
 
 impl Default for ScheduleConfig {
