@@ -449,6 +449,43 @@ fn the_statement_log_records_each_operation_and_is_no_part_of_the_state() {
     assert!(store.statement_log().is_empty());
 }
 
+/// A statement that must wait and an insert that hits the unique key are logged as such, as
+/// the differential test compares them with PostgreSQL (a wait is where the server blocks, a
+/// unique violation where it raises 23505); a mutant that drops either from the log survived
+/// the core's tests before (`core/mutants-equivalent.md`, run K).
+#[test]
+fn the_statement_log_records_a_wait_and_a_unique_violation() {
+    let mut store = store_with_ten_apples();
+    store.start_statement_log();
+    let first = store.begin().unwrap();
+    let second = store.begin().unwrap();
+    store.insert(first, reservation(1, 2)).unwrap();
+    let Err(StoreError::Blocked(wait)) =
+        store.insert_on_conflict_do_nothing(second, reservation(1, 2))
+    else {
+        panic!("the second insert must wait for the first transaction's row");
+    };
+    store.commit(first).unwrap();
+    let third = store.begin().unwrap();
+    assert!(matches!(
+        store.insert(third, reservation(1, 5)),
+        Err(StoreError::UniqueViolation { .. })
+    ));
+    let key = serde_json::json!([Uuid::from_u128(1), "apple"]).to_string();
+    assert_eq!(
+        store.statement_log(),
+        &[
+            StoreOp::Begin { tx: first },
+            StoreOp::Begin { tx: second },
+            StoreOp::Wrote { tx: first, table: TableName::Reservations, key },
+            StoreOp::Blocked(wait),
+            StoreOp::Commit { tx: first },
+            StoreOp::Begin { tx: third },
+            StoreOp::UniqueViolation { tx: third, table: TableName::Reservations },
+        ]
+    );
+}
+
 /// The rows a step's commits changed, from the before-image the commits keep: one change per
 /// row however often it was written, none for writes that cancel out, in table then key order,
 /// exactly [`Tables::diff`] of the tables before and after the step.
