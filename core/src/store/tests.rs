@@ -449,12 +449,13 @@ fn the_statement_log_records_each_operation_and_is_no_part_of_the_state() {
     assert!(store.statement_log().is_empty());
 }
 
-/// A statement that must wait and an insert that hits the unique key are logged as such, as
-/// the differential test compares them with PostgreSQL (a wait is where the server blocks, a
-/// unique violation where it raises 23505); a mutant that drops either from the log survived
-/// the core's tests before (`core/mutants-equivalent.md`, run K).
+/// A statement that must wait, an insert that hits the unique key, and a conditional `UPDATE`
+/// that writes its row or matches none are logged as such, as the differential test compares
+/// them with PostgreSQL (a wait is where the server blocks, a unique violation where it raises
+/// 23505); mutants that drop them from the log survived the core's tests before
+/// (`core/mutants-equivalent.md`, run K).
 #[test]
-fn the_statement_log_records_a_wait_and_a_unique_violation() {
+fn the_statement_log_records_waits_unique_violations_and_conditional_writes() {
     let mut store = store_with_ten_apples();
     store.start_statement_log();
     let first = store.begin().unwrap();
@@ -471,17 +472,24 @@ fn the_statement_log_records_a_wait_and_a_unique_violation() {
         store.insert(third, reservation(1, 5)),
         Err(StoreError::UniqueViolation { .. })
     ));
+    // A conditional UPDATE that changes its row, then one whose condition matches nothing.
+    let row_key = (OrderId(Uuid::from_u128(1)), apple());
+    assert!(store.update::<ReservationRow>(third, &row_key, |row| row.qty += 1).unwrap().is_some());
+    let none = store.update_where::<ReservationRow>(third, &row_key, |row| row.qty > 100, |_| {});
+    assert_eq!(none, Ok(None));
     let key = serde_json::json!([Uuid::from_u128(1), "apple"]).to_string();
     assert_eq!(
         store.statement_log(),
         &[
             StoreOp::Begin { tx: first },
             StoreOp::Begin { tx: second },
-            StoreOp::Wrote { tx: first, table: TableName::Reservations, key },
+            StoreOp::Wrote { tx: first, table: TableName::Reservations, key: key.clone() },
             StoreOp::Blocked(wait),
             StoreOp::Commit { tx: first },
             StoreOp::Begin { tx: third },
             StoreOp::UniqueViolation { tx: third, table: TableName::Reservations },
+            StoreOp::Wrote { tx: third, table: TableName::Reservations, key },
+            StoreOp::Skipped { tx: third },
         ]
     );
 }
