@@ -214,7 +214,9 @@ impl Incremental {
         Verdict { new, violated }
     }
 
-    /// Every violation now, in [`super::check_all`]'s order.
+    /// Every violation now, in [`super::check_all`]'s order (read by debug builds, which compare
+    /// it with the full check after every step, and by tests).
+    #[cfg(any(test, debug_assertions))]
     pub(crate) fn violations(
         &self,
         tables: &Tables,
