@@ -164,6 +164,28 @@ pub enum Block {
     Ack,
 }
 
+/// How deep each of `blocks` stands inside `for_each_line` loops, as an editor indents it: 1 for
+/// the blocks between `for_each_line` and its `next_line`, 0 for the rest (the loop's own two
+/// blocks included). A draft need not validate to be shown, so a `next_line` without a loop
+/// stays at 0 and a loop inside a loop (which the validator refuses) goes one deeper.
+pub fn loop_depths<'a>(blocks: impl IntoIterator<Item = &'a Block>) -> Vec<usize> {
+    let mut depth = 0_usize;
+    blocks
+        .into_iter()
+        .map(|block| match block {
+            Block::ForEachLine => {
+                depth += 1;
+                depth - 1
+            }
+            Block::NextLine => {
+                depth = depth.saturating_sub(1);
+                depth
+            }
+            _ => depth,
+        })
+        .collect()
+}
+
 impl Block {
     /// The block's name in the JSON (`insert_inbox`), for errors and the page.
     pub(crate) fn name(&self) -> &'static str {

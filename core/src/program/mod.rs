@@ -28,7 +28,7 @@ mod mark_paid;
 mod text;
 mod validate;
 
-pub use block::Block;
+pub use block::{Block, loop_depths};
 pub(crate) use block::{InboxConflict, OrderGuard, ReservationConflict, SelectLock, StockGuard};
 #[cfg(test)]
 pub(crate) use builtin::builtin_consumer;

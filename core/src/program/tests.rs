@@ -645,3 +645,33 @@ fn mutated_programs_are_refused_or_run_never_panic() {
     }
     assert!(read > 20 && refused > 20, "read {read}, refused {refused}");
 }
+
+#[test]
+fn an_editor_indents_the_blocks_inside_the_loop_and_nothing_else() {
+    use crate::program::{Block, loop_depths};
+    let seed = program(include_str!("../../../examples/programs/consumer-seed.json"));
+    let depths = loop_depths(&seed.blocks);
+    let shown: Vec<(String, usize)> = seed
+        .blocks
+        .iter()
+        .zip(&depths)
+        .map(|(block, depth)| (block.head_in(crate::words::Language::En), *depth))
+        .collect();
+    let inside: Vec<&str> =
+        shown.iter().filter(|(_, depth)| *depth == 1).map(|(text, _)| text.as_str()).collect();
+    assert!(!inside.is_empty(), "{shown:?}");
+    // The loop's own blocks stand at the loop's level; what they enclose is one deeper.
+    for (block, depth) in seed.blocks.iter().zip(&depths) {
+        if matches!(block, Block::ForEachLine | Block::NextLine) {
+            assert_eq!(*depth, 0, "{shown:?}");
+        }
+    }
+    let first = seed.blocks.iter().position(|block| *block == Block::ForEachLine).unwrap();
+    let last = seed.blocks.iter().position(|block| *block == Block::NextLine).unwrap();
+    assert!(depths[first + 1..last].iter().all(|depth| *depth == 1), "{shown:?}");
+    assert!(depths[..first].iter().chain(&depths[last..]).all(|depth| *depth == 0), "{shown:?}");
+    // A draft that does not validate still shows: a stray next_line, a loop left open, a loop
+    // inside a loop.
+    let draft = [Block::NextLine, Block::ForEachLine, Block::ForEachLine, Block::Commit];
+    assert_eq!(loop_depths(&draft), [0, 0, 1, 2]);
+}

@@ -84,6 +84,20 @@ impl Language {
         fill(plural.form(self.plural_category(count.unsigned_abs())), &[("n", &count)])
     }
 
+    /// `value` with its digits in groups of three, as the language writes a large number
+    /// (`200,000`, `200 000` with a no-break space).
+    pub fn number(self, value: u64) -> String {
+        let digits = value.to_string();
+        let mut out = String::with_capacity(digits.len() + digits.len() / 3 * 2);
+        for (index, digit) in digits.chars().enumerate() {
+            if index > 0 && (digits.len() - index).is_multiple_of(3) {
+                out.push_str(self.words().number_group_separator);
+            }
+            out.push(digit);
+        }
+        out
+    }
+
     /// How many times, in words: `once`, `twice`, `3 times` (`один раз`, `дважды`, `3 раза`).
     pub(crate) fn times(self, count: impl TryInto<u128>) -> String {
         // A count is never negative; one that is would print as 0.

@@ -141,3 +141,17 @@ fn codes_read_back_in_any_case_and_others_are_named() {
     );
     assert_eq!(Language::default(), Language::En);
 }
+
+#[test]
+fn a_large_number_is_written_in_groups_of_three_as_each_language_writes_it() {
+    assert_eq!(Language::En.number(0), "0");
+    assert_eq!(Language::En.number(999), "999");
+    assert_eq!(Language::En.number(1_000), "1,000");
+    assert_eq!(Language::En.number(41_426), "41,426");
+    assert_eq!(Language::En.number(200_000), "200,000");
+    assert_eq!(Language::En.number(1_234_567), "1,234,567");
+    assert_eq!(Language::En.number(u64::MAX), "18,446,744,073,709,551,615");
+    // Russian separates the groups with a no-break space, so a number never breaks a line.
+    assert_eq!(Language::Ru.number(200_000), "200\u{a0}000");
+    assert_eq!(Language::Ru.number(12), "12");
+}

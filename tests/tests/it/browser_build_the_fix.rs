@@ -19,7 +19,7 @@
 use headless_chrome::browser::tab::ModifierKey;
 use idempotency_lab::course::{BuildGoal, Course, CourseStep, Goal, Lesson};
 use idempotency_lab::invariants::InvariantId;
-use idempotency_lab::program::HandlerProgram;
+use idempotency_lab::program::{HandlerProgram, loop_depths};
 use idempotency_lab::view::Language;
 use idempotency_lab::words::fill;
 use idempotency_lab_tests::browser::LabPage;
@@ -132,6 +132,22 @@ fn a_wrong_consumer_is_refuted_in_the_diagram_and_fixed_by_one_move_with_real_cl
             &format!("document.querySelector('[data-testid=build-block-{position}]') !== null"),
         );
     }
+    // The blocks the loop encloses stand one step in, as the core counts them; the rest not.
+    let blocks = HandlerProgram::from_json(ACK_BEFORE_COMMIT).unwrap().blocks;
+    let expected: Vec<usize> = loop_depths(&blocks);
+    assert!(expected.contains(&1), "the example has a loop: {expected:?}");
+    let shown = page.evaluate(
+        "JSON.stringify([...document.querySelectorAll('[data-testid=build-program] > li')]\
+         .map(li => [Number(li.dataset.depth), li.getBoundingClientRect().left]))",
+    );
+    let shown: Vec<(usize, f64)> = serde_json::from_str(shown.as_str().unwrap()).unwrap();
+    let depths: Vec<usize> = shown.iter().map(|(depth, _)| *depth).collect();
+    assert_eq!(depths, expected, "the editor's indentation");
+    let left = |depth: usize| shown.iter().find(|(d, _)| *d == depth).map(|(_, left)| *left);
+    assert!(
+        left(1).unwrap() > left(0).unwrap() + 10.0,
+        "the loop's body is not drawn indented: {shown:?}"
+    );
     page.tap("[data-testid=build-check]");
     let verdict = verdict_when(&page, "refuted");
     assert_refuted_in_the_diagram(&page, &verdict);
@@ -148,7 +164,10 @@ fn a_wrong_consumer_is_refuted_in_the_diagram_and_fixed_by_one_move_with_real_cl
     page.tap("[data-testid=build-check]");
     let verdict = verdict_when(&page, "holds");
     assert!(
-        verdict.contains(&fill(Language::En.words().bd_holds, &[("states", &41_426)])),
+        verdict.contains(&fill(
+            Language::En.words().bd_holds,
+            &[("states", &Language::En.number(41_426))]
+        )),
         "{verdict}"
     );
     judge_ms(&page, "the fixed consumer");
@@ -170,7 +189,7 @@ fn a_wrong_consumer_is_refuted_in_the_diagram_and_fixed_by_one_move_with_real_cl
     page.wait_for_text("[data-testid=build-check]", ru.bd_check);
     assert!(
         page.text("[data-testid=build-verdict]")
-            .contains(&fill(ru.bd_holds, &[("states", &41_426)]))
+            .contains(&fill(ru.bd_holds, &[("states", &Language::Ru.number(41_426))]))
     );
     page.evaluate("document.querySelector('[data-testid=build-editor]').scrollIntoView(), true");
     page.screenshot("build-holds-ru");
@@ -253,7 +272,7 @@ fn the_same_with_the_keyboard_alone_the_focus_following_each_move() {
     shift_tab_to(&page, "[data-testid=build-check]");
     page.press_on_focus("Enter");
     let verdict = verdict_when(&page, "holds");
-    assert!(verdict.contains("41426 states"), "{verdict}");
+    assert!(verdict.contains("41,426 states"), "{verdict}");
     judge_ms(&page, "the fixed consumer, by keyboard");
     // A proof passes the step, and the focus goes to Next.
     page.wait_in_page(

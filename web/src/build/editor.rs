@@ -7,7 +7,7 @@
 
 use idempotency_lab::check::judge::why_in;
 use idempotency_lab::course::{Assembly, BuildGoal, BuildVerdict};
-use idempotency_lab::program::compile;
+use idempotency_lab::program::{compile, loop_depths};
 use idempotency_lab::view::Language;
 use idempotency_lab::words::fill;
 use yew::prelude::*;
@@ -39,7 +39,7 @@ pub fn build_editor(props: &BuildEditorProps) -> Html {
         &[
             ("faults", &budget_text(&goal.check_config().faults, language)),
             ("invariants", &invariants.join(", ")),
-            ("states_max", &goal.states_max),
+            ("states_max", &language.number(goal.states_max as u64)),
         ],
     );
     let refusal = compile(&goal.program(&state.assembly)).err();
@@ -115,9 +115,11 @@ fn program(
         return html! { <p class="build-empty" data-testid="build-program-empty">{ w.bd_program_empty }</p> };
     }
     let last = assembly.placed.len() - 1;
+    let depths = loop_depths(assembly.placed.iter().map(|placed| &placed.block));
     html! {
         <ol class="build-blocks program" data-testid="build-program" aria-label={w.bd_heading}>
             { for assembly.placed.iter().enumerate().map(|(position, placed)| {
+                let depth = depths.get(position).copied().unwrap_or(0);
                 let text = placed.block.text_in(language);
                 let n = (position + 1).to_string();
                 let named = |template: &str| fill(template, &[("n", &n as &dyn std::fmt::Display), ("block", &text)]);
@@ -127,7 +129,7 @@ fn program(
                 };
                 html! {
                     <li class="build-block" key={placed.entry} data-entry={placed.entry.to_string()}
-                        data-position={position.to_string()}>
+                        data-position={position.to_string()} data-depth={depth.min(2).to_string()}>
                         <span class="build-number" aria-hidden="true">{ &n }</span>
                         if goal.forms(placed.entry).len() > 1 {
                             <code data-testid={format!("build-block-{position}")} title={text.clone()}>{ placed.block.head_in(language) }</code>
@@ -186,7 +188,7 @@ fn verdict(goal: &BuildGoal, state: &BuildState, language: Language) -> Html {
         return html! {
             <p class="build-judging">
                 <progress max={goal.states_max.to_string()} value={judging.states.to_string()} />
-                { " " }{ fill(w.bd_checking, &[("states", &judging.states)]) }
+                { " " }{ fill(w.bd_checking, &[("states", &language.number(judging.states as u64))]) }
             </p>
         };
     }
@@ -194,7 +196,9 @@ fn verdict(goal: &BuildGoal, state: &BuildState, language: Language) -> Html {
     let stale = state.verdict_now().is_none();
     let program = goal.program(&judged.assembly);
     let lines: Vec<String> = match &judged.result {
-        Ok((BuildVerdict::Holds { states }, _)) => vec![fill(w.bd_holds, &[("states", states)])],
+        Ok((BuildVerdict::Holds { states }, _)) => {
+            vec![fill(w.bd_holds, &[("states", &language.number(*states as u64))])]
+        }
         Ok((BuildVerdict::Refuted { invariant, steps }, violation)) => {
             let mut lines = vec![fill(
                 w.bd_refuted,
@@ -209,7 +213,7 @@ fn verdict(goal: &BuildGoal, state: &BuildState, language: Language) -> Html {
             lines
         }
         Ok((BuildVerdict::Bounded { states }, _)) => {
-            vec![fill(w.bd_bounded, &[("states", states)])]
+            vec![fill(w.bd_bounded, &[("states", &language.number(*states as u64))])]
         }
         Err(error) => vec![fill(w.bd_error, &[("error", error)])],
     };
