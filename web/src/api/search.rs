@@ -1,5 +1,5 @@
-//! `Lab.check` and `Lab.fuzz`: the core's exhaustive checker ([`Checker::run_for`]) and
-//! shrinking fuzzer ([`FuzzRun::run_for`]) driven in the core's slices
+//! `Lab.check`, `Lab.checkHandler` and `Lab.fuzz`: the core's exhaustive checker (on a run's
+//! scenario, or as the judge of a handler program) and shrinking fuzzer driven in the core's slices
 //! ([`idempotency_lab::slice`]), as the page's panel drives them, behind a
 //! Promise: between slices the task yields to the event loop (a zero timeout), so the caller
 //! stays responsive, hears `onProgress`, and may cancel through an `AbortSignal`. The budget,
