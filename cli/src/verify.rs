@@ -283,8 +283,8 @@ pub fn fuzz(run: &Run<'_>, scenario: Scenario, fuzz_seed: u64, cases: u32) -> Fu
         progress_every_cases: FUZZ_SLICE_CASES,
         ..FuzzConfig::default()
     };
-    let report = fuzz_with_progress(scenario, config);
-    let Some(failure) = report.failure.clone() else {
+    let mut report = fuzz_with_progress(scenario, config);
+    let Some(failure) = report.failure.take() else {
         return no_violation_verdict(&report, language);
     };
     let mut text = String::new();
@@ -347,8 +347,8 @@ pub fn fuzz(run: &Run<'_>, scenario: Scenario, fuzz_seed: u64, cases: u32) -> Fu
     }
 }
 
-/// Fuzzes `scenario` under `config` to the end, its progress on stderr (one line rewritten in place on a terminal,
-/// a line a slice otherwise), then its speed.
+/// Fuzzes `scenario` under `config` to the end, its progress on stderr (one line rewritten in
+/// place on a terminal, a line a slice otherwise), then its speed.
 fn fuzz_with_progress(scenario: Scenario, config: FuzzConfig) -> FuzzReport {
     let cases = config.cases;
     let mut run = FuzzRun::new(lesson_cases(scenario), config);
