@@ -48,9 +48,6 @@ macro_rules! words {
 
 words! {
     // Counts.
-    /// What separates a large number's groups of three digits (`200,000`; a no-break space in
-    /// Russian, `200 000`), as [`crate::words::Language::number`] writes it.
-    number_group_separator: Text,
     /// How many times, for 1 (`once`).
     times_once: Text,
     /// How many times, for 2 (`twice`).

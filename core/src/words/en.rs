@@ -6,7 +6,6 @@ use super::plural::Plural;
 
 /// Every entry in English.
 pub(crate) const WORDS: Words = Words {
-    number_group_separator: ",",
     times_once: "once",
     times_twice: "twice",
     times: Plural::en("{n} time", "{n} times"),

@@ -91,11 +91,21 @@ impl Language {
         let mut out = String::with_capacity(digits.len() + digits.len() / 3 * 2);
         for (index, digit) in digits.chars().enumerate() {
             if index > 0 && (digits.len() - index).is_multiple_of(3) {
-                out.push_str(self.words().number_group_separator);
+                out.push(self.group_separator());
             }
             out.push(digit);
         }
         out
+    }
+
+    /// What separates a large number's groups of three digits, by CLDR's rule for the language:
+    /// a comma in English, a no-break space in Russian (so a number never breaks a line). A
+    /// rule of the language, as its plurals are, not a word of the catalogue.
+    fn group_separator(self) -> char {
+        match self {
+            Language::En => ',',
+            Language::Ru => '\u{a0}',
+        }
     }
 
     /// How many times, in words: `once`, `twice`, `3 times` (`один раз`, `дважды`, `3 раза`).

@@ -7,7 +7,6 @@ use super::plural::Plural;
 
 /// Every entry in Russian.
 pub(crate) const WORDS: Words = Words {
-    number_group_separator: "\u{a0}",
     times_once: "один раз",
     times_twice: "дважды",
     times: Plural::ru("{n} раз", "{n} раза", "{n} раз"),
