@@ -8,10 +8,10 @@ use std::fmt::Write as _;
 use idempotency_lab::faults::FaultClass;
 use idempotency_lab::invariants::InvariantId;
 use idempotency_lab::sim::{
-    Actor, Pattern, Scenario, SimEvent, StopReason, Trace, TraceDifference, TraceStep,
-    describe_event, describe_row_changes,
+    Actor, Pattern, Scenario, SimEvent, Trace, TraceDifference, TraceStep, describe_event,
+    describe_row_changes,
 };
-use idempotency_lab::view::{LessonText, lesson_text};
+use idempotency_lab::view::{LessonText, lesson_text, stop_sentence};
 use idempotency_lab::words::{Language, fill};
 
 /// The width descriptions are wrapped to.
@@ -233,7 +233,7 @@ pub fn invariant_report(trace: &Trace, language: Language) -> String {
     let stopped = fill(
         words.report_stopped,
         &[
-            ("reason", &stop_reason(&trace.stop, language)),
+            ("reason", &stop_sentence(&trace.stop, language)),
             ("steps", &language.count(&words.steps, trace.summary.steps)),
             ("tick", &trace.summary.final_tick.0),
         ],
@@ -289,24 +289,6 @@ pub fn invariant_report(trace: &Trace, language: Language) -> String {
         }
     }
     text
-}
-
-fn stop_reason(stop: &StopReason, language: Language) -> String {
-    let words = language.words();
-    match stop {
-        StopReason::Running => words.stop_running.to_owned(),
-        StopReason::Quiescent => words.stop_quiescent.to_owned(),
-        StopReason::Stuck { pending } => fill(words.stop_stuck, &[("pending", pending)]),
-        StopReason::StepLimit { steps_max } => {
-            fill(words.stop_step_limit, &[("steps_max", steps_max)])
-        }
-        StopReason::TraceFull { trace_steps_max } => {
-            fill(words.stop_trace_full, &[("trace_steps_max", trace_steps_max)])
-        }
-        StopReason::StepFailed { step, error } => {
-            fill(words.stop_step_failed, &[("step", step), ("error", error)])
-        }
-    }
 }
 
 /// Greedy word wrap; a word longer than the width gets a line of its own.

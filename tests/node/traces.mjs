@@ -1,6 +1,7 @@
 // Writes traceJson() of every built-in lesson, naive and idempotent, run to its end through
-// the package's JavaScript API, as <out>/<lesson>.<mode>.json, for the Rust test to compare
-// with the native core byte for byte.
+// the package's JavaScript API, as <out>/<lesson>.<mode>.json, and its invariants() in each
+// language as <out>/<lesson>.<mode>.invariants.<language>.json, for the Rust test to compare
+// with the native core.
 //
 //     node traces.mjs <dist/pkg> <out>
 
@@ -18,6 +19,10 @@ for (const { id } of Lab.lessons()) {
     lab.setMode(mode);
     lab.runToEnd();
     writeFileSync(join(outDir, `${id}.${mode}.json`), lab.traceJson());
+    for (const language of ["en", "ru"]) {
+      const path = join(outDir, `${id}.${mode}.invariants.${language}.json`);
+      writeFileSync(path, JSON.stringify(lab.invariants(language)));
+    }
     lab.free();
     written += 1;
   }

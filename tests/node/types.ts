@@ -47,6 +47,8 @@ export async function everyExport(slot: Element, wasm: InitInput): Promise<strin
   const scenarioId: string = lab.scenarioId;
   const notice: string | undefined = lab.notice;
   const invariants: InvariantStatus[] = lab.invariants();
+  const russian: InvariantStatus[] = lab.invariants("ru");
+  void russian;
   const broken: InvariantId[] = invariants.filter((status) => !status.held).map((status) => status.id);
   const brokeAt: (number | null)[] = invariants.map((status) => status.brokeAtStep);
   const tables: Tables = lab.tables();
@@ -61,7 +63,7 @@ export async function everyExport(slot: Element, wasm: InitInput): Promise<strin
   const again: Lab[] = [Lab.fromLink(link), Lab.fromTrace(trace), Lab.fromScenario("{}")];
   const budget: FaultBudget = { F1: 1, F7: 2 };
   const controller = new AbortController();
-  const checkOptions: CheckOptions = { faults: budget, statesMax: 1000, depthMax: 40, signal: controller.signal };
+  const checkOptions: CheckOptions = { faults: budget, statesMax: 1000, depthMax: 40, language: "ru", signal: controller.signal };
   const check: CheckResult = await lab.check(checkOptions, (progress: CheckProgress) => {
     const explored: number = progress.statesExplored + progress.uniqueStates + progress.depthReached + progress.frontierLen;
     void explored;

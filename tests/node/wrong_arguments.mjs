@@ -65,6 +65,7 @@ const cases = {
   "check(statesMax 0)": () => lab().check({ statesMax: 0 }),
   "check(statesMax huge)": () => lab().check({ statesMax: 1e12 }),
   "check(depthMax string)": () => lab().check({ depthMax: "9" }),
+  "check(language xx)": () => lab().check({ language: "xx" }),
   "check(faults array)": () => lab().check({ faults: [] }),
   "check(faults F13)": () => lab().check({ faults: { F13: 1 } }),
   "check(faults F1 -1)": () => lab().check({ faults: { F1: -1 } }),
@@ -85,6 +86,8 @@ const cases = {
   "checkHandler(language de)": () => Lab.checkHandler(seedConsumer, { language: "de" }),
   "checkHandler(statesMax 0)": () => Lab.checkHandler(seedConsumer, { statesMax: 0 }),
   "checkHandler(onProgress 1)": () => Lab.checkHandler(seedConsumer, {}, 1),
+  "invariants(de)": () => lab().invariants("de"),
+  "invariants(7)": () => lab().invariants(7),
   "mount(no element)": () => mount("#slot", {}),
   "mount()": () => mount(),
 };

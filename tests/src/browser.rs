@@ -795,7 +795,8 @@ impl LabPage {
         }
         for violation in violations {
             let text = self.text(&format!("[data-testid=invariant-{}]", violation.invariant));
-            assert!(text.contains(&violation.sentence), "{text:?} lacks {:?}", violation.sentence);
+            let sentence = violation.sentence_in(idempotency_lab::words::Language::En);
+            assert!(text.contains(&sentence), "{text:?} lacks {sentence:?}");
         }
     }
 }

@@ -8,21 +8,23 @@
 //! why on a smaller second line. The current step is highlighted and scrolled into view; the
 //! lane names stay on top; large fonts, so that it reads on a projector.
 //!
-//! A long run draws only a window: the [`WINDOW_STEPS`] steps before the cursor, and more
-//! above them each time the learner scrolls to the top (or presses the button there), the view
-//! kept where it was. So a step of a 10,000-step run costs the same as a step of a lesson.
+//! A long run draws only a window (the screen model's, `view::WINDOW_STEPS` steps before the
+//! cursor), and more above it each time the learner scrolls to the top (or presses the button
+//! there), the view kept where it was. So a step of a 10,000-step run costs the same as a step
+//! of a lesson.
 //!
 //! Below the current step, the *pending* part shows what waits now (`view::pending`): each
 //! request, answer, message copy or delivery on its lane, with a button for each fault that
 //! applies to exactly it. The part is HTML aligned to the SVG's lanes (percentages of the same
 //! width), so the buttons are real, focusable `<button>`s. This file only maps the core's
-//! models to coordinates. The drawing is hidden from screen readers: its text alternative is
+//! screen model (`view::Screen`: lanes, steps with their items and moments, pending items) to
+//! coordinates. The drawing is hidden from screen readers: its text alternative is
 //! the step list (`crate::step_list`), which says the same step by step.
 
-use idempotency_lab::sim::{Action, TraceStep};
+use idempotency_lab::sim::Action;
 use idempotency_lab::view::{
-    ArrowKind, DiagramItem, Lane, Language, MarkKind, Moment, MomentKind, PendingItem,
-    step_items_in,
+    ArrowKind, DiagramItem, Lane, Language, MarkKind, Moment, MomentKind, PendingItem, ScreenStep,
+    WINDOW_STEPS,
 };
 use idempotency_lab::words::fill;
 use wasm_bindgen::JsCast;
@@ -42,15 +44,6 @@ const MOMENT_ROW: i32 = 56;
 /// Where the presenter view keeps the current step's bottom edge, as a fraction of the
 /// diagram's visible height from its top.
 const PRESENTER_STEP_AT: f64 = 0.6;
-
-/// How many steps the diagram draws before the cursor, and how many more each reveal adds.
-pub const WINDOW_STEPS: usize = 60;
-
-/// The index of the first step drawn, when `shown` steps lead to the cursor and the learner
-/// revealed `revealed` more than the window: the steps before it are not drawn.
-pub fn first_drawn(shown: usize, revealed: usize) -> usize {
-    shown.saturating_sub(WINDOW_STEPS.saturating_add(revealed))
-}
 
 fn arrow_class(kind: ArrowKind) -> &'static str {
     match kind {
@@ -116,20 +109,20 @@ pub fn moment_name(kind: MomentKind) -> String {
 /// Props of [`SequenceDiagram`].
 #[derive(Properties, PartialEq)]
 pub struct SequenceDiagramProps {
-    /// The lanes, left to right (`view::lanes` of the scenario).
+    /// The lanes, left to right ([`idempotency_lab::view::Screen::lanes`]).
     pub lanes: Vec<Lane>,
-    /// The steps drawn: the last of those up to the cursor (see [`first_drawn`]).
-    pub steps: Vec<TraceStep>,
+    /// The steps drawn, each with its items and moments: the screen's window, ending at the
+    /// cursor.
+    pub steps: Vec<ScreenStep>,
     /// How many steps before them are not drawn.
     pub hidden: usize,
-    /// Draws [`WINDOW_STEPS`] more of the hidden steps.
+    /// Draws `WINDOW_STEPS` more of the hidden steps.
     pub on_reveal: Callback<()>,
     /// Clicking a step's band goes there.
     pub on_select: Callback<usize>,
-    /// The decisive moments of the steps drawn, in step order (`view::moments` of the run up
-    /// to the cursor).
-    pub moments: Vec<Moment>,
-    /// The language of the moments' callouts.
+    /// What the empty diagram says, when no step is drawn.
+    pub empty: Option<String>,
+    /// The language of the lane names and the moments' callouts.
     pub language: Language,
     /// What waits at the cursor, with the faults that apply to each item.
     pub pending: Vec<PendingItem>,
@@ -139,13 +132,7 @@ pub struct SequenceDiagramProps {
     /// height, with the steps before it above and what waits below.
     #[prop_or_default]
     pub presenter: bool,
-    /// A lesson's prediction is not answered yet: the empty run says it waits for the answer.
-    #[prop_or_default]
-    pub waits: bool,
 }
-
-/// One drawn step: its number, its items and its moments.
-type Band = (usize, Vec<DiagramItem>, Vec<Moment>);
 
 /// The diagram, in a scrolling box that follows the current (last shown) step.
 #[function_component(SequenceDiagram)]
@@ -153,8 +140,7 @@ pub fn sequence_diagram(props: &SequenceDiagramProps) -> Html {
     let scroller = use_node_ref();
     // Where the view was, from the bottom, when earlier steps were revealed above it.
     let anchor = use_mut_ref(|| None::<i32>);
-    let bands = bands(props);
-    let lanes = lanes_drawn(&props.lanes, &bands);
+    let lanes = &props.lanes;
     let current = props.steps.last().map(|step| step.step);
     use_follow_current_step(scroller.clone(), current, props.pending.clone(), props.presenter);
     use_keep_view_on_reveal(scroller.clone(), anchor.clone());
@@ -189,52 +175,19 @@ pub fn sequence_diagram(props: &SequenceDiagramProps) -> Html {
             <div class="diagram-scroll" ref={scroller} data-testid="diagram" {onscroll}>
               <div class="diagram-canvas" style={format!("--diagram-units: {width}")}>
                 <svg class="diagram lanes-head" viewBox={format!("0 0 {width} 40")} preserveAspectRatio="xMinYMin meet" aria-hidden="true">
-                    { for lanes.iter().map(|lane| lane_name(lane_x(&lanes, *lane), &lane.name_in(props.language))) }
+                    { for lanes.iter().map(|lane| lane_name(lane_x(lanes, *lane), &lane.name_in(props.language))) }
                 </svg>
                 if hidden > 0 {
                     <button type="button" class="earlier" data-testid="diagram-earlier" onclick={on_earlier}>
                         { fill(words.ui_earlier_not_drawn, &[("hidden", &hidden), ("more", &hidden.min(WINDOW_STEPS))]) }
                     </button>
                 }
-                { drawing(props, &lanes, &bands, width, current) }
-                { pending_part(&lanes, width, &props.pending, &props.on_inject, props.language) }
+                { drawing(props, lanes, width, current) }
+                { pending_part(lanes, width, &props.pending, &props.on_inject, props.language) }
               </div>
             </div>
         </section>
     }
-}
-
-/// The steps drawn, each with its items (labelled in the page's language) and its moments.
-fn bands(props: &SequenceDiagramProps) -> Vec<Band> {
-    let mut moments = props.moments.iter().copied().peekable();
-    props
-        .steps
-        .iter()
-        .map(|step| {
-            while moments.next_if(|moment| moment.step < step.step).is_some() {}
-            let of_step: Vec<Moment> =
-                std::iter::from_fn(|| moments.next_if(|moment| moment.step == step.step)).collect();
-            (step.step, step_items_in(step, props.language), of_step)
-        })
-        .collect()
-}
-
-/// The scenario's lanes, plus any lane a drawn item uses that they do not announce (sorted).
-fn lanes_drawn(announced: &[Lane], bands: &[Band]) -> Vec<Lane> {
-    let mut lanes = announced.to_vec();
-    for item in bands.iter().flat_map(|(_, items, _)| items) {
-        let used = match item {
-            DiagramItem::Arrow { from, to, .. } => vec![*from, *to],
-            DiagramItem::Mark { lane, .. } => vec![*lane],
-        };
-        for lane in used {
-            if !lanes.contains(&lane) {
-                lanes.push(lane);
-                lanes.sort();
-            }
-        }
-    }
-    lanes
 }
 
 /// The widest a lane's name may be, in the drawing's units: the lanes' spacing less a gap.
@@ -277,20 +230,20 @@ fn lane_name(x: i32, name: &str) -> Html {
 fn drawing(
     props: &SequenceDiagramProps,
     lanes: &[Lane],
-    bands: &[Band],
     width: i32,
     current: Option<usize>,
 ) -> Html {
     let height: i32 =
-        (bands.iter().map(|(_, items, moments)| band_height(items, moments)).sum::<i32>() + 20)
+        (props.steps.iter().map(|step| band_height(&step.items, &step.moments)).sum::<i32>() + 20)
             .max(80);
     let mut y = 10;
-    let drawn_bands: Vec<Html> = bands
+    let drawn_bands: Vec<Html> = props
+        .steps
         .iter()
-        .map(|band| {
+        .map(|step| {
             let top = y;
-            y += band_height(&band.1, &band.2);
-            draw_band(props, lanes, band, top, width, current)
+            y += band_height(&step.items, &step.moments);
+            draw_band(props, lanes, step, top, width, current)
         })
         .collect();
     html! {
@@ -305,10 +258,8 @@ fn drawing(
                 html! { <line class="lane-line" x1={x.clone()} y1="0" x2={x} y2={height.to_string()} /> }
             }) }
             { for drawn_bands }
-            if bands.is_empty() {
-                <text x={(width / 2).to_string()} y="48" text-anchor="middle" class="hint">{
-                    if props.waits { props.language.words().ui_run_waits_for_prediction } else { props.language.words().ui_diagram_empty }
-                }</text>
+            if let Some(empty) = &props.empty {
+                <text x={(width / 2).to_string()} y="48" text-anchor="middle" class="hint">{ empty.clone() }</text>
             }
         </svg>
     }
@@ -318,7 +269,7 @@ fn drawing(
 fn draw_band(
     props: &SequenceDiagramProps,
     lanes: &[Lane],
-    (number, items, moments): &Band,
+    ScreenStep { step: number, items, moments, .. }: &ScreenStep,
     top: i32,
     width: i32,
     current: Option<usize>,

@@ -1,13 +1,11 @@
 //! The page's words, grouped for the components: its main labels ([`ui`]), the course view's
-//! among them ([`CourseLabels`]), and why a run ended ([`stop_text`]). Every text is an entry
+//! among them ([`CourseLabels`]). Every text is an entry
 //! of the core's catalogue (`idempotency_lab::words`) in the chosen language; this file only
 //! picks them out, so no sentence is written here.
 
 use std::sync::OnceLock;
 
-use idempotency_lab::sim::StopReason;
 use idempotency_lab::view::Language;
-use idempotency_lab::words::fill;
 
 /// The page's main labels in one language.
 #[derive(Debug, PartialEq, Eq)]
@@ -270,24 +268,5 @@ fn ui_text(language: Language) -> UiText {
             next_lesson: w.ui_course_next_lesson,
             course_done: w.ui_course_all_done,
         },
-    }
-}
-
-/// Why the run ended, in `language`.
-pub fn stop_text(stop: &StopReason, language: Language) -> String {
-    let w = language.words();
-    match stop {
-        StopReason::Running => w.ui_stop_running.to_owned(),
-        StopReason::Quiescent => w.ui_stop_quiescent.to_owned(),
-        StopReason::Stuck { pending } => fill(w.ui_stop_stuck, &[("pending", pending)]),
-        StopReason::StepLimit { steps_max } => {
-            fill(w.ui_stop_step_limit, &[("steps_max", steps_max)])
-        }
-        StopReason::TraceFull { trace_steps_max } => {
-            fill(w.ui_stop_trace_full, &[("trace_steps_max", trace_steps_max)])
-        }
-        StopReason::StepFailed { step, error } => {
-            fill(w.ui_stop_step_failed, &[("step", step), ("error", error)])
-        }
     }
 }

@@ -14,7 +14,7 @@ use std::rc::Rc;
 
 use idempotency_lab::course::{CourseStep, Point};
 use idempotency_lab::faults::FaultClass;
-use idempotency_lab::view::Language;
+use idempotency_lab::view::{Language, Screen, ScreenInput};
 use yew::prelude::*;
 
 use crate::build::{BuildFocus, BuildMsg, BuildState};
@@ -217,6 +217,22 @@ impl PageState {
     /// The diagram's steps revealed above its window at the cursor shown.
     pub fn extra_revealed(&self) -> usize {
         if self.revealed.0 == self.lab.cursor { self.revealed.1 } else { 0 }
+    }
+
+    /// The screen the lab shows now: the core's screen model of the run at the cursor, in the
+    /// page's language ([`Screen::at`]). The page, the embed and the step list render it.
+    pub fn screen(&self) -> Screen {
+        let lab = &self.lab;
+        let at_end = lab.cursor == lab.sim.steps().len();
+        Screen::at(&ScreenInput {
+            scenario: lab.sim.scenario(),
+            steps: lab.shown_steps(),
+            world: &lab.world,
+            stop: lab.sim.stop_reason().filter(|_| at_end),
+            revealed: self.extra_revealed(),
+            waits: self.prediction_pending(),
+            language: self.language,
+        })
     }
 
     fn lab_does(&mut self, action: Action) {
@@ -471,7 +487,7 @@ impl Reducible for PageState {
             PageAction::Reveal => {
                 let extra = next.extra_revealed();
                 next.revealed =
-                    (next.lab.cursor, extra.saturating_add(crate::diagram::WINDOW_STEPS));
+                    (next.lab.cursor, extra.saturating_add(idempotency_lab::view::WINDOW_STEPS));
             }
             PageAction::JumpTo(step) if next.prediction_pending() && step > 0 => {}
             PageAction::JumpTo(step) => {

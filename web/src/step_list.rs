@@ -2,23 +2,22 @@
 //! on a narrow screen (below [`NARROW_QUERY`]'s width), where lanes side by side cannot be
 //! read.
 //!
-//! Each step lists what the diagram draws in its band (`view::step_items_in`), in words: an
-//! arrow as `Client → API: POST /orders`, a mark as `Consumer A: ✗ crash before commit`, and
-//! after them the step's decisive moments (`view::moments`), each a line with its headline and
-//! why in the page's language.
+//! It renders the same screen model as the diagram (`view::Screen`): each step lists what the
+//! diagram draws in its band, in words: an arrow as `Client → API: POST /orders`, a mark as
+//! `Consumer A: ✗ crash before commit`, and after them the step's decisive moments, each a line
+//! with its headline and why in the page's language.
 //! Under the steps, on a narrow screen, what waits now with the same fault buttons as the
-//! diagram's pending part (`view::pending`). Beside the diagram on a wide screen the list is
+//! diagram's pending part. Beside the diagram on a wide screen the list is
 //! there for screen readers only (visually hidden, without buttons: the diagram's pending part
 //! has them), and the drawing is hidden from them.
 
-use idempotency_lab::sim::{Action, TraceStep};
-use idempotency_lab::view::{DiagramItem, Language, MarkKind, Moment, PendingItem, step_items_in};
+use idempotency_lab::sim::Action;
+use idempotency_lab::view::{DiagramItem, Language, MarkKind, Moment, PendingItem, ScreenStep};
 use yew::prelude::*;
 
 use crate::diagram::moment_name;
 use crate::faults::fault_button;
 use crate::labels::UiText;
-use idempotency_lab::view::action_text;
 
 /// The media query under which the page shows the list instead of the diagram.
 pub const NARROW_QUERY: &str = "(max-width: 700px)";
@@ -28,10 +27,11 @@ pub const NARROW_QUERY: &str = "(max-width: 700px)";
 pub struct StepListProps {
     /// The page's labels.
     pub ui: &'static UiText,
-    /// The steps listed: the diagram's window, ending at the cursor.
-    pub steps: Vec<TraceStep>,
-    /// The decisive moments of the steps listed, in step order.
-    pub moments: Vec<Moment>,
+    /// The steps listed, each with its items and moments: the screen's window, ending at the
+    /// cursor.
+    pub steps: Vec<ScreenStep>,
+    /// What the empty list says, when no step is shown yet.
+    pub empty: Option<String>,
     /// The language of the moments' lines.
     pub language: Language,
     /// How many steps before them are not listed.
@@ -45,9 +45,6 @@ pub struct StepListProps {
     /// Shown on screen, with the pending items and their buttons (a narrow screen); otherwise
     /// the list is for screen readers only, beside the diagram.
     pub visible: bool,
-    /// A lesson's prediction is not answered yet: the empty run says it waits for the answer.
-    #[prop_or_default]
-    pub waits: bool,
 }
 
 /// The steps of the run as a list.
@@ -78,16 +75,11 @@ pub fn step_list(props: &StepListProps) -> Html {
                         { format!("▲ {} {}", ui.earlier_steps, props.hidden) }
                     </button>
                 }
-                if props.steps.is_empty() {
-                    <p class="step-list-empty">{
-                        if props.waits { props.language.words().ui_run_waits_for_prediction } else { ui.start }
-                    }</p>
+                if let Some(empty) = &props.empty {
+                    <p class="step-list-empty">{ empty.clone() }</p>
                 }
                 <ol class="step-list-steps">
-                    { for props.steps.iter().map(|step| {
-                        let moments: Vec<Moment> = props.moments.iter().filter(|moment| moment.step == step.step).copied().collect();
-                        step_entry(step, &moments, Some(step.step) == current, ui, props.language)
-                    }) }
+                    { for props.steps.iter().map(|step| step_entry(step, ui, props.language)) }
                 </ol>
             </div>
             if props.visible {
@@ -99,21 +91,16 @@ pub fn step_list(props: &StepListProps) -> Html {
 
 /// One step: its number and tick, its action, and what the diagram draws for it, its moments
 /// last.
-fn step_entry(
-    step: &TraceStep,
-    moments: &[Moment],
-    current: bool,
-    ui: &UiText,
-    language: Language,
-) -> Html {
-    let items = step_items_in(step, language);
+fn step_entry(step: &ScreenStep, ui: &UiText, language: Language) -> Html {
+    let ScreenStep { items, moments, current, .. } = step;
+    let current = *current;
     html! {
         <li class={classes!("step-entry", current.then_some("current"))} data-step={step.step.to_string()}
             aria-current={current.then_some("step")}>
             <p class="step-entry-head">
                 <span class="step-entry-number">{ format!("{} {}", ui.step_caption.0, step.step) }</span>
                 <span class="step-entry-tick">{ format!("{} {}", ui.step_caption.1, step.tick) }</span>
-                <span class="step-entry-action">{ action_text(&step.action, language) }</span>
+                <span class="step-entry-action">{ step.action.clone() }</span>
             </p>
             if !items.is_empty() || !moments.is_empty() {
                 <ul class="step-entry-items">

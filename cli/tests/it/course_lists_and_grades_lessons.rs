@@ -56,7 +56,7 @@ fn lesson_tells_the_steps_without_their_answers() {
     assert!(run.stdout.contains("5. Task: Keep the same schedule, switch P1 to idempotent"));
     // The explanation after a right answer is not printed: it gives the answer away.
     assert!(!run.stdout.contains("4: each delivery took 3 apples"), "{}", run.stdout);
-    assert!(run.stdout.ends_with("idempotency-lab lesson reservation-ledger --check <trace.json>... (traces from the page's Download or from run --json)\n"));
+    assert!(run.stdout.ends_with("idempotency-lab lesson reservation-ledger --check <trace.json>... (traces from the page's \"Trace JSON\" button or from run --json)\n"));
 }
 
 #[test]

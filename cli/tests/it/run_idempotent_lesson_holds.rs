@@ -50,7 +50,7 @@ fn idempotent_duplicate_delivery_keeps_every_invariant_and_exits_0() {
           33  t0     Consumer A    INSERT INTO inbox (message_id, consumer, processed_at) VALUES ('d051b29e-45c8-4853-a592-75602f463cea', 'reserve-stock', 0)
           34  t0     Consumer A    ACK d051b29e-45c8-4853-a592-75602f463cea => message_consumed instance=0 outcome={"DuplicateIgnored":{"message_id":"d051b29e-45c8-4853-a592-75602f463cea","tx":7}}
 
-        stopped: quiescent (nothing pending) after 34 steps, at tick 0
+        stopped: nothing left to do after 34 steps, at tick 0
         faults fired: F1 x1
         invariants: all of I1-I7 held at every step
     "#]].assert_eq(&run.stdout);

@@ -44,7 +44,7 @@ fn naive_duplicate_delivery_breaks_i2_and_exits_1() {
           26  t0     Consumer B    COMMIT => effect_committed inbox="without_inbox" instance=1 message_id="d051b29e-45c8-4853-a592-75602f463cea"  [reservations ~1, stock ~1]  !! I2
           27  t0     Consumer B    ACK d051b29e-45c8-4853-a592-75602f463cea => message_consumed instance=1 outcome={"MessageProcessed":{"effect_output":{"event":"StockReserved","lines":[{"qty":3,"sku":"apple"}],"order_id":"73128e1c-fa54-4a40-a579-c0096c3c237c"},"message_id":"d051b29e-45c8-4853-a592-75602f463cea","tx":5}}  !! I6
 
-        stopped: quiescent (nothing pending) after 27 steps, at tick 0
+        stopped: nothing left to do after 27 steps, at tick 0
         faults fired: F1 x1
         invariants violated: 2
           I2 One reservation per order line: first broken at step 26 (still violated at the end)

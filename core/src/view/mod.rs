@@ -2,7 +2,8 @@
 //! it, computed once here so that the page, the CLI and the tests show the same thing.
 //!
 //! `sim` is the model: the world, its transitions, the scheduler and the trace. This module
-//! reads it and never changes it: the sequence diagram's model (`diagram`), the run's decisive
+//! reads it and never changes it. [`Screen::at`] is the one call a front end makes: everything
+//! one screen shows at a point of a run, in one language (`screen`). Its parts: the sequence diagram's model (`diagram`), the run's decisive
 //! moments it narrates (`moments`) and its Mermaid text (`mermaid`), what waits at the cursor
 //! for display (`pending`), one schedule run in both modes side by side (`compare`), where each
 //! invariant broke (`breaks`), the dead letters in words (`dead_letters`), a limit of the store reached in words (`limit_reached`), the link that carries a run (`share`), and the words (`lang`:
@@ -20,6 +21,7 @@ mod mermaid;
 mod moments;
 mod pending;
 mod psql;
+mod screen;
 mod share;
 
 pub use crate::words::Language;
@@ -34,6 +36,10 @@ pub use mermaid::trace_to_mermaid;
 pub use moments::{Moment, MomentKind, moments};
 pub use pending::{PendingItem, PendingTarget, pending, pending_in};
 pub use psql::psql_scripts;
+pub use screen::{
+    InvariantLine, Screen, ScreenInput, ScreenStep, WINDOW_STEPS, first_drawn, invariant_lines,
+    stop_sentence,
+};
 pub use share::{
     ShareError, ShareLink, SharedScenario, parser_fuzz_link_of, parser_fuzz_open_link,
 };

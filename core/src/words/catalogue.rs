@@ -162,7 +162,7 @@ words! {
     // The CLI's reports (runs, checks, fuzzing, replays).
     /// How a run stopped, after how many steps, at which tick.
     report_stopped: Text,
-    /// A run still running.
+    /// Why a run ended (the CLI's report and the page's caption): it is still running.
     stop_running: Text,
     /// A run with nothing left to do.
     stop_quiescent: Text,
@@ -715,18 +715,6 @@ words! {
     ui_tick: Text,
     /// Before the reason a run ended.
     ui_run_ended: Text,
-    /// Why a run ended: it is still running.
-    ui_stop_running: Text,
-    /// Why a run ended: nothing left to do.
-    ui_stop_quiescent: Text,
-    /// Why a run ended: stuck with `{pending}` work.
-    ui_stop_stuck: Text,
-    /// Why a run ended: the step limit `{steps_max}`.
-    ui_stop_step_limit: Text,
-    /// Why a run ended: the trace limit `{trace_steps_max}`.
-    ui_stop_trace_full: Text,
-    /// Why a run ended: step `{step}` failed with `{error}`.
-    ui_stop_step_failed: Text,
     /// The view buttons' accessible name.
     ui_view_group: Text,
     /// Smaller type.

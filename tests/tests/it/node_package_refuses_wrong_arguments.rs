@@ -45,6 +45,7 @@ const EXPECTED: &[(&str, &str, &str)] = &[
     ("check(statesMax 0)", "BadArgument", "options.statesMax"),
     ("check(statesMax huge)", "BadArgument", "options.statesMax"),
     ("check(depthMax string)", "BadArgument", "options.depthMax"),
+    ("check(language xx)", "BadArgument", "options.language"),
     ("check(faults array)", "BadArgument", "options.faults"),
     ("check(faults F13)", "BadArgument", "options.faults.F13"),
     ("check(faults F1 -1)", "BadArgument", "options.faults.F1"),
@@ -65,6 +66,8 @@ const EXPECTED: &[(&str, &str, &str)] = &[
     ("checkHandler(language de)", "BadArgument", "options.language"),
     ("checkHandler(statesMax 0)", "BadArgument", "options.statesMax"),
     ("checkHandler(onProgress 1)", "BadArgument", "onProgress"),
+    ("invariants(de)", "BadArgument", "language"),
+    ("invariants(7)", "BadArgument", "language"),
     ("mount(no element)", "BadArgument", "element"),
     ("mount()", "BadArgument", "element"),
 ];

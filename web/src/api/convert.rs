@@ -273,6 +273,20 @@ pub fn option(options: &JsValue, field: &str, key: &str) -> Result<JsValue, LabE
         .map_err(|_| LabError::argument(field, format!("has a `{key}` that cannot be read")))
 }
 
+/// The field `key` of the options object `options` (`undefined` and `null` read as `{}`) read
+/// by `read`, which names it `options.<key>` in its error; `default` when it is absent.
+pub fn option_or<T>(
+    options: &JsValue,
+    key: &str,
+    default: T,
+    read: impl FnOnce(&JsValue, &str) -> Result<T, LabError>,
+) -> Result<T, LabError> {
+    match option(options, "options", key)? {
+        value if value.is_undefined() => Ok(default),
+        value => read(&value, &format!("options.{key}")),
+    }
+}
+
 /// An optional `AbortSignal` (anything with an `aborted` flag): `undefined` or `null` is none,
 /// handed back as `undefined`.
 pub fn signal(value: &JsValue, field: &str) -> Result<JsValue, LabError> {

@@ -12,11 +12,10 @@ mod search;
 use std::rc::Rc;
 
 use idempotency_lab::faults::FaultClass;
-use idempotency_lab::invariants::InvariantId;
 use idempotency_lab::sim::{self, Action, CATALOGUE, Scenario, Trace};
 use idempotency_lab::store::TableName;
 use idempotency_lab::view::{
-    Language, ShareLink, breaking_steps, lesson_text, pending, trace_to_mermaid,
+    Language, ShareLink, invariant_lines, lesson_text, pending, trace_to_mermaid,
 };
 use serde_json::json;
 use wasm_bindgen::prelude::*;
@@ -127,6 +126,8 @@ export interface CheckOptions {
   statesMax?: number;
   /** The longest path explored, in steps (default the checker's reference bound). */
   depthMax?: number;
+  /** The language of the violations' titles and sentences (default "en"). */
+  language?: Language;
   /** Cancels the check between slices. */
   signal?: AbortSignal;
 }
@@ -518,29 +519,33 @@ impl Lab {
         self.state.share_fragment()
     }
 
-    /// I1-I7 at the step shown: held or not, with the core's sentences, and where each broke.
+    /// I1-I7 at the step shown, as the page's panel shows them (the core's
+    /// `view::invariant_lines`): held or not, with the core's sentences in `language` (default
+    /// English), and where each broke.
     #[wasm_bindgen(unchecked_return_type = "InvariantStatus[]")]
-    pub fn invariants(&self) -> JsValue {
-        let violations = self.state.world.violations();
-        let breaks = breaking_steps(self.state.shown_steps());
-        let statuses: Vec<_> = InvariantId::ALL
+    pub fn invariants(
+        &self,
+        #[wasm_bindgen(unchecked_optional_param_type = "Language")] language: Option<JsValue>,
+    ) -> Result<JsValue, JsValue> {
+        let language = match language.filter(|value| !value.is_undefined()) {
+            None => Language::En,
+            Some(value) => convert::language(&value, "language")?,
+        };
+        let lines =
+            invariant_lines(&self.state.world.violations(), self.state.shown_steps(), language);
+        let statuses: Vec<_> = lines
             .iter()
-            .map(|invariant| {
-                let sentences: Vec<&str> = violations
-                    .iter()
-                    .filter(|violation| violation.invariant == *invariant)
-                    .map(|violation| violation.sentence.as_str())
-                    .collect();
+            .map(|line| {
                 json!({
-                    "id": invariant.to_string(),
-                    "title": invariant.title(),
-                    "held": sentences.is_empty(),
-                    "violations": sentences,
-                    "brokeAtStep": breaks.get(invariant),
+                    "id": line.id.to_string(),
+                    "title": line.title,
+                    "held": line.holds(),
+                    "violations": line.sentences,
+                    "brokeAtStep": line.broke_at,
                 })
             })
             .collect();
-        convert::to_js(&statuses)
+        Ok(convert::to_js(&statuses))
     }
 
     /// The committed rows of every table at the step shown.

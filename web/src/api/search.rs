@@ -44,17 +44,16 @@ pub fn check(
 ) -> Result<js_sys::Promise, LabError> {
     let on_progress = convert::callback(on_progress, "onProgress")?;
     let reference = two_consumers_duplicate_and_crash_config();
-    let states_max = match convert::option(options, "options", "statesMax")? {
-        value if value.is_undefined() => STATE_LIMITS[1],
-        value => convert::integer(&value, "options.statesMax", 1, STATES_MAX)? as usize,
-    };
-    let depth_max = match convert::option(options, "options", "depthMax")? {
-        value if value.is_undefined() => reference.depth_max,
-        value => convert::integer(&value, "options.depthMax", 1, DEPTH_MAX)? as usize,
-    };
+    let states_max = convert::option_or(options, "statesMax", STATE_LIMITS[1], |value, field| {
+        Ok(convert::integer(value, field, 1, STATES_MAX)? as usize)
+    })?;
+    let depth_max =
+        convert::option_or(options, "depthMax", reference.depth_max, |value, field| {
+            Ok(convert::integer(value, field, 1, DEPTH_MAX)? as usize)
+        })?;
     let faults = budget(&convert::option(options, "options", "faults")?, &scenario)?;
-    let signal =
-        convert::signal(&convert::option(options, "options", "signal")?, "options.signal")?;
+    let language = convert::option_or(options, "language", Language::En, convert::language)?;
+    let signal = convert::option_or(options, "signal", JsValue::UNDEFINED, convert::signal)?;
     let config = CheckConfig {
         depth_max,
         states_max,
@@ -64,7 +63,7 @@ pub fn check(
     };
     let checker = Checker::new(scenario, seed, config)
         .map_err(|error| LabError::new(ErrorKind::RunFailed, error.to_string()))?;
-    Ok(wasm_bindgen_futures::future_to_promise(drive_check(checker, on_progress, signal)))
+    Ok(wasm_bindgen_futures::future_to_promise(drive_check(checker, on_progress, signal, language)))
 }
 
 /// Starts the judge of a handler program (its JSON, as `handler check` reads it) over a
@@ -81,33 +80,28 @@ pub fn check_handler(
     let program = HandlerProgram::from_json(program_json)
         .map_err(|error| LabError::program(program_json, &error))?;
     let on_progress = convert::callback(on_progress, "onProgress")?;
-    let lesson = match convert::option(options, "options", "lesson")? {
-        value if value.is_undefined() => build_lesson(program.handler).to_owned(),
-        value => convert::string(&value, "options.lesson")?,
-    };
+    let lesson = convert::option_or(
+        options,
+        "lesson",
+        build_lesson(program.handler).to_owned(),
+        convert::string,
+    )?;
     let base = catalogue_scenario(&lesson).map_err(|error| LabError {
         field: Some("options.lesson".into()),
         ..LabError::new(ErrorKind::UnknownLesson, error.to_string())
     })?;
-    let seed = match convert::option(options, "options", "seed")? {
-        value if value.is_undefined() => 0,
-        value => convert::integer(&value, "options.seed", 0, u64::MAX)?,
-    };
-    let language = match convert::option(options, "options", "language")? {
-        value if value.is_undefined() => Language::En,
-        value => convert::language(&value, "options.language")?,
-    };
+    let seed = convert::option_or(options, "seed", 0, |value, field| {
+        convert::integer(value, field, 0, u64::MAX)
+    })?;
+    let language = convert::option_or(options, "language", Language::En, convert::language)?;
     let judge = build_check_config_for(program.handler);
-    let states_max = match convert::option(options, "options", "statesMax")? {
-        value if value.is_undefined() => judge.states_max,
-        value => convert::integer(&value, "options.statesMax", 1, STATES_MAX)? as usize,
-    };
-    let depth_max = match convert::option(options, "options", "depthMax")? {
-        value if value.is_undefined() => judge.depth_max,
-        value => convert::integer(&value, "options.depthMax", 1, DEPTH_MAX)? as usize,
-    };
-    let signal =
-        convert::signal(&convert::option(options, "options", "signal")?, "options.signal")?;
+    let states_max = convert::option_or(options, "statesMax", judge.states_max, |value, field| {
+        Ok(convert::integer(value, field, 1, STATES_MAX)? as usize)
+    })?;
+    let depth_max = convert::option_or(options, "depthMax", judge.depth_max, |value, field| {
+        Ok(convert::integer(value, field, 1, DEPTH_MAX)? as usize)
+    })?;
+    let signal = convert::option_or(options, "signal", JsValue::UNDEFINED, convert::signal)?;
     let config =
         CheckConfig { depth_max, states_max, progress_every_states: CHECK_STEP_STATES, ..judge };
     let checker = Checker::new(scenario_with_program(&base, &program), seed, config)
@@ -115,7 +109,7 @@ pub fn check_handler(
     let why = why_in(&program, language);
     let handler = program.handler;
     Ok(wasm_bindgen_futures::future_to_promise(async move {
-        let mut result = check_in_slices(checker, on_progress, signal).await?;
+        let mut result = check_in_slices(checker, on_progress, signal, language).await?;
         let violated = result["outcome"] == "violated";
         result["handler"] = json!(handler);
         result["lesson"] = json!(lesson);
@@ -194,8 +188,9 @@ async fn drive_check(
     checker: Checker,
     on_progress: Option<js_sys::Function>,
     signal: JsValue,
+    language: Language,
 ) -> Result<JsValue, JsValue> {
-    Ok(convert::to_js(&check_in_slices(checker, on_progress, signal).await?))
+    Ok(convert::to_js(&check_in_slices(checker, on_progress, signal, language).await?))
 }
 
 /// Runs `checker` in slices to its end (or until `signal` aborts), yielding to the event loop
@@ -204,6 +199,7 @@ async fn check_in_slices(
     mut checker: Checker,
     on_progress: Option<js_sys::Function>,
     signal: JsValue,
+    language: Language,
 ) -> Result<serde_json::Value, JsValue> {
     loop {
         if aborted(&signal) {
@@ -219,7 +215,7 @@ async fn check_in_slices(
                 report_progress(&on_progress, convert::to_js(&check_stats(&progress)))?;
             }
             Ok(CheckStatus::Done(report)) => {
-                return Ok(check_result(report.outcome, &report.stats));
+                return Ok(check_result(report.outcome, &report.stats, language));
             }
             Err(error) => {
                 return Err(LabError::new(ErrorKind::RunFailed, error.to_string()).into());
@@ -229,7 +225,12 @@ async fn check_in_slices(
     }
 }
 
-fn check_result(outcome: CheckOutcome, stats: &CheckProgress) -> serde_json::Value {
+/// The `CheckResult` of `outcome`, its violations' titles and sentences in `language`.
+fn check_result(
+    outcome: CheckOutcome,
+    stats: &CheckProgress,
+    language: Language,
+) -> serde_json::Value {
     let stats = check_stats(stats);
     match outcome {
         CheckOutcome::Proved => json!({
@@ -247,8 +248,8 @@ fn check_result(outcome: CheckOutcome, stats: &CheckProgress) -> serde_json::Val
                 .map(|violation| {
                     json!({
                         "invariant": violation.invariant.to_string(),
-                        "title": violation.invariant.title(),
-                        "sentence": violation.sentence,
+                        "title": violation.invariant.title_in(language),
+                        "sentence": violation.sentence_in(language),
                     })
                 })
                 .collect();
@@ -269,16 +270,13 @@ pub fn fuzz(
     on_progress: &JsValue,
 ) -> Result<js_sys::Promise, LabError> {
     let on_progress = convert::callback(on_progress, "onProgress")?;
-    let cases = match convert::option(options, "options", "cases")? {
-        value if value.is_undefined() => FUZZ_CASES,
-        value => convert::integer(&value, "options.cases", 1, CASES_MAX)? as u32,
-    };
-    let fuzz_seed = match convert::option(options, "options", "seed")? {
-        value if value.is_undefined() => seed,
-        value => convert::integer(&value, "options.seed", 0, u64::MAX)?,
-    };
-    let signal =
-        convert::signal(&convert::option(options, "options", "signal")?, "options.signal")?;
+    let cases = convert::option_or(options, "cases", FUZZ_CASES, |value, field| {
+        Ok(convert::integer(value, field, 1, CASES_MAX)? as u32)
+    })?;
+    let fuzz_seed = convert::option_or(options, "seed", seed, |value, field| {
+        convert::integer(value, field, 0, u64::MAX)
+    })?;
+    let signal = convert::option_or(options, "signal", JsValue::UNDEFINED, convert::signal)?;
     let config = FuzzConfig { cases, fuzz_seed, ..FuzzConfig::default() };
     Ok(wasm_bindgen_futures::future_to_promise(drive_fuzz(scenario, config, on_progress, signal)))
 }

@@ -24,6 +24,7 @@ pub fn slide(state: &UseReducerHandle<PageState>, edges: &Edges, embed: &Embeddi
             <div class="slide-chrome">{ pattern_switches(state, edges) }{ run_controls(state, edges) }</div>
         },
     };
+    let screen = state.screen();
     html! {
         <main class={classes!(
                 "lab",
@@ -34,9 +35,9 @@ pub fn slide(state: &UseReducerHandle<PageState>, edges: &Edges, embed: &Embeddi
             { banners(state, edges) }
             { chrome }
             if embed.controls != Controls::None {
-                { caption(state) }
+                { caption(state, &screen) }
             }
-            { workspace(state, edges) }
+            { workspace(state, edges, &screen) }
         </main>
     }
 }

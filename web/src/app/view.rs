@@ -3,9 +3,7 @@
 //! Each part is a function of the state and the dispatcher; none decides anything.
 
 use idempotency_lab::sim::Trace;
-use idempotency_lab::view::{
-    CompareInput, Language, Moment, breaking_steps, compare, lanes, moments, pending_in,
-};
+use idempotency_lab::view::{CompareInput, Language, Screen, compare};
 use idempotency_lab::words::fill;
 use yew::prelude::*;
 
@@ -17,10 +15,10 @@ use crate::check_panel::CheckPanel;
 use crate::compare::CompareView;
 use crate::course::state::{CourseAction, PageView};
 use crate::course::{self as course, CourseList, LessonPanel, RunKey, StepStatus};
-use crate::diagram::{SequenceDiagram, first_drawn};
+use crate::diagram::SequenceDiagram;
 use crate::embed::Embedding;
 use crate::invariants::InvariantsPanel;
-use crate::labels::{UiText, stop_text, ui};
+use crate::labels::{UiText, ui};
 use crate::page::{PageAction, PageState};
 use crate::presenter::PresenterTables;
 use crate::state::Action;
@@ -54,6 +52,7 @@ pub fn page(
         return course_page(state, edges, banners);
     }
     let lab = &state.lab;
+    let screen = state.screen();
     let in_lesson = state.course.lesson().is_some();
     let compare_embed = embed.is_some_and(|embed| embed.view == crate::embed::EmbedView::Compare);
     html! {
@@ -75,15 +74,15 @@ pub fn page(
             if !in_lesson {
                 { files_bar(state, edges, files) }
             }
-            { caption(state) }
+            { caption(state, &screen) }
             // The presenter view shows the run alone; the panels come back when it ends. An
             // embed of the comparison shows it in any view.
             if (!lab.presenter || compare_embed) && !in_lesson {
                 { panels(state, edges) }
             }
-            { workspace(state, edges) }
+            { workspace(state, edges, &screen) }
             if !lab.presenter {
-                <StoreTables tables={lab.world.store().committed().clone()} changes={changes(state)} language={state.language} />
+                <StoreTables tables={lab.world.store().committed().clone()} changes={screen.changes.clone()} language={state.language} />
             }
         </main>
     }
@@ -198,37 +197,13 @@ fn on_cancel_opening(state: &PageState, edges: &Edges) -> Callback<MouseEvent> {
     })
 }
 
-/// The step's caption: what the step shown did, and why the run ended; announced to screen
-/// readers as it changes, and where the focus goes when the run moves under the learner.
-pub fn caption(state: &PageState) -> Html {
-    let (lab, language) = (&state.lab, state.language);
-    let ui = ui(language);
-    let step = match lab.current_step() {
-        Some(step) => format!(
-            "{} {} ({} {}): {}{}",
-            ui.step_caption.0,
-            step.step,
-            ui.step_caption.1,
-            step.tick,
-            idempotency_lab::view::action_text(&step.action, language),
-            step.statement
-                .as_deref()
-                .map(|statement| format!(" — {statement}"))
-                .unwrap_or_default()
-        ),
-        // A lesson's prediction not answered yet: the run waits at its start, and says so.
-        None if state.prediction_pending() => {
-            language.words().ui_run_waits_for_prediction.to_owned()
-        }
-        None => ui.start.to_owned(),
-    };
-    let ended = match (lab.cursor == lab.sim.steps().len(), lab.sim.stop_reason()) {
-        (true, Some(stop)) => format!("  ·  {}: {}", ui.run_ended, stop_text(stop, language)),
-        _ => String::new(),
-    };
+/// The step's caption ([`Screen::caption`]): what the step shown did, and why the run ended;
+/// announced to screen readers as it changes, and where the focus goes when the run moves
+/// under the learner.
+pub fn caption(state: &PageState, screen: &Screen) -> Html {
     html! {
         <p class="now" data-testid="current-step" data-waits={state.prediction_pending().then_some("true")}
-            aria-live="polite" tabindex="-1">{ step }{ ended }</p>
+            aria-live="polite" tabindex="-1">{ screen.caption.clone() }</p>
     }
 }
 
@@ -274,23 +249,11 @@ fn comparison(props: &ComparisonProps) -> Html {
     html! { <CompareView {comparison} language={props.language} /> }
 }
 
-/// The rows the step shown changed.
-pub fn changes(state: &PageState) -> Vec<idempotency_lab::store::RowChange> {
-    state.lab.current_step().map(|step| step.row_changes.clone()).unwrap_or_default()
-}
-
 /// The lesson panel, the diagram (or the step list), the invariants and, in the presenter
 /// view, the changed tables.
-pub fn workspace(state: &UseReducerHandle<PageState>, edges: &Edges) -> Html {
-    let (lab, language) = (&state.lab, state.language);
-    let shown = lab.shown_steps();
-    let first = first_drawn(shown.len(), state.extra_revealed());
-    let drawn = shown.get(first..).unwrap_or_default().to_vec();
-    // The run's moments up to the cursor (a payment's repeat is told by its earlier steps),
-    // those of the drawn steps.
-    let drawn_moments: Vec<Moment> =
-        moments(shown).into_iter().filter(|moment| moment.step > first).collect();
-    let waiting = pending_in(&lab.world, language);
+pub fn workspace(state: &UseReducerHandle<PageState>, edges: &Edges, screen: &Screen) -> Html {
+    let lab = &state.lab;
+    let language = screen.language;
     let on_reveal = {
         let dispatcher = edges.dispatcher.clone();
         Callback::from(move |()| dispatcher.dispatch(PageAction::Reveal))
@@ -299,21 +262,21 @@ pub fn workspace(state: &UseReducerHandle<PageState>, edges: &Edges) -> Html {
     let dispatcher = edges.dispatcher.clone();
     let on_jump = Callback::from(move |step| dispatcher.dispatch(PageAction::JumpTo(step)));
     let in_lesson = state.course.lesson().is_some();
-    let waits = state.prediction_pending();
     html! {
         <div class={classes!("workspace", in_lesson.then_some("in-lesson"))}>
             { lesson_panel(state, edges) }
             if !state.narrow {
-                <SequenceDiagram lanes={lanes(lab.sim.scenario())} steps={drawn.clone()} presenter={lab.presenter} waits={waits}
-                    moments={drawn_moments.clone()} {language}
-                    hidden={first} on_reveal={on_reveal.clone()} on_select={to_lab(edges, Action::SeekTo)} pending={waiting.clone()} on_inject={on_inject.clone()} />
+                <SequenceDiagram lanes={screen.lanes.clone()} steps={screen.steps.clone()} presenter={lab.presenter}
+                    empty={screen.empty.clone()} {language} hidden={screen.hidden} on_reveal={on_reveal.clone()}
+                    on_select={to_lab(edges, Action::SeekTo)} pending={screen.pending.clone()} on_inject={on_inject.clone()} />
             }
-            <StepList ui={ui(language)} steps={drawn} moments={drawn_moments} {language} hidden={first} {on_reveal} pending={waiting} {on_inject} visible={state.narrow} {waits} />
+            <StepList ui={ui(language)} steps={screen.steps.clone()} empty={screen.empty.clone()} {language}
+                hidden={screen.hidden} {on_reveal} pending={screen.pending.clone()} {on_inject} visible={state.narrow} />
             <aside class="side">
-                <InvariantsPanel violations={lab.world.violations()} breaks={breaking_steps(shown)} {on_jump} {language}
-                    dead_letters={idempotency_lab::view::dead_letter_sentences(shown, language)} />
+                <InvariantsPanel lines={screen.invariants.clone()} {on_jump} {language}
+                    dead_letters={screen.dead_letters.clone()} />
                 if lab.presenter {
-                    <PresenterTables tables={lab.world.store().committed().clone()} changes={changes(state)} {language} />
+                    <PresenterTables tables={lab.world.store().committed().clone()} changes={screen.changes.clone()} {language} />
                 }
             </aside>
             { build_editor(state, edges) }

@@ -208,7 +208,7 @@ fn a_jump_goes_to_the_step_and_counts_so_the_page_brings_it_into_view() {
 #[test]
 fn reveal_holds_only_at_its_cursor() {
     let state = after([PageAction::Lab(Action::RunToEnd), PageAction::Reveal]);
-    assert_eq!(state.extra_revealed(), crate::diagram::WINDOW_STEPS);
+    assert_eq!(state.extra_revealed(), idempotency_lab::view::WINDOW_STEPS);
     let moved = state.reduce(PageAction::Lab(Action::StepBack));
     assert_eq!(moved.extra_revealed(), 0);
 }

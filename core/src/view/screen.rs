@@ -1,0 +1,258 @@
+//! The screen model: everything one screen of the lab shows at a point of a run, in one
+//! language, asked of the core in one call ([`Screen::at`]). The page, the embed and the step
+//! list render it; none of them derives a part of it from the model. As rust-analyzer's `ide`
+//! crate over its model: front ends ask, they do not derive.
+//!
+//! A screen is the caption (what the step shown did, why the run ended), the lanes and the
+//! window of steps the diagram draws (each with its items and decisive moments in words), what
+//! waits at the cursor with its fault buttons, the invariants with their sentences and where
+//! each broke, the dead letters and a limit reached in words, and the rows the step changed.
+
+use std::collections::BTreeMap;
+
+use crate::ids::Tick;
+use crate::invariants::{InvariantId, Violation};
+use crate::sim::{Scenario, StopReason, TraceStep, World};
+use crate::store::RowChange;
+use crate::view::{
+    DiagramItem, Lane, Moment, PendingItem, action_text, breaking_steps, dead_letter_sentences,
+    lanes, moments, pending_in, step_items_in,
+};
+use crate::words::{Language, fill};
+
+/// How many steps the diagram draws before the cursor, and how many more each reveal adds: a
+/// step of a 10,000-step run costs what a step of a lesson does.
+pub const WINDOW_STEPS: usize = 60;
+
+/// The index of the first step drawn, when `shown` steps lead to the cursor and the learner
+/// revealed `revealed` more than the window: the steps before it are not drawn.
+pub fn first_drawn(shown: usize, revealed: usize) -> usize {
+    shown.saturating_sub(WINDOW_STEPS.saturating_add(revealed))
+}
+
+/// What a screen is asked for.
+#[derive(Clone, Copy, Debug)]
+pub struct ScreenInput<'a> {
+    /// The run's scenario (its lanes).
+    pub scenario: &'a Scenario,
+    /// The run's steps up to the cursor.
+    pub steps: &'a [TraceStep],
+    /// The world after them.
+    pub world: &'a World,
+    /// Why the run ended, when the cursor is at its end and it has.
+    pub stop: Option<&'a StopReason>,
+    /// How many steps before the window the learner revealed.
+    pub revealed: usize,
+    /// A lesson's prediction is not answered yet: the run waits at its start, and says so.
+    pub waits: bool,
+    /// The language of every word.
+    pub language: Language,
+}
+
+/// One screen of the lab.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Screen {
+    /// The language its words are in.
+    pub language: Language,
+    /// What the step shown did (or that nothing has happened yet), and why the run ended.
+    pub caption: String,
+    /// What the empty diagram and step list say, when no step is shown yet.
+    pub empty: Option<String>,
+    /// The diagram's lanes, left to right: the scenario's, and any a drawn step uses.
+    pub lanes: Vec<Lane>,
+    /// How many steps before the window are not drawn.
+    pub hidden: usize,
+    /// The steps drawn, ending at the cursor.
+    pub steps: Vec<ScreenStep>,
+    /// What waits at the cursor, each item with the faults that apply to exactly it.
+    pub pending: Vec<PendingItem>,
+    /// I1 to I7 after the step shown.
+    pub invariants: Vec<InvariantLine>,
+    /// The dead letters up to the cursor, in words: their own outcome, beside the invariants.
+    pub dead_letters: Vec<String>,
+    /// The rows the step shown changed.
+    pub changes: Vec<RowChange>,
+}
+
+/// One step the diagram draws and the step list lists.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScreenStep {
+    /// Its number, from 1.
+    pub step: usize,
+    /// The virtual time.
+    pub tick: Tick,
+    /// What it did, in words.
+    pub action: String,
+    /// What the diagram draws in its band, labelled in the screen's language.
+    pub items: Vec<DiagramItem>,
+    /// Its decisive moments, in order.
+    pub moments: Vec<Moment>,
+    /// Whether it is the step shown (the last drawn).
+    pub current: bool,
+}
+
+/// One invariant's line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InvariantLine {
+    /// Which invariant.
+    pub id: InvariantId,
+    /// Its title.
+    pub title: String,
+    /// What it promises, for a tooltip.
+    pub description: String,
+    /// What is wrong, one sentence per violation; empty when it holds.
+    pub sentences: Vec<String>,
+    /// The step where it broke, among those shown (`view::breaking_steps`); the page offers to
+    /// go there while it does not hold.
+    pub broke_at: Option<usize>,
+}
+
+impl InvariantLine {
+    /// Whether the invariant holds.
+    pub fn holds(&self) -> bool {
+        self.sentences.is_empty()
+    }
+}
+
+impl Screen {
+    /// The screen at the point `input` names.
+    pub fn at(input: &ScreenInput<'_>) -> Screen {
+        let language = input.language;
+        let hidden = first_drawn(input.steps.len(), input.revealed);
+        let drawn = input.steps.get(hidden..).unwrap_or_default();
+        // The run's moments up to the cursor (a payment's repeat is told by its earlier
+        // steps), those of the drawn steps.
+        let mut run_moments =
+            moments(input.steps).into_iter().filter(|moment| moment.step > hidden).peekable();
+        let current = drawn.last().map(|step| step.step);
+        let steps: Vec<ScreenStep> = drawn
+            .iter()
+            .map(|step| {
+                while run_moments.next_if(|moment| moment.step < step.step).is_some() {}
+                ScreenStep {
+                    step: step.step,
+                    tick: step.tick,
+                    action: action_text(&step.action, language),
+                    items: step_items_in(step, language),
+                    moments: std::iter::from_fn(|| {
+                        run_moments.next_if(|moment| moment.step == step.step)
+                    })
+                    .collect(),
+                    current: Some(step.step) == current,
+                }
+            })
+            .collect();
+        let words = language.words();
+        let empty = steps.is_empty().then(|| {
+            if input.waits { words.ui_run_waits_for_prediction } else { words.ui_diagram_empty }
+                .to_owned()
+        });
+        Screen {
+            language,
+            caption: caption(input),
+            empty,
+            lanes: lanes_drawn(lanes(input.scenario), &steps),
+            hidden,
+            steps,
+            pending: pending_in(input.world, language),
+            invariants: invariant_lines(&input.world.violations(), input.steps, language),
+            dead_letters: dead_letter_sentences(input.steps, language),
+            changes: input.steps.last().map(|step| step.row_changes.clone()).unwrap_or_default(),
+        }
+    }
+}
+
+/// The caption: "Step 5 (tick 0): ... — the statement", and why the run ended when it has.
+fn caption(input: &ScreenInput<'_>) -> String {
+    let words = input.language.words();
+    let step = match input.steps.last() {
+        Some(step) => format!(
+            "{} {} ({} {}): {}{}",
+            words.ui_step_caption,
+            step.step,
+            words.ui_tick,
+            step.tick,
+            action_text(&step.action, input.language),
+            step.statement
+                .as_deref()
+                .map(|statement| format!(" — {statement}"))
+                .unwrap_or_default()
+        ),
+        None if input.waits => words.ui_run_waits_for_prediction.to_owned(),
+        None => words.ui_start.to_owned(),
+    };
+    match input.stop {
+        Some(stop) => {
+            format!("{step}  ·  {}: {}", words.ui_run_ended, stop_sentence(stop, input.language))
+        }
+        None => step,
+    }
+}
+
+/// The scenario's lanes, plus any lane a drawn item uses that they do not announce (sorted).
+fn lanes_drawn(mut lanes: Vec<Lane>, steps: &[ScreenStep]) -> Vec<Lane> {
+    for item in steps.iter().flat_map(|step| &step.items) {
+        let used = match item {
+            DiagramItem::Arrow { from, to, .. } => [Some(*from), Some(*to)],
+            DiagramItem::Mark { lane, .. } => [Some(*lane), None],
+        };
+        for lane in used.into_iter().flatten() {
+            if !lanes.contains(&lane) {
+                lanes.push(lane);
+                lanes.sort();
+            }
+        }
+    }
+    lanes
+}
+
+/// I1 to I7 over `violations` (the world's at the cursor), each with its sentences in
+/// `language` and where it broke among `steps`: the page's invariants panel, the embed's and
+/// the JavaScript API's `invariants()`.
+pub fn invariant_lines(
+    violations: &[Violation],
+    steps: &[TraceStep],
+    language: Language,
+) -> Vec<InvariantLine> {
+    let breaks: BTreeMap<InvariantId, usize> = breaking_steps(steps);
+    InvariantId::ALL
+        .iter()
+        .map(|&id| {
+            let sentences: Vec<String> = violations
+                .iter()
+                .filter(|violation| violation.invariant == id)
+                .map(|violation| violation.sentence_in(language))
+                .collect();
+            let broke_at = breaks.get(&id).copied();
+            InvariantLine {
+                id,
+                title: id.title_in(language).to_string(),
+                description: id.description_in(language).to_string(),
+                sentences,
+                broke_at,
+            }
+        })
+        .collect()
+}
+
+/// Why a run ended, in `language`: the page's caption and the CLI's run header say the same.
+pub fn stop_sentence(stop: &StopReason, language: Language) -> String {
+    let words = language.words();
+    match stop {
+        StopReason::Running => words.stop_running.to_owned(),
+        StopReason::Quiescent => words.stop_quiescent.to_owned(),
+        StopReason::Stuck { pending } => fill(words.stop_stuck, &[("pending", pending)]),
+        StopReason::StepLimit { steps_max } => {
+            fill(words.stop_step_limit, &[("steps_max", steps_max)])
+        }
+        StopReason::TraceFull { trace_steps_max } => {
+            fill(words.stop_trace_full, &[("trace_steps_max", trace_steps_max)])
+        }
+        StopReason::StepFailed { step, error } => {
+            fill(words.stop_step_failed, &[("step", step), ("error", error)])
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
