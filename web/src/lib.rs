@@ -10,6 +10,7 @@ mod build;
 mod check_panel;
 mod compare;
 mod course;
+mod crash;
 mod diagram;
 mod embed;
 mod faults;
@@ -19,7 +20,6 @@ mod labels;
 mod notices;
 mod opening;
 mod page;
-mod panic_banner;
 mod presenter;
 mod state;
 mod step_list;
@@ -29,10 +29,10 @@ mod tables;
 use wasm_bindgen::prelude::wasm_bindgen;
 
 /// Mounts the whole page into the document's body: what `index.html` runs after init. It
-/// installs the panic banner first; the package's API and embeds never call it, so a page
-/// that embeds the lab keeps its own body, address and storage.
+/// installs the banner of a stopped lab first (`crash`); the package's API and embeds never
+/// call it, so a page that embeds the lab keeps its own body, address and storage.
 #[wasm_bindgen(js_name = startPage)]
 pub fn start_page() {
-    panic_banner::install();
+    crash::install(idempotency_lab::view::Language::default());
     yew::Renderer::<app::App>::new().render();
 }

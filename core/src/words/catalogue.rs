@@ -1263,4 +1263,10 @@ words! {
     bd_invalid: Text,
     /// The judge could not start.
     bd_error: Text,
+
+    // The page stopped (an allocation the browser could not give, or a bug).
+    /// The banner of a stopped lab: what happened, and that the run shown is kept.
+    crash_stopped: Text,
+    /// Its button that reloads the page at the address (the run at the step shown).
+    crash_reload: Text,
 }

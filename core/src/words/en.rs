@@ -651,4 +651,6 @@ pub(crate) const WORDS: Words = Words {
     bd_stale: "You changed the handler since this verdict: check it again.",
     bd_invalid: "Cannot run yet. {error}",
     bd_error: "The check could not start: {error}",
+    crash_stopped: "The lab stopped: the browser could not give it more memory, or it hit a bug. The run below is as it was at the last step that worked; Reload starts the page again from its address.",
+    crash_reload: "Reload",
 };

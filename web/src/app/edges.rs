@@ -65,6 +65,7 @@ pub fn use_settings(state: &PageState, page: bool) {
         if let Some(root) = gloo::utils::document().document_element() {
             root.set_attribute("lang", language.code()).ok();
         }
+        crate::crash::set_language(*language);
     });
     let scale = state.type_scale;
     let first = use_mut_ref(|| scale);
