@@ -34,6 +34,7 @@ mod browser_package_bundles_with_webpack;
 mod browser_page_mounts;
 mod browser_play;
 mod browser_presenter_view;
+mod browser_readme_screenshot;
 mod browser_rewind_with_the_slider;
 mod browser_runs_keep_every_choice;
 mod browser_russian_page_speaks_russian;
