@@ -252,7 +252,8 @@ impl PageState {
             Action::RunToEnd
             | Action::Inject(_)
             | Action::OpenRunAt(..)
-            | Action::KeepLeftBehind => Some(FocusTarget::Caption),
+            | Action::KeepLeftBehind
+            | Action::DeclineLeftBehind => Some(FocusTarget::Caption),
             Action::StepForward => None,
             Action::StepBack if self.lab.cursor <= 1 => Some(FocusTarget::Caption),
             _ => None,
@@ -312,6 +313,11 @@ impl PageState {
             let answered = page.course.progress.of(lesson).passed.contains(&step);
             for action in course::arrival(lesson, step, &page.lab, answered) {
                 page.lab_does(action);
+            }
+            // The choices of a previous run are offered as the lesson opens: moving on in it
+            // declines them (and a run of another scenario a step opens offers none).
+            if !page.lab.left_behind.is_empty() {
+                page.lab_does(Action::DeclineLeftBehind);
             }
             // A narration whose point is reached: the point comes into view, the diagram's
             // step of it if the run is past it.

@@ -81,8 +81,8 @@ pub struct LabState {
     pub dropped: Vec<usize>,
     /// The learner's choices in the run that a lesson's run replaced ([`Action::OpenLesson`]),
     /// which the page offers to keep ([`Action::KeepLeftBehind`]); empty when there were none,
-    /// once kept or dismissed, and once the learner makes a choice in the new run or opens
-    /// another one.
+    /// once kept or declined ([`Action::DeclineLeftBehind`]), and once the learner makes a
+    /// choice in the new run or opens another one.
     pub left_behind: Vec<UserChoice>,
 }
 
@@ -331,6 +331,9 @@ pub enum Action {
     /// Carry the choices a lesson's run left behind ([`LabState::left_behind`]) into the run
     /// shown, where their targets are ([`Run::carry`]), naming those dropped; at step 0.
     KeepLeftBehind,
+    /// Decline that offer (its dismiss button, or moving on in the lesson): the choices left
+    /// behind are forgotten.
+    DeclineLeftBehind,
     /// Show a problem in the banner.
     ShowError(Problem),
     /// Hide the banners (and forget the choices a lesson's run left behind).
@@ -845,6 +848,7 @@ impl LabState {
                 self.playing = false;
                 self.keep_left_behind();
             }
+            Action::DeclineLeftBehind => self.left_behind.clear(),
             Action::ShowError(error) => self.error = Some(error),
             Action::DismissError => {
                 self.error = None;

@@ -173,14 +173,14 @@ pub fn banners(state: &PageState, edges: &Edges) -> Html {
             if !lab.dropped.is_empty() {
                 <div class="notice-banner" role="status" data-testid="choices-dropped">
                     <span>{ dropped_text(&lab.dropped, language) }</span>
-                    <button class="dismiss" onclick={dismiss.clone()}>{ language.words().banner_dismiss }</button>
+                    <button class="dismiss" onclick={dismiss}>{ language.words().banner_dismiss }</button>
                 </div>
             }
             if !lab.left_behind.is_empty() {
                 <div class="notice-banner carry-offer" role="status" data-testid="carry-offer" data-choices={lab.left_behind.len().to_string()}>
                     <span>{ language.count(&language.words().carry_offer, lab.left_behind.len()) }</span>
                     <button data-testid="carry-offer-keep" onclick={send(edges, PageAction::Lab(Action::KeepLeftBehind))}>{ language.words().carry_offer_keep }</button>
-                    <button class="dismiss" onclick={dismiss}>{ language.words().banner_dismiss }</button>
+                    <button class="dismiss" data-testid="carry-offer-dismiss" onclick={send(edges, PageAction::Lab(Action::DeclineLeftBehind))}>{ language.words().banner_dismiss }</button>
                 </div>
             }
         </>

@@ -515,8 +515,15 @@ fn a_lesson_starts_without_the_learners_choices_and_offers_to_keep_them() {
     assert_eq!(kept.lab.cursor, 0);
     assert_eq!(focus(&kept), Some(FocusTarget::Caption), "the Keep button is gone");
 
-    // Dismissed, the offer is forgotten; a choice of the learner's own in the lesson's run
-    // ends it too; Keep with nothing offered does nothing.
+    // Dismissed or declined, the offer is forgotten, and so it is when the learner moves on in
+    // the lesson; a choice of the learner's own in the lesson's run ends it too; Keep with
+    // nothing offered does nothing.
+    let declined = Rc::clone(&lesson).reduce(PageAction::Lab(Action::DeclineLeftBehind));
+    assert!(declined.lab.left_behind.is_empty() && declined.lab.choices.is_empty());
+    assert_eq!(focus(&declined), Some(FocusTarget::Caption), "its button is gone");
+    let next = Rc::clone(&lesson).reduce(PageAction::Panel(PanelEvent::Next));
+    assert_eq!(next.course.view, PageView::Lesson { lesson: 0, step: 1 });
+    assert!(next.lab.left_behind.is_empty(), "Next declines the offer");
     let dismissed = Rc::clone(&lesson).reduce(PageAction::Lab(Action::DismissError));
     assert!(dismissed.lab.left_behind.is_empty() && dismissed.lab.choices.is_empty());
     let again = Rc::clone(&dismissed).reduce(PageAction::Lab(Action::KeepLeftBehind));
