@@ -3,8 +3,11 @@
 //! scenario chosen from the menu. The fault on the request both scenarios have is still in
 //! the run (the address's share link holds it, the run takes it, and stepping there shows it
 //! in the caption); the banner names the one whose request is gone, in English and, switched,
-//! in Russian.
+//! in Russian. A lesson's run starts without them, as its course file says, and offers them:
+//! Keep carries them into the lesson's run.
 
+use idempotency_lab::course::Course;
+use idempotency_lab::faults::FaultClass;
 use idempotency_lab::sim::{Choice, ChoiceOutcome, PatternMode};
 use idempotency_lab::view::{Language, ShareLink, action_text};
 use idempotency_lab_tests::browser::LabPage;
@@ -83,5 +86,38 @@ fn a_scenario_change_keeps_the_faults_that_hit_and_names_the_others() {
         "!document.querySelector('[data-testid=choices-dropped]')",
     );
     assert_eq!(address_link(&page).user_choices.len(), 1, "dismissed, the run keeps its fault");
+    assert_eq!(page.console_errors(), Vec::<String>::new());
+}
+
+#[test]
+fn a_lesson_offers_the_choices_of_the_run_it_replaced_and_keep_carries_them() {
+    let lesson = &Course::built_in().unwrap().lessons[0];
+    let page = LabPage::open("");
+    page.step_until("[data-fault=F1]", 60);
+    page.inject_on("", FaultClass::F1);
+    page.click("[data-testid=to-course]");
+    page.click(&format!("[data-testid=course-open-{}]", lesson.id));
+    page.wait_until("the lesson opens", "!!document.querySelector('[data-testid=lesson-panel]')");
+    assert_eq!(page.text("[data-testid=position]"), "step 0 / 0", "the lesson's own run");
+    let offer = Language::En.count(&Language::En.words().carry_offer, 1);
+    assert_eq!(page.text("[data-testid=carry-offer] span"), offer);
+    page.screenshot("lesson-offers-the-previous-choices");
+
+    page.click("[data-testid=carry-offer-keep]");
+    page.wait_until("the offer is taken", "!document.querySelector('[data-testid=carry-offer]')");
+    assert!(!page.exists("[data-testid=choices-dropped]"), "the duplicate has its target here");
+    page.wait_until(
+        "the focus on the caption",
+        "document.activeElement?.matches('[data-testid=current-step]') === true",
+    );
+    // The run is played to where the kept duplicate is taken: its last step shows it.
+    let position = page.text("[data-testid=position]");
+    let taken: usize = position.rsplit(' ').next().unwrap().parse().unwrap();
+    assert!(taken > 0, "{position}");
+    for step in 1..=taken {
+        page.click("[data-testid=step]");
+        page.wait_for_text("[data-testid=position]", &format!("step {step} /"));
+    }
+    page.wait_for_text("[data-testid=current-step]", "duplicate copy");
     assert_eq!(page.console_errors(), Vec::<String>::new());
 }
