@@ -8,7 +8,8 @@
 //! and the parts' own transitions, never the browser. The effects (the play timer, storage,
 //! the address, file reads, moving the focus) live at the edges, in `crate::app`'s hooks,
 //! which read the state and dispatch [`PageAction`]s. An action that moves what the learner
-//! looks at names where the focus goes next ([`Focus`]), so that it never falls to `<body>`.
+//! looks at names where the focus goes next ([`Focus`]), so that it never falls to `<body>`:
+//! a file or a link opened moves it to the step's caption, one refused to the error banner.
 
 use std::rc::Rc;
 
@@ -21,6 +22,7 @@ use crate::build::{BuildFocus, BuildMsg, BuildState};
 use crate::check_panel::{CheckMsg, CheckState};
 use crate::course::state::{CourseAction, CourseState, PageView};
 use crate::course::{self as course, PanelEvent};
+use crate::notices::Problem;
 use crate::presenter::{TypeScale, TypeScaleAction};
 use crate::state::{Action, LabState};
 
@@ -34,9 +36,11 @@ pub enum FocusTarget {
     LessonCard,
     /// The lesson panel's Next, if enabled; else its card (a point reached, an answer right).
     LessonNext,
-    /// The step's caption: what the step shown did (the run moved under the learner, or the
-    /// free lab opened).
+    /// The step's caption: what the step shown did (the run moved under the learner, the free
+    /// lab opened, a file or a link opened, the choices of a previous run kept).
     Caption,
+    /// The error banner (a file or a link refused).
+    Error,
     /// The course's list of lessons (back from a lesson).
     CourseList,
     /// A control of the build task's editor: the block moved, the palette entry that took
@@ -51,6 +55,7 @@ impl FocusTarget {
             FocusTarget::LessonCard => &["[data-testid=course-step]"],
             FocusTarget::LessonNext => &["[data-testid=course-next]", "[data-testid=course-step]"],
             FocusTarget::Caption => &["[data-testid=current-step]"],
+            FocusTarget::Error => &["[data-testid=error]"],
             FocusTarget::CourseList => &[
                 "[data-testid=course-resume]",
                 "[data-testid=course] button",
@@ -260,21 +265,29 @@ impl PageState {
             return;
         }
         let focus = match &action {
-            Action::RunToEnd | Action::Inject(_) | Action::OpenRunAt(..) => {
-                Some(FocusTarget::Caption)
-            }
+            Action::RunToEnd
+            | Action::Inject(_)
+            | Action::OpenRunAt(..)
+            | Action::KeepLeftBehind
+            | Action::DeclineLeftBehind => Some(FocusTarget::Caption),
             Action::StepForward => None,
             Action::StepBack if self.lab.cursor <= 1 => Some(FocusTarget::Caption),
             _ => None,
         };
+        let opens = opens_a_file_or_link(&action);
         let stepping = action == Action::StepForward;
         let reached_before = self.narration_reached().is_some();
+        let before = Rc::clone(&self.lab);
         self.lab_does(action);
         if !reached_before && self.narration_reached().is_some() {
             // The run reached the narrated point: it comes into view.
             self.bring_into_view(JumpTarget::default());
         }
-        if let Some(target) = focus {
+        if opens && !Rc::ptr_eq(&before, &self.lab) {
+            // What was opened shows in the caption; what was refused, in the error banner.
+            let refused = self.lab.error.is_some();
+            self.focus_on(if refused { FocusTarget::Error } else { FocusTarget::Caption });
+        } else if let Some(target) = focus {
             self.focus_on(target);
         } else if stepping && !self.lab.can_step_forward() {
             // Step is disabled at the end: its focus goes to what the step did.
@@ -316,6 +329,11 @@ impl PageState {
             let answered = page.course.progress.of(lesson).passed.contains(&step);
             for action in course::arrival(lesson, step, &page.lab, answered) {
                 page.lab_does(action);
+            }
+            // The choices of a previous run are offered as the lesson opens: moving on in it
+            // declines them (and a run of another scenario a step opens offers none).
+            if !page.lab.left_behind.is_empty() {
+                page.lab_does(Action::DeclineLeftBehind);
             }
             // A narration whose point is reached: the point comes into view, the diagram's
             // step of it if the run is past it.
@@ -433,6 +451,24 @@ impl Default for PageState {
     fn default() -> PageState {
         let course = CourseState { view: PageView::Lab, progress: Default::default() };
         PageState::new(LabState::initial(), course, Language::default())
+    }
+}
+
+/// Whether `action` opens a trace or scenario file or a share link (or refuses one), so that
+/// the focus goes to what it opened, or to the banner that says why not; the news of an
+/// opening in slices included (not its progress, which leaves the focus where it is).
+fn opens_a_file_or_link(action: &Action) -> bool {
+    match action {
+        Action::LoadTrace(_)
+        | Action::LoadScenario(_)
+        | Action::OpenLink(_)
+        | Action::RefuseLink(_)
+        | Action::Opened { .. }
+        | Action::OpeningFailed { .. } => true,
+        Action::ShowError(problem) => {
+            matches!(problem, Problem::FileKind { .. } | Problem::FileUnread { .. })
+        }
+        _ => false,
     }
 }
 

@@ -9,8 +9,11 @@
 //! plays the same choices in the other twin and keeps the step shown; rewinding only moves
 //! the cursor, so the run's future (and a link taken there) keeps every choice; a choice made
 //! at an earlier step starts a new branch, which the page says. Reset starts the same run
-//! again with every choice; a seed change carries each choice whose target is in the new run
-//! ([`Run::carry`]) and names the others.
+//! again with every choice; a seed change and a scenario change carry each choice whose
+//! target is in the new run ([`Run::carry`]) and name the others. A lesson's run starts as
+//! its course file says, never with the learner's choices (they would spoil the lesson); the
+//! choices of the run it replaced are offered ([`LabState::left_behind`]): Keep carries them
+//! into the lesson's run as a scenario change does, dismissing the offer forgets them.
 
 use std::rc::Rc;
 
@@ -72,9 +75,15 @@ pub struct LabState {
     /// The run being opened in slices (a long link or trace file), if one is: the page shows
     /// its progress and a Cancel button, and the run above until it is open.
     pub opening: Option<Opening>,
-    /// The steps of the learner's choices that the last seed change could not carry into
-    /// the new run (the core's [`Run::carry`]): the page names them, in its language.
+    /// The steps of the learner's choices that the last seed change, scenario change or Keep
+    /// could not carry into the new run (the core's [`Run::carry`]): the page names them, in
+    /// its language.
     pub dropped: Vec<usize>,
+    /// The learner's choices in the run that a lesson's run replaced ([`Action::OpenLesson`]),
+    /// which the page offers to keep ([`Action::KeepLeftBehind`]); empty when there were none,
+    /// once kept or declined ([`Action::DeclineLeftBehind`]), and once the learner makes a
+    /// choice in the new run or opens another one.
+    pub left_behind: Vec<UserChoice>,
 }
 
 /// What is being opened in slices.
@@ -261,7 +270,8 @@ pub enum Action {
     /// Open a scenario read from a file.
     LoadScenario(Box<Scenario>),
     /// Open a lesson of the course: its scenario (`Lesson::scenario`), seed 0, with the
-    /// switches its step starts from (`Lesson::patterns_at`), at step 0.
+    /// switches its step starts from (`Lesson::patterns_at`), at step 0, without the learner's
+    /// choices; those of the run it replaces are offered ([`LabState::left_behind`]).
     OpenLesson {
         /// The lesson's scenario.
         scenario: Box<Scenario>,
@@ -318,9 +328,15 @@ pub enum Action {
     ToggleCompare,
     /// Turn the presenter view on or off.
     TogglePresenter,
+    /// Carry the choices a lesson's run left behind ([`LabState::left_behind`]) into the run
+    /// shown, where their targets are ([`Run::carry`]), naming those dropped; at step 0.
+    KeepLeftBehind,
+    /// Decline that offer (its dismiss button, or moving on in the lesson): the choices left
+    /// behind are forgotten.
+    DeclineLeftBehind,
     /// Show a problem in the banner.
     ShowError(Problem),
-    /// Hide the banner.
+    /// Hide the banners (and forget the choices a lesson's run left behind).
     DismissError,
 }
 
@@ -366,6 +382,7 @@ impl LabState {
             presenter: false,
             opening: None,
             dropped: Vec::new(),
+            left_behind: Vec::new(),
         }
     }
 
@@ -412,6 +429,7 @@ impl LabState {
             presenter: false,
             opening: None,
             dropped: Vec::new(),
+            left_behind: Vec::new(),
         })
     }
 
@@ -559,28 +577,38 @@ impl LabState {
         }
     }
 
-    /// A new run of `base` with `patterns` and `seed`, without choices, at step 0.
-    fn rebuild(&mut self, id: &str, base: Scenario, patterns: Patterns, seed: u64) {
+    /// A new run of `base` with `patterns` and `seed`, without choices, at step 0; returns
+    /// whether it replaced the run shown (if not, the banner says why).
+    fn rebuild(&mut self, id: &str, base: Scenario, patterns: Patterns, seed: u64) -> bool {
         match LabState::with_run(id, base, patterns, seed, Vec::new()) {
-            Ok(state) => *self = self.keeping_the_view(state),
-            Err(error) => self.error = Some(error),
+            Ok(state) => {
+                *self = self.keeping_the_view(state);
+                true
+            }
+            Err(error) => {
+                self.error = Some(error);
+                false
+            }
         }
     }
 
-    /// The same run with another seed: every choice whose target is there is carried into it
-    /// (the core's [`Run::carry`]), the others are dropped and the page names them; at step 0.
-    fn carry_to_seed(&mut self, seed: u64) {
-        let scenario = Scenario { patterns: self.patterns, ..self.base.clone() };
-        let carried = Run::carry(scenario, seed, self.choices.clone())
+    /// A new run of `base` with `patterns` and `seed` that carries every one of `choices` whose
+    /// target is there (the core's [`Run::carry`]); the others are dropped and the page names
+    /// them. At step 0.
+    fn carry_into(
+        &mut self,
+        id: &str,
+        base: Scenario,
+        patterns: Patterns,
+        seed: u64,
+        choices: Vec<UserChoice>,
+    ) {
+        let scenario = Scenario { patterns, ..base.clone() };
+        let carried = Run::carry(scenario, seed, choices)
             .map_err(|error| Problem::Run(error.to_string()))
             .and_then(|carried| {
                 let dropped = carried.dropped.iter().map(|choice| choice.step).collect();
-                let state = LabState::of_played(
-                    &self.scenario_id,
-                    self.base.clone(),
-                    carried.run,
-                    carried.played,
-                )?;
+                let state = LabState::of_played(id, base, carried.run, carried.played)?;
                 Ok(LabState { dropped, ..state })
             });
         match carried {
@@ -589,12 +617,44 @@ impl LabState {
         }
     }
 
+    /// The same run with another seed, carrying the learner's choices ([`LabState::carry_into`]).
+    fn carry_to_seed(&mut self, seed: u64) {
+        let (id, base) = (self.scenario_id.clone(), self.base.clone());
+        let left_behind = std::mem::take(&mut self.left_behind);
+        self.carry_into(&id, base, self.patterns, seed, self.choices.clone());
+        self.left_behind = left_behind;
+    }
+
+    /// Another scenario of the catalogue, its focus patterns naive, with the same seed,
+    /// carrying the learner's choices ([`LabState::carry_into`]).
+    fn carry_to_scenario(&mut self, id: &str) {
+        match sim::catalogue_scenario(id) {
+            Ok(base) => {
+                let patterns = base.with_mode(PatternMode::Naive).patterns;
+                self.carry_into(id, base, patterns, self.seed, self.choices.clone());
+            }
+            Err(error) => self.error = Some(Problem::Run(error.to_string())),
+        }
+    }
+
+    /// The choices the lesson's run left behind, carried into the run shown
+    /// ([`LabState::carry_into`]), with its scenario, patterns and seed.
+    fn keep_left_behind(&mut self) {
+        if self.left_behind.is_empty() {
+            return;
+        }
+        let choices = std::mem::take(&mut self.left_behind);
+        let (id, base) = (self.scenario_id.clone(), self.base.clone());
+        self.carry_into(&id, base, self.patterns, self.seed, choices);
+    }
+
     /// The run again from step 0, with every choice the learner made in it.
     fn restart(&mut self) {
         let (id, base, seed) = (self.scenario_id.clone(), self.base.clone(), self.seed);
         match LabState::with_run(&id, base, self.patterns, seed, self.choices.clone()) {
             Ok(state) => {
-                *self = self.keeping_the_view(state);
+                let left_behind = std::mem::take(&mut self.left_behind);
+                *self = LabState { left_behind, ..self.keeping_the_view(state) };
                 self.notice = self.missing_notice();
             }
             Err(error) => self.error = Some(error),
@@ -620,7 +680,8 @@ impl LabState {
             Ok(state) => {
                 let cursor = self.cursor;
                 let at_end = self.sim.stop_reason().is_some() && cursor == self.sim.steps().len();
-                *self = self.keeping_the_view(state);
+                let left_behind = std::mem::take(&mut self.left_behind);
+                *self = LabState { left_behind, ..self.keeping_the_view(state) };
                 let sim = Rc::make_mut(&mut self.sim);
                 sim.run_to(cursor);
                 // Shown at the run's end before the switch: whether the other twin ends there
@@ -661,6 +722,9 @@ impl LabState {
             return;
         }
         self.notice = branch.then_some(Notice::NewBranch { step: self.cursor + 1, later: dropped });
+        // The run has a choice of the learner's own now: the offer of a lesson's left-behind
+        // choices ends.
+        self.left_behind.clear();
         self.choices = run.choices;
         self.outcomes = played.outcomes;
         self.sim = Rc::new(played.simulation);
@@ -780,11 +844,17 @@ impl LabState {
             }
             Action::ToggleCompare => self.compare_open = !self.compare_open,
             Action::TogglePresenter => self.presenter = !self.presenter,
+            Action::KeepLeftBehind => {
+                self.playing = false;
+                self.keep_left_behind();
+            }
+            Action::DeclineLeftBehind => self.left_behind.clear(),
             Action::ShowError(error) => self.error = Some(error),
             Action::DismissError => {
                 self.error = None;
                 self.notice = None;
                 self.dropped.clear();
+                self.left_behind.clear();
             }
             // Opening a run and the news of an opening are `open_run`'s and `opening_news`'.
             _ => {}
@@ -795,16 +865,7 @@ impl LabState {
     /// link's, or the checker's counterexample.
     fn open_run(&mut self, action: Action) {
         match action {
-            Action::SelectScenario(id) => match sim::catalogue_scenario(&id) {
-                Ok(base) => match LabState::fresh(&id, base, self.seed) {
-                    Ok(state) => {
-                        *self =
-                            LabState { speed_ms: self.speed_ms, presenter: self.presenter, ..state }
-                    }
-                    Err(error) => self.error = Some(error),
-                },
-                Err(error) => self.error = Some(Problem::Run(error.to_string())),
-            },
+            Action::SelectScenario(id) => self.carry_to_scenario(&id),
             Action::LoadTrace(trace) => self.open_trace(&trace, None),
             Action::OpenRunAt(trace, step) => self.open_trace(&trace, Some(step)),
             Action::LoadScenario(scenario) => {
@@ -814,12 +875,22 @@ impl LabState {
                     IMPORTED_SCENARIO.to_owned()
                 };
                 let patterns = scenario.patterns;
-                self.rebuild(&id, *scenario, patterns, 0);
+                if self.rebuild(&id, *scenario, patterns, 0) {
+                    self.left_behind.clear();
+                }
             }
             Action::OpenLesson { scenario, patterns } => {
                 let id = scenario.id.clone();
+                // The choices of the run replaced; of the one before it, if it had none (a
+                // lesson's step of another scenario, opened and left without a choice).
+                let left_behind = match self.choices.is_empty() {
+                    true => self.left_behind.clone(),
+                    false => self.choices.clone(),
+                };
                 self.playing = false;
-                self.rebuild(&id, *scenario, patterns, 0);
+                if self.rebuild(&id, *scenario, patterns, 0) {
+                    self.left_behind = left_behind;
+                }
             }
             Action::RefuseLink(error) => {
                 self.error = Some(Problem::Said(error));

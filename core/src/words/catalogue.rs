@@ -291,9 +291,15 @@ words! {
     /// After Cancel: how far it got (a number of [`Words::steps`] of the steps it opened to),
     /// and what the page shows.
     opening_cancelled: Text,
-    /// After a seed change: the learner's choices not carried into the new run, since what
-    /// they hit is not in it (a number of [`Words::choices`]), and the steps they were made at.
+    /// After a seed change, a scenario change or Keep (below): the learner's choices not
+    /// carried into the new run, since what they hit is not in it (a number of
+    /// [`Words::choices`]), and the steps they were made at.
     choices_dropped: Text,
+    /// A lesson's run opened without the learner's choices of the run it replaced: how many
+    /// there are (`{n}`), before the button that keeps them.
+    carry_offer: Plural,
+    /// The button that carries those choices into the lesson's run.
+    carry_offer_keep: Text,
 
     // What the lab's banners say after an action (the page's `notices`): a refusal, and what
     // an action did to the learner's choices.

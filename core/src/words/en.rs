@@ -156,6 +156,11 @@ pub(crate) const WORDS: Words = Words {
                         the run it showed before.",
     choices_dropped: "Not carried into this run, which has nothing for them to hit: {choices} \
                       (step {steps}).",
+    carry_offer: Plural::en(
+        "{n} choice of yours from the previous run:",
+        "{n} of your choices from the previous run:",
+    ),
+    carry_offer_keep: "Keep in this run",
     problem_link: "This share link cannot be opened: {why}.",
     problem_run: "This run cannot be opened: {why}.",
     problem_file_kind: "{name} is neither a trace ({trace}) nor a scenario ({scenario}).",

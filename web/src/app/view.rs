@@ -142,14 +142,16 @@ fn language_switch(language: Language, edges: &Edges, ui: &UiText) -> Html {
     }
 }
 
-/// The error, the opening of a long run (its progress and Cancel) and the notice.
+/// The error (focused when a file or a link is refused), the opening of a long run (its
+/// progress and Cancel), the notice, the choices a run change dropped and the offer of those a
+/// lesson's run left behind.
 pub fn banners(state: &PageState, edges: &Edges) -> Html {
     let (lab, language) = (&state.lab, state.language);
     let dismiss = send(edges, PageAction::Lab(Action::DismissError));
     html! {
         <>
             if let Some(error) = &lab.error {
-                <div class="error-banner" role="alert" data-testid="error">
+                <div class="error-banner" role="alert" data-testid="error" tabindex="-1">
                     <span>{ error.text(language) }</span>
                     <button class="dismiss" onclick={dismiss.clone()}>{ language.words().banner_dismiss }</button>
                 </div>
@@ -173,11 +175,18 @@ pub fn banners(state: &PageState, edges: &Edges) -> Html {
                     <button class="dismiss" onclick={dismiss}>{ language.words().banner_dismiss }</button>
                 </div>
             }
+            if !lab.left_behind.is_empty() {
+                <div class="notice-banner carry-offer" role="status" data-testid="carry-offer" data-choices={lab.left_behind.len().to_string()}>
+                    <span>{ language.count(&language.words().carry_offer, lab.left_behind.len()) }</span>
+                    <button data-testid="carry-offer-keep" onclick={send(edges, PageAction::Lab(Action::KeepLeftBehind))}>{ language.words().carry_offer_keep }</button>
+                    <button class="dismiss" data-testid="carry-offer-dismiss" onclick={send(edges, PageAction::Lab(Action::DeclineLeftBehind))}>{ language.words().banner_dismiss }</button>
+                </div>
+            }
         </>
     }
 }
 
-/// The learner's choices a seed change dropped, in words.
+/// The learner's choices a seed change, a scenario change or Keep dropped, in words.
 fn dropped_text(steps: &[usize], language: Language) -> String {
     let words = language.words();
     let choices = language.count(&words.choices, steps.len());

@@ -430,3 +430,176 @@ fn the_run_waits_at_its_start_until_the_prediction_is_answered() {
     assert_eq!(on.lab.cursor, 0, "resumed at an unanswered prediction");
     assert!(on.lab.sim.steps().len() > 1, "the run's steps stay, one click away");
 }
+
+/// The free lab's run with a duplicate (as [`with_a_duplicate`]) and, after it, a choice that
+/// hits a request no built-in scenario has (request 5): the one is carried, the other dropped.
+fn with_a_duplicate_and_a_choice_that_hits_nothing() -> (Rc<PageState>, usize) {
+    let state = with_a_duplicate();
+    let mut lab = (*state.lab).clone();
+    let missing_step = lab.choices[0].step + 3;
+    let missing = AnchoredAction::DoubleSubmit { request: RequestIndex(5) };
+    lab.choices.push(UserChoice { step: missing_step, action: missing });
+    (Rc::new(PageState { lab: Rc::new(lab), ..(*state).clone() }), missing_step)
+}
+
+#[test]
+fn a_scenario_change_carries_the_choices_that_hit_and_names_the_others() {
+    let (state, missing_step) = with_a_duplicate_and_a_choice_that_hits_nothing();
+    let duplicate = state.lab.choices[0].action.clone();
+    let seeded = state.reduce(PageAction::Lab(Action::SetSeed(3)));
+    assert_eq!(seeded.lab.dropped, vec![missing_step], "the seed change names it");
+    let switched =
+        seeded.reduce(PageAction::Lab(Action::SelectScenario("f02-crash-after-commit".to_owned())));
+    assert_eq!(switched.lab.error, None);
+    assert_eq!(switched.lab.scenario_id, "f02-crash-after-commit");
+    assert_eq!(switched.lab.seed, 3, "the seed is kept");
+    assert_eq!(switched.lab.cursor, 0);
+    let actions: Vec<_> = switched.lab.choices.iter().map(|choice| &choice.action).collect();
+    assert_eq!(actions, [&duplicate], "the duplicate is carried into the other scenario");
+    assert!(
+        switched
+            .lab
+            .outcomes
+            .iter()
+            .all(|outcome| matches!(outcome, idempotency_lab::sim::ChoiceOutcome::Taken { .. })),
+        "{:?}",
+        switched.lab.outcomes
+    );
+    // The choice dropped by the seed change is not in the run any more: nothing more drops.
+    assert!(switched.lab.dropped.is_empty());
+
+    // Straight from the run with both: the scenario change names the one it drops.
+    let (state, missing_step) = with_a_duplicate_and_a_choice_that_hits_nothing();
+    let switched =
+        state.reduce(PageAction::Lab(Action::SelectScenario("f02-crash-after-commit".to_owned())));
+    assert_eq!(switched.lab.choices.len(), 1);
+    assert_eq!(switched.lab.dropped, vec![missing_step]);
+    let dismissed = switched.reduce(PageAction::Lab(Action::DismissError));
+    assert!(dismissed.lab.dropped.is_empty());
+    assert_eq!(dismissed.lab.choices.len(), 1, "dismissing the banner keeps the run");
+}
+
+#[test]
+fn a_pattern_switch_keeps_every_choice() {
+    let (state, _) = with_a_duplicate_and_a_choice_that_hits_nothing();
+    let choices = state.lab.choices.clone();
+    let all = Patterns::all(PatternMode::Idempotent);
+    let switched = state.reduce(PageAction::Lab(Action::SetPatterns(all)));
+    assert_eq!(switched.lab.choices, choices, "a switch keeps even the choice that hits nothing");
+    let one =
+        PageAction::Lab(Action::SetPattern(idempotency_lab::sim::Pattern::P4, PatternMode::Naive));
+    assert_eq!(switched.reduce(one).lab.choices, choices);
+}
+
+#[test]
+fn a_lesson_starts_without_the_learners_choices_and_offers_to_keep_them() {
+    let (state, _) = with_a_duplicate_and_a_choice_that_hits_nothing();
+    let choices = state.lab.choices.clone();
+    let lesson = state.reduce(open_first_lesson());
+    let scenario = course::course().unwrap().lessons[0].scenario().unwrap();
+    assert_eq!(lesson.lab.base, scenario);
+    assert!(lesson.lab.choices.is_empty(), "the lesson's run starts as its course file says");
+    assert_eq!(lesson.lab.left_behind, choices, "the choices left behind are offered");
+    assert_eq!(focus(&lesson), Some(FocusTarget::LessonCard));
+
+    // A switch the lesson's step makes keeps the offer; Keep carries what hits into the run.
+    let switched = Rc::clone(&lesson)
+        .reduce(PageAction::Lab(Action::SetPatterns(Patterns::all(PatternMode::Idempotent))));
+    assert_eq!(switched.lab.left_behind, choices);
+    let kept = Rc::clone(&lesson).reduce(PageAction::Lab(Action::KeepLeftBehind));
+    assert!(kept.lab.left_behind.is_empty(), "the offer is taken");
+    assert_eq!(kept.lab.base, scenario, "the lesson's run, with the choices");
+    assert_eq!(kept.lab.choices.len(), 1, "{:?}", kept.lab.choices);
+    assert_eq!(kept.lab.choices[0].action, choices[0].action);
+    assert_eq!(kept.lab.dropped, vec![choices[1].step], "the one that hits nothing is named");
+    assert_eq!(kept.lab.cursor, 0);
+    assert_eq!(focus(&kept), Some(FocusTarget::Caption), "the Keep button is gone");
+
+    // Dismissed or declined, the offer is forgotten, and so it is when the learner moves on in
+    // the lesson; a choice of the learner's own in the lesson's run ends it too; Keep with
+    // nothing offered does nothing.
+    let declined = Rc::clone(&lesson).reduce(PageAction::Lab(Action::DeclineLeftBehind));
+    assert!(declined.lab.left_behind.is_empty() && declined.lab.choices.is_empty());
+    assert_eq!(focus(&declined), Some(FocusTarget::Caption), "its button is gone");
+    let next = Rc::clone(&lesson).reduce(PageAction::Panel(PanelEvent::Next));
+    assert_eq!(next.course.view, PageView::Lesson { lesson: 0, step: 1 });
+    assert!(next.lab.left_behind.is_empty(), "Next declines the offer");
+    let dismissed = Rc::clone(&lesson).reduce(PageAction::Lab(Action::DismissError));
+    assert!(dismissed.lab.left_behind.is_empty() && dismissed.lab.choices.is_empty());
+    let again = Rc::clone(&dismissed).reduce(PageAction::Lab(Action::KeepLeftBehind));
+    assert!(again.lab.choices.is_empty() && again.lab.dropped.is_empty());
+    let mut own = Rc::clone(&lesson);
+    let fault = loop {
+        if let Some(fault) = own.lab.world.enabled_fault_actions().into_iter().next() {
+            break fault;
+        }
+        assert!(own.lab.can_step_forward(), "the lesson's run offers no fault");
+        own = own.reduce(PageAction::Lab(Action::StepForward));
+    };
+    let own = own.reduce(PageAction::Lab(Action::Inject(fault)));
+    assert_eq!(own.lab.choices.len(), 1);
+    assert!(own.lab.left_behind.is_empty(), "a choice of the learner's own ends the offer");
+
+    // A run without choices offers nothing.
+    let fresh = after([open_first_lesson()]);
+    assert!(fresh.lab.left_behind.is_empty());
+}
+
+#[test]
+fn the_offer_is_worded_in_both_languages_with_their_plurals() {
+    for language in Language::ALL {
+        let words = language.words();
+        for count in [1_usize, 2, 5, 21] {
+            let offer = language.count(&words.carry_offer, count);
+            assert!(offer.contains(&count.to_string()) && !offer.contains('{'), "{offer}");
+        }
+        assert!(!words.carry_offer_keep.trim().is_empty());
+    }
+}
+
+#[test]
+fn a_file_or_link_opened_focuses_the_caption_and_one_refused_the_error_banner() {
+    let fragment = PageState::default().lab.share_fragment();
+    let opened = after([PageAction::Lab(Action::OpenLink(fragment))]);
+    assert_eq!(opened.lab.error, None);
+    assert_eq!(focus(&opened), Some(FocusTarget::Caption));
+
+    let refused = after([PageAction::Lab(Action::OpenLink("v=2&s=nothing-here".to_owned()))]);
+    assert!(refused.lab.error.is_some());
+    assert_eq!(focus(&refused), Some(FocusTarget::Error));
+    assert_eq!(FocusTarget::Error.selectors(), ["[data-testid=error]"]);
+
+    let scenario = idempotency_lab::sim::catalogue_scenario("f05-lost-response").unwrap();
+    let loaded = after([PageAction::Lab(Action::LoadScenario(Box::new(scenario.clone())))]);
+    assert_eq!(loaded.lab.base, scenario);
+    assert_eq!(focus(&loaded), Some(FocusTarget::Caption));
+    let trace = idempotency_lab::sim::Simulation::run(scenario, 0).unwrap();
+    let traced = after([PageAction::Lab(Action::LoadTrace(Box::new(trace)))]);
+    assert_eq!(traced.lab.error, None);
+    assert_eq!(focus(&traced), Some(FocusTarget::Caption));
+
+    let unread = Problem::FileUnread { name: "a.json".to_owned(), why: "gone".to_owned() };
+    let unread = after([PageAction::Lab(Action::ShowError(unread))]);
+    assert_eq!(focus(&unread), Some(FocusTarget::Error));
+    // The seed field's complaint leaves the focus in the field.
+    let said = after([PageAction::Lab(Action::ShowError(Problem::Said("no".to_owned())))]);
+    assert_eq!(focus(&said), None);
+
+    // The news of an opening in slices: opened, the caption; failed, the banner; stale news
+    // (of an opening that is not the page's) moves nothing.
+    use crate::state::{OpenedRun, Opening, OpeningKind};
+    let run = OpenedRun(Rc::new(crate::state::LabState::initial()));
+    let kind = OpeningKind::Trace;
+    let news = after([PageAction::Lab(Action::Opened { generation: None, kind, run })]);
+    assert_eq!(focus(&news), Some(FocusTarget::Caption));
+    let error = Problem::Run("steps[3]".to_owned());
+    let failed = after([PageAction::Lab(Action::OpeningFailed { generation: None, kind, error })]);
+    assert_eq!(focus(&failed), Some(FocusTarget::Error));
+    let opening = Opening { generation: 7, kind, steps: 0, total: 10 };
+    let error = Problem::Run("late".to_owned());
+    let stale = after([
+        PageAction::Lab(Action::OpeningStarted(opening)),
+        PageAction::Lab(Action::OpeningFailed { generation: Some(6), kind, error }),
+    ]);
+    assert_eq!(focus(&stale), None);
+}
