@@ -101,10 +101,14 @@ pub const INITIAL_TRANSFER: [&str; 4] = [
 /// raised a fourth time, to 815,000, by `Lab.checkHandler` (issue 38: a handler program judged
 /// from JavaScript), which reads a program's JSON with the path-tracking reader the page had
 /// not used for programs: 807,009 to 812,826, measured side by side in checkouts of the same
-/// path length (the budget is that plus 0.3%). The way back down is issue 36's second module
-/// for check, fuzz and import, loaded when first used. A build by another route is reported,
-/// not judged: its std is compiled otherwise.
-pub const INITIAL_TRANSFER_BUDGET: u64 = 815_000;
+/// path length (the budget is that plus 0.3%). It was raised a fifth time, to 819,000, by
+/// issues 32 and 33: the screen model's invariant lines and stop sentence in the JavaScript
+/// API's language, the choices carried over a scenario change and a lesson's offer to keep
+/// them, and the banner of a stopped lab (an allocation failure) in the page's language:
+/// 812,904 to 816,597 (the budget is that plus 0.3%). The way back down is issue 36's second
+/// module for check, fuzz and import, loaded when first used. A build by another route is
+/// reported, not judged: its std is compiled otherwise.
+pub const INITIAL_TRANSFER_BUDGET: u64 = 819_000;
 
 impl PageBuild {
     /// The initial transfer's gzipped bytes, and its files with theirs.

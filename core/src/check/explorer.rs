@@ -27,7 +27,41 @@ use std::hash::{BuildHasher, Hasher};
 use serde::{Deserialize, Serialize};
 
 use crate::check::fingerprint::Fingerprint;
+use crate::sim::ApplyError;
 use crate::words::{Language, fill};
+
+/// Why the explorer could not take a transition or rebuild a state: the outcome
+/// [`BoundReason::ModelLimit`] records it in words.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum ModelLimit {
+    /// The transition hit one of the world's own limits (a full queue, the history's bound).
+    #[error(transparent)]
+    Step(#[from] ApplyError),
+    /// The model listed an action as enabled that it then could not apply (a model's bug).
+    #[error("the action {action} is not enabled")]
+    NotEnabled {
+        /// The action, as its `Debug` shows it (the model's own type).
+        action: String,
+    },
+    /// A stored state has no parent link up to the path rebuilt last (the explorer's bug).
+    #[error("state {node} at depth {depth} has no path to rebuild")]
+    NoPath {
+        /// The state's index.
+        node: usize,
+        /// Its depth.
+        depth: usize,
+    },
+    /// A stored state has no action that led to it (the explorer's bug).
+    #[error("state {node} has no action to replay")]
+    NoAction {
+        /// The state's index.
+        node: usize,
+    },
+    /// Replaying the path to a state already explored failed, though it did not the first time
+    /// (the model is not a pure function of the state and the action).
+    #[error("replaying the path to a state already explored: {0}")]
+    Replay(Box<ModelLimit>),
+}
 
 /// A model to explore: a pure transition system with a property checked in every state.
 pub(crate) trait Model {
@@ -45,12 +79,12 @@ pub(crate) trait Model {
     fn actions(&self, state: &Self::State) -> Vec<Self::Action>;
 
     /// The state after `action`, with the property's violation there, if any; `Err` when the
-    /// model hit one of its own limits (a full queue), described in words.
+    /// model hit one of its own limits (a full queue).
     fn next_state(
         &self,
         state: &Self::State,
         action: &Self::Action,
-    ) -> Result<(Self::State, Option<Self::Violation>), String>;
+    ) -> Result<(Self::State, Option<Self::Violation>), ModelLimit>;
 
     /// The property's violation in the initial state, if any.
     fn initial_violation(&self, state: &Self::State) -> Option<Self::Violation>;
@@ -110,7 +144,7 @@ pub enum BoundReason {
     ModelLimit {
         /// The depth of the state the transition left.
         depth: usize,
-        /// The limit, in words.
+        /// The limit ([`ModelLimit`]), in the words a report records.
         error: String,
     },
 }
@@ -375,7 +409,7 @@ impl<M: Model> Explorer<M> {
         self.stats.frontier_len = self.frontier.len();
         if let Err(error) = self.rebuild(pending) {
             self.outcome = Some(ExploreOutcome::Bounded {
-                reason: BoundReason::ModelLimit { depth: pending.depth, error },
+                reason: BoundReason::ModelLimit { depth: pending.depth, error: error.to_string() },
             });
             return;
         }
@@ -406,7 +440,10 @@ impl<M: Model> Explorer<M> {
                 Ok(next) => next,
                 Err(error) => {
                     self.outcome = Some(ExploreOutcome::Bounded {
-                        reason: BoundReason::ModelLimit { depth: pending.depth, error },
+                        reason: BoundReason::ModelLimit {
+                            depth: pending.depth,
+                            error: error.to_string(),
+                        },
                     });
                     return;
                 }
@@ -441,7 +478,7 @@ impl<M: Model> Explorer<M> {
 
     /// Rebuilds the state of `pending` at the end of `self.path`: keeps the longest prefix of
     /// the path rebuilt last that leads to it, and replays the rest of its path from there.
-    fn rebuild(&mut self, pending: Pending) -> Result<(), String> {
+    fn rebuild(&mut self, pending: Pending) -> Result<(), ModelLimit> {
         // The nodes between `pending` and its deepest ancestor already rebuilt, deepest first.
         let mut missing = Vec::new();
         let mut node = pending.node;
@@ -452,7 +489,7 @@ impl<M: Model> Explorer<M> {
             // has a parent one level up.
             let parent = self.nodes.get(node).and_then(|found| found.parent);
             let (Some(parent), Some(up)) = (parent, depth.checked_sub(1)) else {
-                return Err(format!("state {node} at depth {depth} has no path to rebuild"));
+                return Err(ModelLimit::NoPath { node, depth });
             };
             node = parent;
             depth = up;
@@ -463,11 +500,12 @@ impl<M: Model> Explorer<M> {
         for node in missing.into_iter().rev() {
             let action = self.nodes.get(node).and_then(|found| found.action.as_ref());
             let (Some(action), Some(last)) = (action, self.path.last()) else {
-                return Err(format!("state {node} has no action to replay"));
+                return Err(ModelLimit::NoAction { node });
             };
-            let (state, _) = self.model.next_state(&last.state, action).map_err(|error| {
-                format!("replaying the path to a state already explored: {error}")
-            })?;
+            let (state, _) = self
+                .model
+                .next_state(&last.state, action)
+                .map_err(|error| ModelLimit::Replay(Box::new(error)))?;
             let bytes = self.model.state_heap_bytes(&state);
             self.path_bytes += bytes;
             self.path.push(Rebuilt { node, state, bytes });

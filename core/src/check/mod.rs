@@ -44,7 +44,7 @@ pub(crate) use explorer::BYTES_MAX_DEFAULT;
 #[cfg(test)]
 pub(crate) use explorer::BoundReason;
 #[cfg(feature = "testing")]
-pub(crate) use explorer::{ExploreBounds, Explorer, Model};
+pub(crate) use explorer::{ExploreBounds, Explorer, Model, ModelLimit};
 pub use explorer::{ExploreOutcome, ExploreStats};
 pub use scenarios::{
     two_consumers_duplicate_and_crash, two_consumers_duplicate_and_crash_config,

@@ -167,3 +167,20 @@ fn a_memory_bound_stops_the_check_with_its_typed_outcome_and_a_stored_state_is_s
         0 < bounded.stats.unique_states && bounded.stats.unique_states < whole.stats.unique_states
     );
 }
+
+#[test]
+fn a_limit_of_the_world_met_by_a_transition_is_a_typed_bound_in_the_worlds_own_words() {
+    let naive = Patterns::all(PatternMode::Naive);
+    let mut scenario = two_consumers_duplicate_and_crash(naive);
+    scenario.limits.queue_len_max = 1;
+    let report =
+        check(scenario, 0, two_consumers_duplicate_and_crash_config(), &mut |_| {}).unwrap();
+    let limit = ModelLimit::from(crate::sim::ApplyError::QueueFull { queue_len_max: 1 });
+    assert_eq!(limit.to_string(), "the broker's queue holds 1 entries, its limit");
+    match report.outcome {
+        CheckOutcome::Bounded { reason: BoundReason::ModelLimit { error, .. } } => {
+            assert_eq!(error, limit.to_string());
+        }
+        other => panic!("{other:?}"),
+    }
+}

@@ -48,7 +48,7 @@ use thiserror::Error;
 use crate::check::budget::FaultBudget;
 use crate::check::explorer::{
     BYTES_MAX_DEFAULT, BoundReason, ExploreBounds, ExploreOutcome, ExploreStats, ExploreStatus,
-    Explorer, Model,
+    Explorer, Model, ModelLimit,
 };
 use crate::check::fingerprint::{Fingerprint, FnvHasher};
 use crate::faults::FaultClass;
@@ -204,12 +204,12 @@ impl Model for WorldModel {
         &self,
         state: &CheckState,
         action: &Action,
-    ) -> Result<(CheckState, Option<Vec<Violation>>), String> {
+    ) -> Result<(CheckState, Option<Vec<Violation>>), ModelLimit> {
         let mut next = state.clone();
         // The action comes from `actions`, that is from the world's enabled lists in this
         // state, so the unchecked apply is exact; every reported path is replayed with the
         // checked one (`path_to_trace`).
-        let violations = next.world.apply_enabled(action).map_err(|error| error.to_string())?;
+        let violations = next.world.apply_enabled(action)?;
         if let Some(class) = action.fault_class() {
             *next.faults_used.entry(class).or_insert(0) += 1;
         }

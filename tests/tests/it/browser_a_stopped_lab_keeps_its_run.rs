@@ -23,7 +23,7 @@ const EXHAUST_MEMORY: &str = r#"(async () => {
   return memory.buffer.byteLength;
 })()"#;
 
-/// The step the position shows (`step 3 / 40`, `шаг 3 / 40`), in the page.
+/// The step the position shows (`step 3 / 40`, or the same in Russian), in the page.
 const SHOWN: &str =
     "Number(document.querySelector('[data-testid=position]').textContent.match(/\\d+/)[0])";
 

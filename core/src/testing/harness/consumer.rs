@@ -19,7 +19,7 @@ use std::fmt::Debug;
 use std::hash::{Hash, Hasher};
 
 use crate::check::fingerprint::{Fingerprint, FnvHasher};
-use crate::check::{BYTES_MAX_DEFAULT, ExploreBounds, Model};
+use crate::check::{BYTES_MAX_DEFAULT, ExploreBounds, Model, ModelLimit};
 use crate::ids::{MessageId, OrderId, Sku, Tick};
 use crate::inbox::Envelope;
 use crate::rng::DeterministicRng;
@@ -375,10 +375,10 @@ impl<C: ConsumerUnderTest> Model for HarnessModel<C> {
         &self,
         state: &Self::State,
         action: &HarnessAction,
-    ) -> Result<(Self::State, Option<HarnessViolation>), String> {
+    ) -> Result<(Self::State, Option<HarnessViolation>), ModelLimit> {
         let next = self
             .apply(state, action)
-            .ok_or_else(|| format!("the action {action:?} is not enabled"))?;
+            .ok_or_else(|| ModelLimit::NotEnabled { action: format!("{action:?}") })?;
         let violation = self.violation(&next);
         Ok((next, violation))
     }

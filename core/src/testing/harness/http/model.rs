@@ -8,8 +8,8 @@ use super::{
     AttemptState, ClientState, HandlerUnderTest, HttpAction, HttpAttempt, HttpHarnessConfig,
     HttpHarnessState, STEPS_PER_REQUEST_MAX, idempotency_key_of,
 };
-use crate::check::Model;
 use crate::check::fingerprint::{Fingerprint, FnvHasher};
+use crate::check::{Model, ModelLimit};
 use crate::idempotency::{
     ApiLayer, HttpRequest, HttpResponse, IDEMPOTENCY_KEY_HEADER, ProblemType,
 };
@@ -488,10 +488,10 @@ impl<H: HandlerUnderTest> Model for HttpHarnessModel<H> {
         &self,
         state: &Self::State,
         action: &HttpAction,
-    ) -> Result<(Self::State, Option<HarnessViolation>), String> {
+    ) -> Result<(Self::State, Option<HarnessViolation>), ModelLimit> {
         let next = self
             .apply(state, action)
-            .ok_or_else(|| format!("the action {action:?} is not enabled"))?;
+            .ok_or_else(|| ModelLimit::NotEnabled { action: format!("{action:?}") })?;
         let violation = self.violation(&next);
         Ok((next, violation))
     }
