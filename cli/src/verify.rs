@@ -13,8 +13,9 @@ use idempotency_lab::check::{
     CheckConfig, CheckError, CheckOutcome, CheckReport, CheckStatus, Checker, ExploreStats,
     FaultBudget, two_consumers_duplicate_and_crash_config,
 };
-use idempotency_lab::sim::{FiredFaults, Scenario, Trace};
+use idempotency_lab::sim::{Scenario, Trace};
 use idempotency_lab::testing::{FuzzConfig, FuzzReport, FuzzRun, lesson_cases};
+use idempotency_lab::view::fired_faults_text;
 use idempotency_lab::words::{Language, fill};
 
 use crate::input::InputError;
@@ -311,8 +312,8 @@ pub fn fuzz(run: &Run<'_>, scenario: Scenario, fuzz_seed: u64, cases: u32) -> Fu
         fill(
             words.fuzz_fired,
             &[
-                ("injected", &FiredFaults::describe(&fired.injected)),
-                ("random", &FiredFaults::describe(&fired.random)),
+                ("injected", &fired_faults_text(&fired.injected, language)),
+                ("random", &fired_faults_text(&fired.random, language)),
             ],
         )
     );

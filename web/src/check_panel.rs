@@ -18,9 +18,9 @@ use idempotency_lab::check::{
     two_consumers_two_orders_duplicate_and_crash,
 };
 use idempotency_lab::faults::FaultClass;
-use idempotency_lab::sim::{FiredFaults, PatternMode, Patterns, Scenario, Trace};
+use idempotency_lab::sim::{PatternMode, Patterns, Scenario, Trace};
 use idempotency_lab::testing::{FuzzConfig, FuzzProgress, FuzzRun, lesson_cases};
-use idempotency_lab::view::first_break;
+use idempotency_lab::view::{fired_faults_text, first_break};
 use idempotency_lab::words::{Language, fill};
 use yew::platform::spawn_local;
 use yew::platform::time::sleep;
@@ -549,8 +549,8 @@ fn fuzz_finding(report: idempotency_lab::testing::FuzzReport, language: Language
                 ("cases", &FUZZ_CASES),
                 ("shrink", &failure.shrink_steps),
                 ("seed", &failure.shrunk.seed),
-                ("injected", &FiredFaults::describe(&fired.injected)),
-                ("random", &FiredFaults::describe(&fired.random)),
+                ("injected", &fired_faults_text(&fired.injected, language)),
+                ("random", &fired_faults_text(&fired.random, language)),
                 ("broke_at", &broke_at),
                 ("steps", &trace.steps.len()),
             ],

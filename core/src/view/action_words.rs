@@ -3,15 +3,28 @@
 //! [`fault_button_text`], the short label of a learner's action on the pending item it
 //! targets (the item names the target, so the label does not repeat it); and
 //! [`choice_target_text`], what a learner's choice hits, for the notices that name the choices
-//! a run could not place.
+//! a run could not place; and [`fired_faults_text`], the faults a run fired, for the fuzzer's
+//! findings in the page and the CLI.
 //!
 //! Numbers of requests, sends and copies are filled in bare (`request 0`, not `request request
 //! 0`); consumer instances keep their lane's name (`Consumer A`), which the diagram shows.
 
-use crate::sim::{Action, AnchoredAction, HoldRelease, MessageAnchor};
+use std::collections::BTreeMap;
+
+use crate::faults::FaultClass;
+use crate::sim::{Action, AnchoredAction, FiredFaults, HoldRelease, MessageAnchor};
 use crate::view::Language;
 use crate::view::diagram::instance_name;
 use crate::words::fill;
+
+/// The faults of `counts` (`F3 x2, F5 x1`), or that there were none, in `language`.
+pub fn fired_faults_text(counts: &BTreeMap<FaultClass, usize>, language: Language) -> String {
+    if counts.is_empty() {
+        language.words().explain_none.to_owned()
+    } else {
+        FiredFaults::describe(counts)
+    }
+}
 
 /// What `action` does, in `language`: `client sends request 0`, `Consumer A runs a statement`.
 pub fn action_text(action: &Action, language: Language) -> String {
@@ -156,6 +169,20 @@ mod tests {
 
     use super::*;
     use crate::sim::{AttemptId, EntryId, InstanceId, RequestIndex};
+
+    #[test]
+    fn fired_faults_are_listed_or_none_in_the_language_asked() {
+        let fired = BTreeMap::from([(FaultClass::F3, 2), (FaultClass::F5, 1)]);
+        for language in Language::ALL {
+            assert_eq!(fired_faults_text(&fired, language), "F3 x2, F5 x1");
+            assert_eq!(
+                fired_faults_text(&BTreeMap::new(), language),
+                language.words().explain_none
+            );
+        }
+        assert_eq!(fired_faults_text(&BTreeMap::new(), Language::En), "none");
+        assert_ne!(Language::Ru.words().explain_none, "none");
+    }
 
     #[test]
     fn actions_read_without_doubled_words() {

@@ -25,7 +25,7 @@ mod screen;
 mod share;
 
 pub use crate::words::Language;
-pub use action_words::{action_text, choice_target_text, fault_button_text};
+pub use action_words::{action_text, choice_target_text, fault_button_text, fired_faults_text};
 pub use breaks::{breaking_steps, first_break};
 pub use compare::{CompareInput, ComparedRun, Comparison, compare};
 pub use dead_letters::dead_letter_sentences;
