@@ -182,7 +182,7 @@ pub fn sequence_diagram(props: &SequenceDiagramProps) -> Html {
                         { fill(words.ui_earlier_not_drawn, &[("hidden", &hidden), ("more", &hidden.min(WINDOW_STEPS))]) }
                     </button>
                 }
-                { drawing(props, lanes, width, current) }
+                { drawing(props, lanes, width) }
                 { pending_part(lanes, width, &props.pending, &props.on_inject, props.language) }
               </div>
             </div>
@@ -227,12 +227,7 @@ fn lane_name(x: i32, name: &str) -> Html {
 }
 
 /// The SVG of the drawn steps, under the lane names.
-fn drawing(
-    props: &SequenceDiagramProps,
-    lanes: &[Lane],
-    width: i32,
-    current: Option<usize>,
-) -> Html {
+fn drawing(props: &SequenceDiagramProps, lanes: &[Lane], width: i32) -> Html {
     let height: i32 =
         (props.steps.iter().map(|step| band_height(&step.items, &step.moments)).sum::<i32>() + 20)
             .max(80);
@@ -243,7 +238,7 @@ fn drawing(
         .map(|step| {
             let top = y;
             y += band_height(&step.items, &step.moments);
-            draw_band(props, lanes, step, top, width, current)
+            draw_band(props, lanes, step, top, width)
         })
         .collect();
     html! {
@@ -269,16 +264,15 @@ fn drawing(
 fn draw_band(
     props: &SequenceDiagramProps,
     lanes: &[Lane],
-    ScreenStep { step: number, items, moments, .. }: &ScreenStep,
+    ScreenStep { step: number, items, moments, current, .. }: &ScreenStep,
     top: i32,
     width: i32,
-    current: Option<usize>,
 ) -> Html {
     let band = band_height(items, moments);
     let number = *number;
     let on_select = props.on_select.clone();
     let onclick = Callback::from(move |_| on_select.emit(number));
-    let class = classes!("step", (Some(number) == current).then_some("current"));
+    let class = classes!("step", current.then_some("current"));
     html! {
         <g {class} {onclick} data-step={number.to_string()}>
             <rect class="row-bg" x="0" y={top.to_string()} width={width.to_string()} height={band.to_string()} />
