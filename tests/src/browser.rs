@@ -339,9 +339,17 @@ impl LabPage {
         self.tab.press_key(key).unwrap_or_else(|error| panic!("press {key}: {error}"));
     }
 
-    /// The page's current address, fragment included.
+    /// The page's current address, fragment included, once the page has written it: the page
+    /// writes its address after the frame that shows a change, so this reads it after two
+    /// frames and the task that follows them.
     pub fn location(&self) -> String {
-        self.evaluate("window.location.href").as_str().unwrap_or_default().to_owned()
+        self.evaluate(
+            "new Promise(resolve => requestAnimationFrame(() => requestAnimationFrame(\
+             () => setTimeout(() => resolve(window.location.href), 0))))",
+        )
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
     }
 
     /// Saves a PNG screenshot of the page as `target/screenshots/<name>.png` and returns the

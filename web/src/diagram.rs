@@ -226,7 +226,10 @@ fn lane_name(x: i32, name: &str) -> Html {
     }
 }
 
-/// The SVG of the drawn steps, under the lane names.
+/// The SVG of the drawn steps, under the lane names. Each band is keyed by its step and drawn
+/// in its own coordinates, moved into place by a `transform`: when the window moves by a step,
+/// the bands that stay keep their elements and only their offset changes, and a band whose
+/// step did not change is not drawn again ([`DiagramBand`]).
 fn drawing(props: &SequenceDiagramProps, lanes: &[Lane], width: i32) -> Html {
     let height: i32 =
         (props.steps.iter().map(|step| band_height(&step.items, &step.moments)).sum::<i32>() + 20)
@@ -238,7 +241,12 @@ fn drawing(props: &SequenceDiagramProps, lanes: &[Lane], width: i32) -> Html {
         .map(|step| {
             let top = y;
             y += band_height(&step.items, &step.moments);
-            draw_band(props, lanes, step, top, width)
+            html! {
+                <g key={step.step} transform={format!("translate(0 {top})")}>
+                    <DiagramBand step={step.clone()} lanes={lanes.to_vec()} {width}
+                        language={props.language} on_select={props.on_select.clone()} />
+                </g>
+            }
         })
         .collect();
     html! {
@@ -252,7 +260,9 @@ fn drawing(props: &SequenceDiagramProps, lanes: &[Lane], width: i32) -> Html {
                 let x = lane_x(lanes, *lane).to_string();
                 html! { <line class="lane-line" x1={x.clone()} y1="0" x2={x} y2={height.to_string()} /> }
             }) }
-            { for drawn_bands }
+            // The keyed bands alone in their group: a keyed list among unkeyed siblings would
+            // be matched by position, and every band replaced at each step.
+            <g class="bands">{ for drawn_bands }</g>
             if let Some(empty) = &props.empty {
                 <text x={(width / 2).to_string()} y="48" text-anchor="middle" class="hint">{ empty.clone() }</text>
             }
@@ -260,14 +270,29 @@ fn drawing(props: &SequenceDiagramProps, lanes: &[Lane], width: i32) -> Html {
     }
 }
 
-/// One step's band from `top`: its number, its items, its moments; a click goes there.
-fn draw_band(
-    props: &SequenceDiagramProps,
-    lanes: &[Lane],
-    ScreenStep { step: number, items, moments, current, .. }: &ScreenStep,
-    top: i32,
+/// Props of [`DiagramBand`]. Equal when what the band draws is equal: `on_select` is left out,
+/// as it only dispatches the step to the page's reducer and captures nothing that changes.
+#[derive(Properties)]
+struct DiagramBandProps {
+    step: ScreenStep,
+    lanes: Vec<Lane>,
     width: i32,
-) -> Html {
+    language: Language,
+    on_select: Callback<usize>,
+}
+
+impl PartialEq for DiagramBandProps {
+    fn eq(&self, other: &DiagramBandProps) -> bool {
+        (&self.step, &self.lanes, self.width, self.language)
+            == (&other.step, &other.lanes, other.width, other.language)
+    }
+}
+
+/// One step's band, from its own top: its number, its items, its moments; a click goes there.
+#[function_component(DiagramBand)]
+fn diagram_band(props: &DiagramBandProps) -> Html {
+    let DiagramBandProps { step, lanes, width, language, .. } = props;
+    let ScreenStep { step: number, items, moments, current, .. } = step;
     let band = band_height(items, moments);
     let number = *number;
     let on_select = props.on_select.clone();
@@ -275,17 +300,17 @@ fn draw_band(
     let class = classes!("step", current.then_some("current"));
     html! {
         <g {class} {onclick} data-step={number.to_string()}>
-            <rect class="row-bg" x="0" y={top.to_string()} width={width.to_string()} height={band.to_string()} />
-            <text x="10" y={(top + 22.min(band - 4)).to_string()} class="step-number">{ number }</text>
+            <rect class="row-bg" x="0" y="0" width={width.to_string()} height={band.to_string()} />
+            <text x="10" y={22.min(band - 4).to_string()} class="step-number">{ number }</text>
             { for items.iter().enumerate().map(|(index, item)| {
-                let row_y = top + 20 + ITEM_ROW * i32::try_from(index).unwrap_or(0);
+                let row_y = 20 + ITEM_ROW * i32::try_from(index).unwrap_or(0);
                 draw(lanes, item, row_y)
             }) }
             { for moments.iter().enumerate().map(|(index, moment)| {
-                let row_top = top + 6
+                let row_top = 6
                     + ITEM_ROW * i32::try_from(items.len()).unwrap_or(0)
                     + MOMENT_ROW * i32::try_from(index).unwrap_or(0);
-                draw_moment(lanes, moment, row_top, props.language)
+                draw_moment(lanes, moment, row_top, *language)
             }) }
         </g>
     }
@@ -433,7 +458,8 @@ fn lane_percent(lanes: &[Lane], lane: Lane, width: i32) -> f64 {
 }
 
 /// The pending part: one row per waiting item, its card on its lane (left of the lane when the
-/// lane is on the right half), with the item's fault buttons.
+/// lane is on the right half), with the item's fault buttons. Rows are keyed by what waits, so
+/// a step that adds or removes one item changes one row ([`PendingRow`]).
 fn pending_part(
     lanes: &[Lane],
     width: i32,
@@ -446,46 +472,74 @@ fn pending_part(
         let style = format!("left: {:.3}%", lane_percent(lanes, *lane, width));
         html! { <span class="pending-rail" {style} /> }
     });
-    let rows = pending.iter().map(|item| {
-        let (style, side) = match item.lane() {
-            Some(lane) => {
-                let percent = lane_percent(lanes, lane, width);
-                if percent <= 55.0 {
-                    (format!("margin-left: calc({percent:.3}% - 0.55rem)"), "from-left")
-                } else {
-                    (format!("margin-right: calc({:.3}% - 0.55rem)", 100.0 - percent), "from-right")
-                }
-            }
-            None => ("margin-left: 0.4rem".to_owned(), "from-left"),
-        };
-        let lane_name = item.lane().map(Lane::name).unwrap_or_else(|| ui.clock.to_owned());
-        let shown_name =
-            item.lane().map(|lane| lane.name_in(language)).unwrap_or_else(|| ui.clock.to_owned());
-        html! {
-            <li class={classes!("pending-row", item.lane().is_none().then_some("clock"))}
-                data-testid={format!("pending-{}", item.target)} data-lane={lane_name}>
-                <div class={classes!("pending-card", side)} {style}>
-                    <span class="pending-dot" aria-hidden="true" />
-                    <span class="pending-label" title={item.detail.clone()}>
-                        { item.label.clone() }
-                    </span>
-                    if !item.actions.is_empty() {
-                        <span class="pending-actions" role="group"
-                            aria-label={format!("{} {}: {}", ui.faults_on, shown_name, item.label)}>
-                            { for item.actions.iter().map(|action| fault_button(action, language, on_inject)) }
-                        </span>
-                    }
-                </div>
-            </li>
-        }
-    });
     html! {
         <section class="pending" data-testid="pending" aria-label={ui.waiting_now}>
             { for rails }
             <h3 class="pending-title">
                 { if pending.is_empty() { ui.nothing_waits } else { ui.waiting_now } }
             </h3>
-            <ul class="pending-rows">{ for rows }</ul>
+            <ul class="pending-rows">
+                { for pending.iter().map(|item| html! {
+                    <PendingRow key={item.target.to_string()} item={item.clone()} lanes={lanes.to_vec()}
+                        {width} {language} on_inject={on_inject.clone()} />
+                }) }
+            </ul>
         </section>
+    }
+}
+
+/// Props of [`PendingRow`]. Equal when what the row shows is equal: `on_inject` is left out,
+/// as it only dispatches the fault to the page's reducer and captures nothing that changes.
+#[derive(Properties)]
+struct PendingRowProps {
+    item: PendingItem,
+    lanes: Vec<Lane>,
+    width: i32,
+    language: Language,
+    on_inject: Callback<Action>,
+}
+
+impl PartialEq for PendingRowProps {
+    fn eq(&self, other: &PendingRowProps) -> bool {
+        (&self.item, &self.lanes, self.width, self.language)
+            == (&other.item, &other.lanes, other.width, other.language)
+    }
+}
+
+/// One waiting item: its card on its lane, with its fault buttons.
+#[function_component(PendingRow)]
+fn pending_row(props: &PendingRowProps) -> Html {
+    let PendingRowProps { item, lanes, width, language, on_inject } = props;
+    let ui = crate::labels::ui(*language);
+    let (style, side) = match item.lane() {
+        Some(lane) => {
+            let percent = lane_percent(lanes, lane, *width);
+            if percent <= 55.0 {
+                (format!("margin-left: calc({percent:.3}% - 0.55rem)"), "from-left")
+            } else {
+                (format!("margin-right: calc({:.3}% - 0.55rem)", 100.0 - percent), "from-right")
+            }
+        }
+        None => ("margin-left: 0.4rem".to_owned(), "from-left"),
+    };
+    let lane_name = item.lane().map(Lane::name).unwrap_or_else(|| ui.clock.to_owned());
+    let shown_name =
+        item.lane().map(|lane| lane.name_in(*language)).unwrap_or_else(|| ui.clock.to_owned());
+    html! {
+        <li class={classes!("pending-row", item.lane().is_none().then_some("clock"))}
+            data-testid={format!("pending-{}", item.target)} data-lane={lane_name}>
+            <div class={classes!("pending-card", side)} {style}>
+                <span class="pending-dot" aria-hidden="true" />
+                <span class="pending-label" title={item.detail.clone()}>
+                    { item.label.clone() }
+                </span>
+                if !item.actions.is_empty() {
+                    <span class="pending-actions" role="group"
+                        aria-label={format!("{} {}: {}", ui.faults_on, shown_name, item.label)}>
+                        { for item.actions.iter().map(|action| fault_button(action, *language, on_inject)) }
+                    </span>
+                }
+            </div>
+        </li>
     }
 }

@@ -79,7 +79,9 @@ pub fn step_list(props: &StepListProps) -> Html {
                     <p class="step-list-empty">{ empty.clone() }</p>
                 }
                 <ol class="step-list-steps">
-                    { for props.steps.iter().map(|step| step_entry(step, ui, props.language)) }
+                    { for props.steps.iter().map(|step| html! {
+                        <StepEntry key={step.step} step={step.clone()} {ui} language={props.language} />
+                    }) }
                 </ol>
             </div>
             if props.visible {
@@ -89,9 +91,21 @@ pub fn step_list(props: &StepListProps) -> Html {
     }
 }
 
+/// Props of [`StepEntry`].
+#[derive(Properties, PartialEq)]
+struct StepEntryProps {
+    step: ScreenStep,
+    ui: &'static UiText,
+    language: Language,
+}
+
 /// One step: its number and tick, its action, and what the diagram draws for it, its moments
-/// last.
-fn step_entry(step: &ScreenStep, ui: &UiText, language: Language) -> Html {
+/// last. Keyed by its number, so a step that moves the window adds one entry and removes one,
+/// and an entry whose step did not change is not rendered again.
+#[function_component(StepEntry)]
+fn step_entry(props: &StepEntryProps) -> Html {
+    let StepEntryProps { step, ui, language } = props;
+    let (ui, language) = (*ui, *language);
     let ScreenStep { items, moments, current, .. } = step;
     let current = *current;
     html! {

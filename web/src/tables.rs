@@ -5,6 +5,7 @@
 
 use idempotency_lab::store::{RowChange, TableName, Tables};
 use idempotency_lab::view::Language;
+use idempotency_lab::words::fill;
 use yew::prelude::*;
 
 /// Props of [`StoreTables`].
@@ -92,7 +93,7 @@ pub fn table_view(props: &TableViewProps) -> Html {
                 </tbody>
             </table>
             if !deleted.is_empty() {
-                <p class="deleted" data-testid="deleted-rows">{ format!("deleted: {}", deleted.join(", ")) }</p>
+                <p class="deleted" data-testid="deleted-rows">{ fill(props.language.words().ui_deleted_rows, &[("rows", &deleted.join(", "))]) }</p>
             }
         </figure>
     }

@@ -105,10 +105,13 @@ pub const INITIAL_TRANSFER: [&str; 4] = [
 /// issues 32 and 33: the screen model's invariant lines and stop sentence in the JavaScript
 /// API's language, the choices carried over a scenario change and a lesson's offer to keep
 /// them, and the banner of a stopped lab (an allocation failure) in the page's language:
-/// 812,904 to 816,597 (the budget is that plus 0.3%). The way back down is issue 36's second
-/// module for check, fuzz and import, loaded when first used. A build by another route is
-/// reported, not judged: its std is compiled otherwise.
-pub const INITIAL_TRANSFER_BUDGET: u64 = 819_000;
+/// 812,904 to 816,597 (the budget is that plus 0.3%). It was raised a sixth time, to 822,000,
+/// by issue 33's step at constant cost: the diagram's bands, its pending rows and the step
+/// list's entries as keyed components that a step does not draw again, and the address written
+/// after the frame: 816,842 to 819,698 (the budget is that plus 0.3%). The way back down is
+/// issue 36's second module for check, fuzz and import, loaded when first used. A build by
+/// another route is reported, not judged: its std is compiled otherwise.
+pub const INITIAL_TRANSFER_BUDGET: u64 = 822_000;
 
 impl PageBuild {
     /// The initial transfer's gzipped bytes, and its files with theirs.

@@ -39,6 +39,10 @@ pub(crate) enum ModelLimit {
     Step(#[from] ApplyError),
     /// The model listed an action as enabled that it then could not apply (a model's bug).
     #[error("the action {action} is not enabled")]
+    #[cfg_attr(
+        not(feature = "testing"),
+        expect(dead_code, reason = "only the testing harness's models are built from a program")
+    )]
     NotEnabled {
         /// The action, as its `Debug` shows it (the model's own type).
         action: String,

@@ -587,3 +587,40 @@ fn a_select_reads_what_its_transaction_sees_filtered_ordered_and_limited() {
         Err(StoreError::UnknownTransaction { tx: TxId(999) })
     );
 }
+
+#[test]
+fn a_full_table_refuses_a_new_row_but_not_a_change_or_a_delete_of_a_row_it_has() {
+    // Two reservations committed: the table is at its limit of two rows.
+    let config = StoreConfig { open_transactions_max: 4, rows_per_table_max: 2 };
+    let mut store = Store::with_stock(config, [(apple(), 10)]);
+    store
+        .transaction(|store, tx| {
+            store.insert(tx, reservation(1, 1))?;
+            store.insert(tx, reservation(2, 1))
+        })
+        .unwrap();
+
+    // A row it has may change, and may go: neither adds a row.
+    let changer = store.begin().unwrap();
+    store.update::<ReservationRow>(changer, &key_of(1), |row| row.qty = 5).unwrap();
+    let deleter = store.begin().unwrap();
+    store.delete::<ReservationRow>(deleter, &key_of(2)).unwrap();
+    // A new row is refused, by a transaction that has written nothing yet.
+    let inserter = store.begin().unwrap();
+    let full = store.insert(inserter, reservation(3, 1)).unwrap_err();
+    assert_eq!(full, StoreError::TableFull { table: TableName::Reservations, limit: 2 });
+
+    store.commit(changer).unwrap();
+    store.commit(deleter).unwrap();
+    let rows: Vec<(u128, i64)> = store
+        .committed()
+        .reservations
+        .values()
+        .map(|row| (row.order_id.0.as_u128(), row.qty))
+        .collect();
+    assert_eq!(rows, vec![(1, 5)]);
+    // With a row gone, there is room for a new one again.
+    store.insert(inserter, reservation(3, 1)).unwrap();
+    store.commit(inserter).unwrap();
+    assert_eq!(store.committed().reservations.len(), 2);
+}

@@ -107,7 +107,7 @@ impl fmt::Display for PendingTarget {
 /// the actions a learner can take on exactly it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PendingItem {
-    /// What it is.
+    /// What it is: no other item of the same world has it (the page keys its rows by it).
     pub target: PendingTarget,
     /// A short label (`request 0 POST /orders: awaiting its answer`).
     pub label: String,
@@ -442,6 +442,10 @@ mod tests {
                 loop {
                     let world = simulation.world();
                     let items = pending(world);
+                    // The page keys its rows by target: each is one item's.
+                    let targets: std::collections::BTreeSet<PendingTarget> =
+                        items.iter().map(|item| item.target).collect();
+                    assert_eq!(targets.len(), items.len(), "{} {mode:?}", entry.id);
                     let placed: Vec<&Action> =
                         items.iter().flat_map(|item| &item.actions).collect();
                     let faults = world.enabled_fault_actions();

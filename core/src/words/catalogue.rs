@@ -1275,4 +1275,8 @@ words! {
     crash_stopped: Text,
     /// Its button that reloads the page at the address (the run at the step shown).
     crash_reload: Text,
+
+    // The store's tables.
+    /// Under a table, the keys of the rows the step deleted (`{rows}`).
+    ui_deleted_rows: Text,
 }

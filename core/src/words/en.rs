@@ -658,4 +658,5 @@ pub(crate) const WORDS: Words = Words {
     bd_error: "The check could not start: {error}",
     crash_stopped: "The lab stopped: the browser could not give it more memory, or it hit a bug. The run below is as it was at the last step that worked; Reload starts the page again from its address.",
     crash_reload: "Reload",
+    ui_deleted_rows: "deleted: {rows}",
 };

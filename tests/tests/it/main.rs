@@ -8,6 +8,7 @@ mod fixtures;
 mod patterns;
 
 mod architecture_invariants_hold;
+mod browser_a_step_redraws_only_what_changed;
 mod browser_a_stopped_lab_keeps_its_run;
 mod browser_accessibility;
 mod browser_build_the_fix;

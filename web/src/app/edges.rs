@@ -9,7 +9,7 @@ use std::rc::Rc;
 
 use gloo::events::{EventListener, EventListenerOptions};
 use gloo::render::{AnimationFrame, request_animation_frame};
-use gloo::timers::callback::Interval;
+use gloo::timers::callback::{Interval, Timeout};
 use idempotency_lab::view::Language;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -86,6 +86,10 @@ pub fn use_settings(state: &PageState, page: bool) {
 /// The address follows the view: in the lab its fragment is the share link of the run shown,
 /// in a lesson the lesson's course link, on the course none (replaced, not pushed, so the
 /// back button leaves the page as usual); while a link opens, the address keeps it.
+///
+/// It is written after the frame that shows the change, not before it: replacing a long
+/// address takes the browser milliseconds that a step's frame should not wait for. A newer
+/// address cancels one not yet written, so stepping fast or playing writes only what stays.
 #[hook]
 pub fn use_address(state: &PageState, page: bool) {
     let lab = &state.lab;
@@ -96,13 +100,23 @@ pub fn use_address(state: &PageState, page: bool) {
         None => lab.share_fragment(),
     };
     use_effect_with((address, lab.keep_fragment || opening_link), move |(address, keep)| {
-        if page
-            && !*keep
-            && let Ok(history) = gloo::utils::window().history()
-        {
-            history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(address)).ok();
-        }
+        let timeout: Rc<RefCell<Option<Timeout>>> = Rc::default();
+        let frame = (page && !*keep).then(|| {
+            let (address, timeout) = (address.clone(), timeout.clone());
+            request_animation_frame(move |_| {
+                let write = Timeout::new(0, move || replace_address(&address));
+                *timeout.borrow_mut() = Some(write);
+            })
+        });
+        move || drop((frame, timeout))
     });
+}
+
+/// Replaces the page's address (its history entry) with `address`.
+fn replace_address(address: &str) {
+    if let Ok(history) = gloo::utils::window().history() {
+        history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(address)).ok();
+    }
 }
 
 /// The view shown and the language, as of the last render.
