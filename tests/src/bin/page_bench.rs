@@ -9,13 +9,17 @@
 //!   the core to its step limit and opened by its share link, so the page replays the real
 //!   run), the time from a Step click to the DOM showing the next step, and to the next frame
 //!   after it, and the same for slider jumps to arbitrary steps; and the time the link takes
-//!   to open, from navigation start to its last step shown. Every figure but the first
-//!   opening's is measured in the page, with `performance.now()`, a `MutationObserver` and
-//!   `requestAnimationFrame`.
+//!   to open, from navigation start to its last step shown;
+//! - the same opening for the longest run the bounds accept (20,000 steps of the largest world).
+//!
+//! Every figure but the long run's first opening is measured in the page, with
+//! `performance.now()`, a `MutationObserver` and `requestAnimationFrame`.
 
 use std::time::{Duration, Instant};
 
 use idempotency_lab::rng::DeterministicRng;
+use idempotency_lab::sim::Simulation;
+use idempotency_lab::sim::bounds::longest_run_scenario;
 use idempotency_lab::view::ShareLink;
 use idempotency_lab_tests::browser::{LabPage, dist_dir};
 use idempotency_lab_tests::long_run::{LONG_RUN_STEPS, long_scenario};
@@ -41,6 +45,8 @@ const FIRST_RENDER_PROBE: &str = r#"(() => {
 
 /// Fresh loads of the long run's link timed inside the page.
 const OPENS: usize = 5;
+/// Fresh loads of the longest accepted run's link timed inside the page.
+const LONGEST_OPENS: usize = 3;
 
 /// Records when the position first shows `NEEDLE` (the run's last step), before the page's own
 /// scripts run.
@@ -124,6 +130,33 @@ fn main() {
     first_render();
     lesson_steps();
     long_run();
+    longest_run();
+}
+
+/// The longest run the bounds accept (`sim::bounds::longest_run_scenario`, seed 1: the
+/// largest world, to the step limit), opened by its link and timed inside the page.
+fn longest_run() {
+    let scenario = longest_run_scenario().expect("the bounds accept their longest run");
+    let mut simulation =
+        Simulation::without_snapshots(scenario.clone(), 1).expect("a valid scenario");
+    let stop = simulation.run_to_end();
+    let steps = simulation.steps().len();
+    let fragment = ShareLink::new(&scenario, 1, Vec::new(), steps).encode();
+    println!("longest accepted run: {steps} steps ({stop:?}); link of {} bytes", fragment.len());
+    let page = LabPage::open_waiting(&fragment, Duration::from_secs(600));
+    page.wait_for_text("[data-testid=position]", &format!("step {steps} / {steps}"));
+    page.add_init_script(&OPENED_PROBE.replace("NEEDLE", &format!("step {steps} / {steps}")));
+    let mut opened_in_page = Vec::new();
+    for _ in 0..LONGEST_OPENS {
+        page.reload(true);
+        page.wait_until("the probe saw the run open", "window.__labOpened !== undefined");
+        opened_in_page.push(page.evaluate("window.__labOpened").as_f64().unwrap_or(f64::NAN));
+    }
+    println!(
+        "longest run open, timed in the page ({LONGEST_OPENS} fresh loads, navigation start to step {steps} shown): {}",
+        summary(&opened_in_page)
+    );
+    assert!(page.console_errors().is_empty(), "console errors: {:?}", page.console_errors());
 }
 
 /// Time to first render over fresh loads.

@@ -62,25 +62,29 @@ fn a_step_keeps_every_band_pending_row_and_list_entry_it_did_not_change() {
     page.wait_for_text("[data-testid=position]", &format!("step {OPENED_AT} /"));
     let bands = page.count(".diagram .step");
     let rows = page.count(".pending-row");
-    assert!(bands >= 30 && rows >= 10, "a long window and many waiting items: {bands} bands, {rows} rows");
+    assert!(
+        bands >= 30 && rows >= 10,
+        "a long window and many waiting items: {bands} bands, {rows} rows"
+    );
     page.evaluate(MARK);
 
     page.click("[data-testid=step]");
     page.wait_for_text("[data-testid=position]", &format!("step {} /", OPENED_AT + 1));
     let after: serde_json::Value =
         serde_json::from_str(page.evaluate(CHECK).as_str().unwrap_or("null")).unwrap();
-    let unmarked: Vec<&str> = after["unmarked"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|name| name.as_str())
-        .collect();
+    let unmarked: Vec<&str> =
+        after["unmarked"].as_array().unwrap().iter().filter_map(|name| name.as_str()).collect();
     // New: the band and the list entry of the step taken, and the items it made wait.
     let new_step = format!("{}", OPENED_AT + 1);
     let new_bands: Vec<&&str> = unmarked.iter().filter(|name| name.starts_with("band ")).collect();
     assert_eq!(new_bands, [&format!("band {new_step}").as_str()], "only the step's band is new");
-    let new_entries: Vec<&&str> = unmarked.iter().filter(|name| name.starts_with("entry ")).collect();
-    assert_eq!(new_entries, [&format!("entry {new_step}").as_str()], "only the step's entry is new");
+    let new_entries: Vec<&&str> =
+        unmarked.iter().filter(|name| name.starts_with("entry ")).collect();
+    assert_eq!(
+        new_entries,
+        [&format!("entry {new_step}").as_str()],
+        "only the step's entry is new"
+    );
     let new_rows: BTreeSet<String> = unmarked
         .iter()
         .filter(|name| name.starts_with("pending-"))
