@@ -89,7 +89,8 @@ pub fn use_settings(state: &PageState, page: bool) {
 ///
 /// It is written after the frame that shows the change, not before it: replacing a long
 /// address takes the browser milliseconds that a step's frame should not wait for. A newer
-/// address cancels one not yet written, so stepping fast or playing writes only what stays.
+/// address cancels one not yet written, so stepping fast or playing writes only what stays;
+/// an address the learner put there since the step is left alone.
 #[hook]
 pub fn use_address(state: &PageState, page: bool) {
     let lab = &state.lab;
@@ -103,13 +104,25 @@ pub fn use_address(state: &PageState, page: bool) {
         let timeout: Rc<RefCell<Option<Timeout>>> = Rc::default();
         let frame = (page && !*keep).then(|| {
             let (address, timeout) = (address.clone(), timeout.clone());
+            // An address put there meanwhile (pasted, or a link followed) is the learner's: it
+            // is not overwritten, and the `hashchange` listener opens it.
+            let seen = current_href();
             request_animation_frame(move |_| {
-                let write = Timeout::new(0, move || replace_address(&address));
+                let write = Timeout::new(0, move || {
+                    if current_href() == seen {
+                        replace_address(&address);
+                    }
+                });
                 *timeout.borrow_mut() = Some(write);
             })
         });
         move || drop((frame, timeout))
     });
+}
+
+/// The page's whole address as it is now.
+fn current_href() -> String {
+    gloo::utils::window().location().href().unwrap_or_default()
 }
 
 /// Replaces the page's address (its history entry) with `address`.
