@@ -145,13 +145,7 @@ fn longest_run() {
     println!("longest accepted run: {steps} steps ({stop:?}); link of {} bytes", fragment.len());
     let page = LabPage::open_waiting(&fragment, Duration::from_secs(600));
     page.wait_for_text("[data-testid=position]", &format!("step {steps} / {steps}"));
-    page.add_init_script(&OPENED_PROBE.replace("NEEDLE", &format!("step {steps} / {steps}")));
-    let mut opened_in_page = Vec::new();
-    for _ in 0..LONGEST_OPENS {
-        page.reload(true);
-        page.wait_until("the probe saw the run open", "window.__labOpened !== undefined");
-        opened_in_page.push(page.evaluate("window.__labOpened").as_f64().unwrap_or(f64::NAN));
-    }
+    let opened_in_page = opened_in_page(&page, steps, LONGEST_OPENS);
     println!(
         "longest run open, timed in the page ({LONGEST_OPENS} fresh loads, navigation start to step {steps} shown): {}",
         summary(&opened_in_page)
@@ -226,13 +220,7 @@ fn long_run() {
 
     // The same link opened again in the same browser, timed inside the page: from navigation
     // start to the position showing the last step, read by a probe that runs before the page.
-    page.add_init_script(&OPENED_PROBE.replace("NEEDLE", &format!("step {steps} / {steps}")));
-    let mut opened_in_page = Vec::new();
-    for _ in 0..OPENS {
-        page.reload(true);
-        page.wait_until("the probe saw the run open", "window.__labOpened !== undefined");
-        opened_in_page.push(page.evaluate("window.__labOpened").as_f64().unwrap_or(f64::NAN));
-    }
+    let opened_in_page = opened_in_page(&page, steps, OPENS);
     println!(
         "long run open, timed in the page ({OPENS} fresh loads, navigation start to step {steps} shown): {}",
         summary(&opened_in_page)
@@ -267,6 +255,19 @@ fn long_run() {
     );
     println!("slider jump, to the next frame: {}", summary(&measured.1));
     assert!(page.console_errors().is_empty(), "console errors: {:?}", page.console_errors());
+}
+
+/// Reloads the open run's page `loads` times; per fresh load, the milliseconds from navigation
+/// start to its position showing step `steps` of `steps`, read by [`OPENED_PROBE`].
+fn opened_in_page(page: &LabPage, steps: usize, loads: usize) -> Vec<f64> {
+    page.add_init_script(&OPENED_PROBE.replace("NEEDLE", &format!("step {steps} / {steps}")));
+    (0..loads)
+        .map(|_| {
+            page.reload(true);
+            page.wait_until("the probe saw the run open", "window.__labOpened !== undefined");
+            page.evaluate("window.__labOpened").as_f64().unwrap_or(f64::NAN)
+        })
+        .collect()
 }
 
 /// Runs measuring scripts one by one (each within the page's wait timeout); their DOM
