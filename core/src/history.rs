@@ -14,6 +14,7 @@
 //! typed [`HistoryError`], never a panic or an unbounded growth.
 
 use std::fmt;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -320,9 +321,11 @@ pub enum HistoryError {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct History {
     config: HistoryConfig,
-    responses: Vec<ApiResponse>,
-    handler_runs: Vec<HandlerRun>,
-    message_events: Vec<MessageEvent>,
+    // Each list is shared between the copies of a world (the checker copies one for each
+    // transition) until a record is added to it.
+    responses: Arc<Vec<ApiResponse>>,
+    handler_runs: Arc<Vec<HandlerRun>>,
+    message_events: Arc<Vec<MessageEvent>>,
 }
 
 impl History {
@@ -330,9 +333,9 @@ impl History {
     pub(crate) fn new(config: HistoryConfig) -> History {
         History {
             config,
-            responses: Vec::new(),
-            handler_runs: Vec::new(),
-            message_events: Vec::new(),
+            responses: Arc::default(),
+            handler_runs: Arc::default(),
+            message_events: Arc::default(),
         }
     }
 
@@ -368,7 +371,7 @@ impl History {
     /// Appends an answer of the API; returns its position in [`History::responses`].
     pub fn record_response(&mut self, response: ApiResponse) -> Result<usize, HistoryError> {
         self.check_room()?;
-        self.responses.push(response);
+        Arc::make_mut(&mut self.responses).push(response);
         Ok(self.responses.len() - 1)
     }
 
@@ -380,7 +383,12 @@ impl History {
         started_at: Tick,
     ) -> Result<HandlerRunId, HistoryError> {
         self.check_room()?;
-        self.handler_runs.push(HandlerRun { key, lease, started_at, end: None });
+        Arc::make_mut(&mut self.handler_runs).push(HandlerRun {
+            key,
+            lease,
+            started_at,
+            end: None,
+        });
         Ok(HandlerRunId(self.handler_runs.len() - 1))
     }
 
@@ -390,8 +398,9 @@ impl History {
         run: HandlerRunId,
         end: HandlerRunEnd,
     ) -> Result<(), HistoryError> {
-        let record =
-            self.handler_runs.get_mut(run.0).ok_or(HistoryError::UnknownHandlerRun { run })?;
+        let record = Arc::make_mut(&mut self.handler_runs)
+            .get_mut(run.0)
+            .ok_or(HistoryError::UnknownHandlerRun { run })?;
         if let Some(first_end) = record.end {
             return Err(HistoryError::HandlerRunAlreadyEnded { run, end: first_end });
         }
@@ -409,7 +418,7 @@ impl History {
     /// Appends a message event; returns its position in [`History::message_events`].
     pub fn record_message_event(&mut self, event: MessageEvent) -> Result<usize, HistoryError> {
         self.check_room()?;
-        self.message_events.push(event);
+        Arc::make_mut(&mut self.message_events).push(event);
         Ok(self.message_events.len() - 1)
     }
 

@@ -5,6 +5,7 @@
 //! simulator draws them from its seeded RNG (see [`crate::rng`]), so a run is reproducible.
 
 use std::fmt;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
@@ -59,12 +60,12 @@ macro_rules! string_id {
             Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
         )]
         #[serde(transparent)]
-        pub struct $name(pub(crate) String);
+        pub struct $name(pub(crate) Arc<str>);
 
         impl $name {
             /// Makes the id from anything that converts into a `String`.
             pub fn new(value: impl Into<String>) -> Self {
-                Self(value.into())
+                Self(Arc::from(value.into()))
             }
 
             /// The id as text.

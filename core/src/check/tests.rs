@@ -134,12 +134,25 @@ fn symmetry_reduction_merges_states_that_differ_only_by_instance_names() {
 }
 
 #[test]
-fn fingerprints_are_fnv_1a_and_the_same_on_every_platform() {
-    // The FNV-1a test vectors: the empty input and "a".
+fn fingerprints_are_xxh64_and_the_same_on_every_platform() {
+    // A `usize` is hashed as 64 bits: an empty slice (its length, 0) hashes as 0usize and as
+    // eight zero bytes.
     assert_eq!(fingerprint::fingerprint_of(&[0u8; 0][..]), fingerprint::fingerprint_of(&0usize));
-    let mut hasher = fingerprint::FnvHasher::default();
-    std::hash::Hasher::write(&mut hasher, b"a");
-    assert_eq!(std::hash::Hasher::finish(&hasher), 0xaf63_dc4c_8601_ec8c);
+    assert_eq!(fingerprint::fingerprint_of(&0usize), fingerprint::fingerprint_of(&0u64));
+    // The XXH64 test vectors (seed 0): the empty input and "a".
+    let hash = |bytes: &[u8]| {
+        let mut hasher = fingerprint::StateHasher::default();
+        std::hash::Hasher::write(&mut hasher, bytes);
+        std::hash::Hasher::finish(&hasher)
+    };
+    assert_eq!(hash(b""), 0xef46_db37_51d8_e999);
+    assert_eq!(hash(b"a"), 0xd24e_c4f1_a98c_6e5b);
+    // Small writes are buffered: the stream, not the way it is cut, makes the hash.
+    let mut cut = fingerprint::StateHasher::default();
+    for byte in b"abcdefghijklmnopqrstuvwxyz0123456789" {
+        std::hash::Hasher::write_u8(&mut cut, *byte);
+    }
+    assert_eq!(std::hash::Hasher::finish(&cut), hash(b"abcdefghijklmnopqrstuvwxyz0123456789"));
 }
 
 #[test]

@@ -50,7 +50,7 @@ use crate::check::explorer::{
     BYTES_MAX_DEFAULT, BoundReason, ExploreBounds, ExploreOutcome, ExploreStats, ExploreStatus,
     Explorer, Model, ModelLimit,
 };
-use crate::check::fingerprint::{Fingerprint, FnvHasher};
+use crate::check::fingerprint::{Fingerprint, StateHasher};
 use crate::faults::FaultClass;
 use crate::invariants::{InvariantId, Violation};
 use crate::sim::{
@@ -222,12 +222,12 @@ impl Model for WorldModel {
     }
 
     fn fingerprint(&self, state: &CheckState) -> Fingerprint {
-        let mut common = FnvHasher::default();
+        let mut common = StateHasher::default();
         hash_common(state, &mut common);
         self.permutations
             .iter()
             .map(|permutation| {
-                let mut hasher = common;
+                let mut hasher = common.clone();
                 hash_instances(&state.world, permutation, &mut hasher);
                 hasher.finish()
             })

@@ -45,13 +45,13 @@ pub(crate) fn fingerprint_of_parts(method: &str, path: &str, body: &str) -> Requ
         text.push(hex_digit(byte >> 4));
         text.push(hex_digit(byte & 0x0f));
     }
-    RequestFingerprint(text)
+    RequestFingerprint(text.into())
 }
 
 /// The fingerprint cut to its prefix and first [`SHORT_FINGERPRINT_HEX_DIGITS`] hex digits, for
 /// trace lines and problem details that a person reads.
 pub(crate) fn short_fingerprint(fingerprint: &RequestFingerprint) -> String {
-    let text = fingerprint.0.as_str();
+    let text = &*fingerprint.0;
     let keep = FINGERPRINT_PREFIX.len() + SHORT_FINGERPRINT_HEX_DIGITS;
     match text.get(..keep) {
         Some(short) if text.len() > keep => format!("{short}…"),

@@ -999,7 +999,7 @@ fn a_short_fingerprint_cuts_only_a_text_longer_than_the_kept_length() {
     // The kept length: the prefix and twelve hex digits, 19 characters.
     let kept = "sha256:0123456789ab";
     assert_eq!(kept.len(), FINGERPRINT_PREFIX.len() + SHORT_FINGERPRINT_HEX_DIGITS);
-    let short = |text: &str| short_fingerprint(&RequestFingerprint(text.to_owned()));
+    let short = |text: &str| short_fingerprint(&RequestFingerprint(text.into()));
     // Exactly the kept length, and shorter: whole, with no mark of a cut.
     assert_eq!(short(kept), "sha256:0123456789ab");
     assert_eq!(short("sha256:0123456789a"), "sha256:0123456789a");
@@ -1269,7 +1269,7 @@ fn a_key_is_forgotten_from_its_forgotten_at_tick_on() {
     let config = Config { retention_ticks: 30, ..Config::default() };
     let row = |state: KeyState| IdempotencyKeyRow {
         key: IdempotencyKey(Uuid::from_u128(7)),
-        fingerprint: crate::store::RequestFingerprint("f".to_owned()),
+        fingerprint: crate::store::RequestFingerprint("f".into()),
         state,
         created_at: Tick(10),
     };

@@ -182,7 +182,7 @@ impl Shop {
         self.history
             .record_response(ApiResponse {
                 key: key_number.map(key),
-                fingerprint: RequestFingerprint(fingerprint.to_owned()),
+                fingerprint: RequestFingerprint(fingerprint.into()),
                 attempt,
                 origin,
                 status,
@@ -1111,7 +1111,7 @@ fn any_record() -> impl Strategy<Value = Record> {
         .prop_map(|(key, attempt, origin, status, body, answered_at)| {
             Record::Response(ApiResponse {
                 key,
-                fingerprint: RequestFingerprint("f".to_owned()),
+                fingerprint: RequestFingerprint("f".into()),
                 attempt,
                 origin,
                 status,

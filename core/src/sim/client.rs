@@ -9,6 +9,8 @@
 //! The client's faults are its own: a double submit (F6), a send with another request's key
 //! (F7) and a retry with a new key (F11).
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
 use crate::history::RequestAttempt;
@@ -59,8 +61,8 @@ pub(crate) struct PlannedOrder {
 /// One client and its request.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub(crate) struct ClientRequest {
-    /// What it sends.
-    pub(crate) spec: RequestSpec,
+    /// What it sends: the scenario's, shared by every copy of the world.
+    pub(crate) spec: Arc<RequestSpec>,
     /// The key of its first send, drawn when the world is made.
     pub(crate) key: IdempotencyKey,
     /// The key its latest send carried.

@@ -27,6 +27,7 @@
 
 use std::collections::BTreeMap;
 use std::hash::{Hash, Hasher};
+use std::sync::Arc;
 
 use crate::history::{History, HistoryConfig};
 use crate::ids::{ConsumerName, IdempotencyKey, MessageId, OrderId, Tick};
@@ -176,7 +177,7 @@ impl World {
                     Operation::PayOrder { .. } | Operation::CancelOrder { .. } => None,
                 };
                 ClientRequest {
-                    spec: spec.clone(),
+                    spec: Arc::new(spec.clone()),
                     key,
                     current_key: key,
                     planned_order,

@@ -37,6 +37,7 @@ mod tables;
 use std::collections::BTreeMap;
 use std::fmt::Debug;
 use std::hash::Hash;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -156,7 +157,9 @@ impl Default for StoreConfig {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Store {
     config: StoreConfig,
-    committed: Tables,
+    /// Shared between the copies of a world (the checker copies one for each transition, the
+    /// rewindable run keeps snapshots) until a commit writes to it.
+    committed: Arc<Tables>,
     open: BTreeMap<TxId, WriteSet>,
     next_tx_id: u64,
     next_charge_id: u64,
@@ -225,7 +228,7 @@ impl Store {
     pub(crate) fn new(config: StoreConfig) -> Store {
         Store {
             config,
-            committed: Tables::default(),
+            committed: Arc::default(),
             open: BTreeMap::new(),
             next_tx_id: 1,
             next_charge_id: 1,
@@ -242,8 +245,7 @@ impl Store {
     ) -> Store {
         let mut store = Store::new(config);
         for (sku, qty) in stock {
-            store
-                .committed
+            Arc::make_mut(&mut store.committed)
                 .stock
                 .insert(sku.clone(), StockRow { sku, on_hand_qty: qty, available_qty: qty });
         }
@@ -306,7 +308,9 @@ impl Store {
     /// [`Store::step_row_changes`].
     pub(crate) fn commit(&mut self, tx: TxId) -> Result<(), StoreError> {
         let writes = self.open.remove(&tx).ok_or(StoreError::UnknownTransaction { tx })?;
-        writes.apply(&mut self.committed, &mut self.changed.0);
+        if writes.row_count() > 0 {
+            writes.apply(Arc::make_mut(&mut self.committed), &mut self.changed.0);
+        }
         self.record(|| StoreOp::Commit { tx });
         Ok(())
     }
@@ -316,7 +320,7 @@ impl Store {
     fn commit_reporting(&mut self, tx: TxId) -> Result<Vec<RowChange>, StoreError> {
         let writes = self.open.remove(&tx).ok_or(StoreError::UnknownTransaction { tx })?;
         let mut before = WriteSet::default();
-        writes.apply(&mut self.committed, &mut before);
+        writes.apply(Arc::make_mut(&mut self.committed), &mut before);
         let changes = before.changes_since(&self.committed);
         before.merge_into(&mut self.changed.0);
         self.record(|| StoreOp::Commit { tx });

@@ -5,6 +5,8 @@
 //! `(message_id, consumer)`, as in the seed). `charges` is the payment provider's ledger: it
 //! makes a double charge visible as a second row.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
 use crate::ids::{
@@ -147,7 +149,7 @@ pub struct OutboxRow {
 /// that the same key with another payload is caught.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
-pub struct RequestFingerprint(pub(crate) String);
+pub struct RequestFingerprint(pub(crate) Arc<str>);
 
 /// A number that grows each time an idempotency key is reserved or taken over. A request may
 /// complete its key only with the token it reserved it with, so a stale request whose lease

@@ -3,8 +3,8 @@
 //! reduction is on) and the estimate of its heap bytes that the memory bound reads.
 
 use super::CheckState;
-use crate::history::{ApiResponse, HandlerRun, History, MessageEvent};
-use crate::ids::{IdempotencyKey, MessageId};
+use crate::history::{History, MessageEvent};
+use crate::ids::IdempotencyKey;
 use crate::sim::{ApiAttempt, Broker, EntryState, InstanceId, World};
 use std::collections::BTreeMap;
 use std::hash::{Hash, Hasher};
@@ -109,21 +109,34 @@ fn hash_attempt(attempt: &ApiAttempt, runs: &[(IdempotencyKey, usize)], hasher: 
 fn hash_history(history: &History, hasher: &mut impl Hasher) {
     history.config().hash(hasher);
     history.len().hash(hasher);
-    let mut responses: BTreeMap<Option<IdempotencyKey>, Vec<&ApiResponse>> = BTreeMap::new();
-    for response in history.responses() {
-        responses.entry(response.key).or_default().push(response);
+    hash_grouped(history.responses(), |response| response.key, hasher);
+    hash_grouped(history.handler_runs(), |run| run.key, hasher);
+    hash_grouped(history.message_events(), MessageEvent::message_id, hasher);
+}
+
+/// Hashes `records` grouped by `key`: the groups in the order of their keys, each group's
+/// records in the order recorded, each record after its key. A stable sort makes that order,
+/// and a history whose records are in key order already (one key, one message) is hashed in
+/// place, without allocating.
+fn hash_grouped<T: Hash, K: Ord + Hash>(
+    records: &[T],
+    key: impl Fn(&T) -> K,
+    hasher: &mut impl Hasher,
+) {
+    records.len().hash(hasher);
+    if records.is_sorted_by_key(&key) {
+        for record in records {
+            key(record).hash(hasher);
+            record.hash(hasher);
+        }
+        return;
     }
-    responses.hash(hasher);
-    let mut runs: BTreeMap<IdempotencyKey, Vec<&HandlerRun>> = BTreeMap::new();
-    for run in history.handler_runs() {
-        runs.entry(run.key).or_default().push(run);
+    let mut sorted: Vec<&T> = records.iter().collect();
+    sorted.sort_by_key(|record| key(record));
+    for record in sorted {
+        key(record).hash(hasher);
+        record.hash(hasher);
     }
-    runs.hash(hasher);
-    let mut events: BTreeMap<MessageId, Vec<&MessageEvent>> = BTreeMap::new();
-    for event in history.message_events() {
-        events.entry(event.message_id()).or_default().push(event);
-    }
-    events.hash(hasher);
 }
 
 /// Hashes the parts of the world that name consumer instances, with instance `i` renamed to
@@ -133,15 +146,13 @@ pub(super) fn hash_instances(world: &World, permutation: &[usize], hasher: &mut 
     let rename = |instance: InstanceId| {
         InstanceId(permutation.get(instance.0).copied().unwrap_or(instance.0))
     };
-    let mut consumers: Vec<(usize, _)> = world
-        .consumers()
-        .iter()
-        .enumerate()
-        .map(|(index, consumer)| (rename(InstanceId(index)).0, consumer))
-        .collect();
-    consumers.sort_by_key(|(index, _)| *index);
-    for (_, consumer) in consumers {
-        consumer.hash(hasher);
+    let consumers = world.consumers();
+    // The instances in their renamed order: the one renamed to 0 first, then 1, and so on.
+    for renamed in 0..consumers.len() {
+        let original = permutation.iter().position(|&to| to == renamed).unwrap_or(renamed);
+        if let Some(consumer) = consumers.get(original) {
+            consumer.hash(hasher);
+        }
     }
     let broker: &Broker = world.broker();
     broker.next_entry.hash(hasher);
@@ -155,10 +166,12 @@ pub(super) fn hash_instances(world: &World, permutation: &[usize], hasher: &mut 
         entry.deliveries.hash(hasher);
         match &entry.state {
             EntryState::InFlight { instances, redeliver_at } => {
-                let renamed: Vec<InstanceId> =
-                    instances.iter().map(|instance| rename(*instance)).collect();
-                EntryState::InFlight { instances: renamed, redeliver_at: *redeliver_at }
-                    .hash(hasher);
+                std::mem::discriminant(&entry.state).hash(hasher);
+                instances.len().hash(hasher);
+                for instance in instances {
+                    rename(*instance).hash(hasher);
+                }
+                redeliver_at.hash(hasher);
             }
             other => other.hash(hasher),
         }

@@ -18,7 +18,7 @@
 use std::fmt::Debug;
 use std::hash::{Hash, Hasher};
 
-use crate::check::fingerprint::{Fingerprint, FnvHasher};
+use crate::check::fingerprint::{Fingerprint, StateHasher};
 use crate::check::{BYTES_MAX_DEFAULT, ExploreBounds, Model, ModelLimit};
 use crate::ids::{MessageId, OrderId, Sku, Tick};
 use crate::inbox::Envelope;
@@ -389,7 +389,7 @@ impl<C: ConsumerUnderTest> Model for HarnessModel<C> {
 
     /// The instances are identical: the fingerprint sorts them.
     fn fingerprint(&self, state: &Self::State) -> Fingerprint {
-        let mut hasher = FnvHasher::default();
+        let mut hasher = StateHasher::default();
         state.store.hash(&mut hasher);
         state.queue.hash(&mut hasher);
         state.duplicates.hash(&mut hasher);

@@ -29,7 +29,7 @@ use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 
-use crate::check::fingerprint::{Fingerprint, FnvHasher};
+use crate::check::fingerprint::{Fingerprint, StateHasher};
 use crate::check::{ExploreBounds, ExploreOutcome, ExploreStats, Explorer, Model};
 
 #[cfg(test)]
@@ -202,7 +202,7 @@ pub(crate) fn sorted_fingerprints<T: Hash>(items: &[T]) -> Vec<Fingerprint> {
     let mut fingerprints: Vec<Fingerprint> = items
         .iter()
         .map(|item| {
-            let mut hasher = FnvHasher::default();
+            let mut hasher = StateHasher::default();
             item.hash(&mut hasher);
             hasher.finish()
         })

@@ -8,7 +8,7 @@ use super::{
     AttemptState, ClientState, HandlerUnderTest, HttpAction, HttpAttempt, HttpHarnessConfig,
     HttpHarnessState, STEPS_PER_REQUEST_MAX, idempotency_key_of,
 };
-use crate::check::fingerprint::{Fingerprint, FnvHasher};
+use crate::check::fingerprint::{Fingerprint, StateHasher};
 use crate::check::{Model, ModelLimit};
 use crate::idempotency::{
     ApiLayer, HttpRequest, HttpResponse, IDEMPOTENCY_KEY_HEADER, ProblemType,
@@ -503,7 +503,7 @@ impl<H: HandlerUnderTest> Model for HttpHarnessModel<H> {
     /// The requests in flight are told apart by what they carry, not by their position: the
     /// fingerprint sorts them.
     fn fingerprint(&self, state: &Self::State) -> Fingerprint {
-        let mut hasher = FnvHasher::default();
+        let mut hasher = StateHasher::default();
         state.store.hash(&mut hasher);
         state.now.hash(&mut hasher);
         state.clients.hash(&mut hasher);
