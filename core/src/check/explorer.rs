@@ -82,16 +82,18 @@ pub(crate) trait Model {
     /// The actions enabled in `state`, in a fixed order.
     fn actions(&self, state: &Self::State) -> Vec<Self::Action>;
 
-    /// The state after `action`, with the property's violation there, if any; `Err` when the
-    /// model hit one of its own limits (a full queue).
+    /// The state after `action`; `Err` when the model hit one of its own limits (a full
+    /// queue).
     fn next_state(
         &self,
         state: &Self::State,
         action: &Self::Action,
-    ) -> Result<(Self::State, Option<Self::Violation>), ModelLimit>;
+    ) -> Result<Self::State, ModelLimit>;
 
-    /// The property's violation in the initial state, if any.
-    fn initial_violation(&self, state: &Self::State) -> Option<Self::Violation>;
+    /// The property's violation in `state`, if any: a function of the state alone, so that the
+    /// explorer asks it once per state, of the states it has not seen before (a transition into
+    /// a state already seen is not checked again).
+    fn violation(&self, state: &Self::State) -> Option<Self::Violation>;
 
     /// The state's fingerprint: equal for states the model treats as the same (after any
     /// symmetry reduction), different otherwise but for 64-bit collisions.
@@ -306,7 +308,7 @@ impl<M: Model> Explorer<M> {
         let initial = model.initial_state();
         let mut visited = HashSet::with_hasher(FingerprintHashBuilder);
         visited.insert(model.fingerprint(&initial));
-        let violation = model.initial_violation(&initial);
+        let violation = model.violation(&initial);
         let mut frontier = VecDeque::new();
         let outcome = match violation {
             Some(violation) => Some(ExploreOutcome::Violated { violation, path: Vec::new() }),
@@ -440,7 +442,7 @@ impl<M: Model> Explorer<M> {
         let depth = pending.depth.saturating_add(1);
         for action in actions {
             self.stats.transitions = self.stats.transitions.saturating_add(1);
-            let (next, violation) = match self.model.next_state(state, &action) {
+            let next = match self.model.next_state(state, &action) {
                 Ok(next) => next,
                 Err(error) => {
                     self.outcome = Some(ExploreOutcome::Bounded {
@@ -459,7 +461,7 @@ impl<M: Model> Explorer<M> {
             let node = self.nodes.len() - 1;
             self.stats.unique_states = self.visited.len();
             self.stats.depth_reached = self.stats.depth_reached.max(depth);
-            if let Some(violation) = violation {
+            if let Some(violation) = self.model.violation(&next) {
                 self.outcome =
                     Some(ExploreOutcome::Violated { violation, path: self.path_to(node) });
                 return;
@@ -506,7 +508,7 @@ impl<M: Model> Explorer<M> {
             let (Some(action), Some(last)) = (action, self.path.last()) else {
                 return Err(ModelLimit::NoAction { node });
             };
-            let (state, _) = self
+            let state = self
                 .model
                 .next_state(&last.state, action)
                 .map_err(|error| ModelLimit::Replay(Box::new(error)))?;

@@ -3,7 +3,7 @@
 //! reduction is on) and the estimate of its heap bytes that the memory bound reads.
 
 use super::CheckState;
-use crate::history::{History, MessageEvent};
+use crate::history::History;
 use crate::ids::IdempotencyKey;
 use crate::sim::{ApiAttempt, Broker, EntryState, InstanceId, World};
 use std::collections::BTreeMap;
@@ -109,20 +109,24 @@ fn hash_attempt(attempt: &ApiAttempt, runs: &[(IdempotencyKey, usize)], hasher: 
 fn hash_history(history: &History, hasher: &mut impl Hasher) {
     history.config().hash(hasher);
     history.len().hash(hasher);
-    hash_grouped(history.responses(), |response| response.key, hasher);
-    hash_grouped(history.handler_runs(), |run| run.key, hasher);
-    hash_grouped(history.message_events(), MessageEvent::message_id, hasher);
+    hash_grouped(history.responses(), |response| group(response.key.map(|key| key.0)), hasher);
+    hash_grouped(history.handler_runs(), |run| group(Some(run.key.0)), hasher);
+    hash_grouped(history.message_events(), |event| group(Some(event.message_id().0)), hasher);
+}
+
+/// A history record's group: its key (an idempotency key or a message id), or none, ordered as
+/// the key is (`None` first, then the UUIDs in byte order). One plain type for every kind of
+/// record, so the page carries one sort for all of them instead of one per record type.
+type Group = (bool, u128);
+
+fn group(key: Option<uuid::Uuid>) -> Group {
+    key.map_or((false, 0), |key| (true, key.as_u128()))
 }
 
 /// Hashes `records` grouped by `key`: the groups in the order of their keys, each group's
-/// records in the order recorded, each record after its key. A stable sort makes that order,
-/// and a history whose records are in key order already (one key, one message) is hashed in
-/// place, without allocating.
-fn hash_grouped<T: Hash, K: Ord + Hash>(
-    records: &[T],
-    key: impl Fn(&T) -> K,
-    hasher: &mut impl Hasher,
-) {
+/// records in the order recorded, each record after its group. A history whose records are in
+/// group order already (one key, one message) is hashed in place, without allocating.
+fn hash_grouped<T: Hash>(records: &[T], key: impl Fn(&T) -> Group, hasher: &mut impl Hasher) {
     records.len().hash(hasher);
     if records.is_sorted_by_key(&key) {
         for record in records {
@@ -131,11 +135,13 @@ fn hash_grouped<T: Hash, K: Ord + Hash>(
         }
         return;
     }
-    let mut sorted: Vec<&T> = records.iter().collect();
-    sorted.sort_by_key(|record| key(record));
-    for record in sorted {
-        key(record).hash(hasher);
-        record.hash(hasher);
+    let mut order: Vec<(Group, usize)> = records.iter().map(&key).zip(0..).collect();
+    order.sort_unstable();
+    for (group, index) in order {
+        group.hash(hasher);
+        if let Some(record) = records.get(index) {
+            record.hash(hasher);
+        }
     }
 }
 

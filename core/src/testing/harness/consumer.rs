@@ -210,7 +210,10 @@ impl<C: ConsumerUnderTest> HarnessModel<C> {
 
     /// The violation in `state`, if any: a handler failure, or at the end an observation
     /// other than the exactly-once one.
-    pub(crate) fn violation(&self, state: &HarnessState<C::Handler>) -> Option<HarnessViolation> {
+    pub(crate) fn violation_in(
+        &self,
+        state: &HarnessState<C::Handler>,
+    ) -> Option<HarnessViolation> {
         if let Some(failure) = &state.failure {
             return Some(HarnessViolation { sentence: failure.clone() });
         }
@@ -375,16 +378,13 @@ impl<C: ConsumerUnderTest> Model for HarnessModel<C> {
         &self,
         state: &Self::State,
         action: &HarnessAction,
-    ) -> Result<(Self::State, Option<HarnessViolation>), ModelLimit> {
-        let next = self
-            .apply(state, action)
-            .ok_or_else(|| ModelLimit::NotEnabled { action: format!("{action:?}") })?;
-        let violation = self.violation(&next);
-        Ok((next, violation))
+    ) -> Result<Self::State, ModelLimit> {
+        self.apply(state, action)
+            .ok_or_else(|| ModelLimit::NotEnabled { action: format!("{action:?}") })
     }
 
-    fn initial_violation(&self, state: &Self::State) -> Option<HarnessViolation> {
-        self.violation(state)
+    fn violation(&self, state: &Self::State) -> Option<HarnessViolation> {
+        self.violation_in(state)
     }
 
     /// The instances are identical: the fingerprint sorts them.

@@ -122,7 +122,7 @@ pub(crate) fn run_schedule<M: Model<Violation = HarnessViolation>>(
     drain_steps_max: usize,
 ) -> (Vec<M::Action>, Option<HarnessViolation>) {
     let mut state = model.initial_state();
-    if let Some(violation) = model.initial_violation(&state) {
+    if let Some(violation) = model.violation(&state) {
         return (Vec::new(), Some(violation));
     }
     let mut taken = Vec::new();
@@ -130,11 +130,11 @@ pub(crate) fn run_schedule<M: Model<Violation = HarnessViolation>>(
         let actions = model.actions(&state);
         let choice = choices.get(index).map_or(0, |choice| usize::from(*choice));
         let Some(action) = actions.get(choice % actions.len().max(1)).cloned() else { break };
-        let Ok((next, violation)) = model.next_state(&state, &action) else { break };
+        let Ok(next) = model.next_state(&state, &action) else { break };
         state = next;
         taken.push(action);
-        if violation.is_some() {
-            return (taken, violation);
+        if let Some(violation) = model.violation(&state) {
+            return (taken, Some(violation));
         }
     }
     (taken, None)

@@ -133,7 +133,7 @@ impl<H: HandlerUnderTest> HttpHarnessModel<H> {
     /// The violation in `state`, if any: one found when an answer was given, a deadlock, or at
     /// the end a client without a final answer or an observation other than the exactly-once
     /// one.
-    pub(crate) fn violation(
+    pub(crate) fn violation_in(
         &self,
         state: &HttpHarnessState<PluggedHandler<H>>,
     ) -> Option<HarnessViolation> {
@@ -488,16 +488,13 @@ impl<H: HandlerUnderTest> Model for HttpHarnessModel<H> {
         &self,
         state: &Self::State,
         action: &HttpAction,
-    ) -> Result<(Self::State, Option<HarnessViolation>), ModelLimit> {
-        let next = self
-            .apply(state, action)
-            .ok_or_else(|| ModelLimit::NotEnabled { action: format!("{action:?}") })?;
-        let violation = self.violation(&next);
-        Ok((next, violation))
+    ) -> Result<Self::State, ModelLimit> {
+        self.apply(state, action)
+            .ok_or_else(|| ModelLimit::NotEnabled { action: format!("{action:?}") })
     }
 
-    fn initial_violation(&self, state: &Self::State) -> Option<HarnessViolation> {
-        self.violation(state)
+    fn violation(&self, state: &Self::State) -> Option<HarnessViolation> {
+        self.violation_in(state)
     }
 
     /// The requests in flight are told apart by what they carry, not by their position: the
