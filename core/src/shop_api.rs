@@ -160,7 +160,7 @@ pub(crate) enum ShopHandlerState {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct ShopHandler {
     config: HandlerConfig,
-    request: HttpRequest,
+    request: std::sync::Arc<HttpRequest>,
     ids: ServerIds,
     state: ShopHandlerState,
 }
@@ -168,7 +168,7 @@ pub(crate) struct ShopHandler {
 impl ShopHandler {
     /// The handler of `request`, with the ids the server drew for it.
     pub(crate) fn new(config: HandlerConfig, request: HttpRequest, ids: ServerIds) -> ShopHandler {
-        ShopHandler { config, request, ids, state: ShopHandlerState::ParseRequest }
+        ShopHandler { config, request: request.into(), ids, state: ShopHandlerState::ParseRequest }
     }
 
     /// Whether its transaction has committed and only the answer is left.

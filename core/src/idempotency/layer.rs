@@ -58,7 +58,7 @@ use crate::store::{
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct IdempotencyLayer<H> {
     config: Config,
-    request: HttpRequest,
+    request: std::sync::Arc<HttpRequest>,
     fingerprint: RequestFingerprint,
     handler: H,
     state: LayerState,
@@ -76,7 +76,7 @@ where
         let fingerprint = fingerprint(&request);
         IdempotencyLayer {
             config,
-            request,
+            request: request.into(),
             fingerprint,
             handler,
             state: LayerState::ParseKeyHeader,

@@ -17,7 +17,7 @@ use crate::store::Store;
 /// One request through the naive endpoint: straight to the handler `H`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct NaiveLayer<H> {
-    request: HttpRequest,
+    request: std::sync::Arc<HttpRequest>,
     handler: H,
     done: bool,
     events: Vec<IdempotencyEvent>,
@@ -30,7 +30,7 @@ where
 {
     /// `request` with `handler` (built for this request) behind it.
     pub(crate) fn new(request: HttpRequest, handler: H) -> Self {
-        NaiveLayer { request, handler, done: false, events: Vec::new() }
+        NaiveLayer { request: request.into(), handler, done: false, events: Vec::new() }
     }
 
     /// The business handler.
