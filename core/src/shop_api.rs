@@ -355,6 +355,19 @@ impl Steps for ShopHandler {
         }
     }
 
+    fn next_begins(&self, now: Tick) -> bool {
+        match &self.state {
+            ShopHandlerState::PlaceOrder(machine) => machine.next_begins(now),
+            ShopHandlerState::OrderCommand(machine) => machine.next_begins(now),
+            ShopHandlerState::MarkPaidProgram(machine) => {
+                crate::step::is_begin(machine.next_statement(now).as_deref())
+            }
+            ShopHandlerState::ParseRequest
+            | ShopHandlerState::Respond(_)
+            | ShopHandlerState::Done => false,
+        }
+    }
+
     fn step(&mut self, store: &mut Store, now: Tick) -> Result<Step<HttpResponse>, Self::Error> {
         match &mut self.state {
             ShopHandlerState::ParseRequest => Ok(self.parse_request()),

@@ -36,11 +36,23 @@ pub trait Steps {
     /// `None` if the handler is done.
     fn next_statement(&self, now: Tick) -> Option<String>;
 
+    /// Whether the next statement is `BEGIN` (as [`Steps::next_statement`] says), without
+    /// building its text: the simulator asks it of every actor at every step while the store's
+    /// connections are all taken.
+    fn next_begins(&self, now: Tick) -> bool {
+        is_begin(self.next_statement(now).as_deref())
+    }
+
     /// Runs the next statement at virtual time `now`.
     fn step(&mut self, store: &mut Store, now: Tick) -> Result<Step<Self::Output>, Self::Error>;
 
     /// The transaction the handler has open, if any: a crash of the handler rolls it back.
     fn open_transaction(&self) -> Option<TxId>;
+}
+
+/// Whether a statement's text is `BEGIN`.
+pub(crate) fn is_begin(statement: Option<&str>) -> bool {
+    statement == Some("BEGIN")
 }
 
 /// Why [`run_to_completion`] stopped without an outcome.
@@ -162,6 +174,14 @@ impl<E: EffectSteps> Steps for InTransaction<E> {
             InTransactionState::Effect(_) => self.effect.next_statement(now),
             InTransactionState::Commit(_) => Some("COMMIT".to_owned()),
             InTransactionState::Ended => None,
+        }
+    }
+
+    fn next_begins(&self, now: Tick) -> bool {
+        match &self.state {
+            InTransactionState::Begin => true,
+            InTransactionState::Effect(_) => is_begin(self.effect.next_statement(now).as_deref()),
+            InTransactionState::Commit(_) | InTransactionState::Ended => false,
         }
     }
 

@@ -70,6 +70,17 @@ where
         }
     }
 
+    fn next_begins(&self, now: Tick) -> bool {
+        let begins = match self {
+            ApiLayer::Naive(layer) => layer.next_begins(now),
+            ApiLayer::Idempotent(layer) => layer.next_begins(now),
+        };
+        // The layers and the shop's handler answer from their state alone; the text is the
+        // rule, checked on every call in debug builds (every test run).
+        debug_assert_eq!(begins, crate::step::is_begin(self.next_statement(now).as_deref()));
+        begins
+    }
+
     fn step(&mut self, store: &mut Store, now: Tick) -> Result<Step<HttpResponse>, Self::Error> {
         match self {
             ApiLayer::Naive(layer) => layer.step(store, now),

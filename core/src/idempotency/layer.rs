@@ -518,6 +518,23 @@ where
         })
     }
 
+    fn next_begins(&self, now: Tick) -> bool {
+        match &self.state {
+            LayerState::BeginReservation { .. } | LayerState::BeginCompletion { .. } => true,
+            LayerState::RunHandler { .. } => self.handler.next_begins(now),
+            LayerState::ParseKeyHeader
+            | LayerState::SelectKey { .. }
+            | LayerState::ReadStaleKey { .. }
+            | LayerState::DeleteExpiredKey { .. }
+            | LayerState::InsertKey { .. }
+            | LayerState::TakeOverKey { .. }
+            | LayerState::CommitReservation { .. }
+            | LayerState::CommitCompletion { .. }
+            | LayerState::WriteCompletion { .. }
+            | LayerState::Done => false,
+        }
+    }
+
     fn step(&mut self, store: &mut Store, now: Tick) -> Result<Step<HttpResponse>, Self::Error> {
         let result = self.step_state(store, now);
         if result.is_err() {

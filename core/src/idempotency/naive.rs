@@ -59,6 +59,10 @@ where
         Some(self.handler.next_statement(now).unwrap_or_else(|| "-- handler".to_owned()))
     }
 
+    fn next_begins(&self, now: Tick) -> bool {
+        !self.done && self.handler.next_begins(now)
+    }
+
     fn step(&mut self, store: &mut Store, now: Tick) -> Result<Step<HttpResponse>, Self::Error> {
         if self.done {
             return Err(IdempotencyError::AlreadyDone);

@@ -112,9 +112,10 @@ impl World {
     pub(super) fn enabled_api_steps(&self, actions: &mut Vec<Action>) {
         for (attempt, state) in &self.attempts {
             if self.lock_free(state.waiting_for)
-                && self.connection_free(state.layer.open_transaction(), || {
-                    state.layer.next_statement(self.now)
-                })
+                && self.connection_free(
+                    || state.layer.open_transaction(),
+                    || state.layer.next_begins(self.now),
+                )
             {
                 actions.push(Action::ApiStep { attempt: *attempt });
             }

@@ -13,6 +13,7 @@
 //! (F10).
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
@@ -61,8 +62,9 @@ pub(crate) enum EntryState {
 /// One copy of a message in the queue.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub(crate) struct BrokerEntry {
-    /// The message.
-    pub(crate) envelope: Envelope,
+    /// The message, shared by its copies (and by the copies of the world that hold this
+    /// entry): an entry stays small for the scans of every step.
+    pub(crate) envelope: Arc<Envelope>,
     /// Its id (the envelope's, which the relay always sets).
     pub(crate) message_id: MessageId,
     /// Where it is.
@@ -99,7 +101,7 @@ impl Broker {
     /// Enqueues a copy; `None` if the queue holds `queue_len_max` entries already.
     pub(crate) fn push(
         &mut self,
-        envelope: Envelope,
+        envelope: Arc<Envelope>,
         message_id: MessageId,
         state: EntryState,
         queue_len_max: usize,
@@ -156,6 +158,10 @@ impl World {
 
     /// Every deliverable copy to every idle instance, in entry then instance order.
     pub(super) fn enabled_broker_deliveries(&self, actions: &mut Vec<Action>) {
+        // Without an idle instance no copy can be delivered: the queue is not read.
+        if self.idle_instances().next().is_none() {
+            return;
+        }
         for (entry_id, entry) in &self.broker.entries {
             if self.is_deliverable(entry) {
                 for instance in self.idle_instances() {
@@ -167,6 +173,9 @@ impl World {
 
     /// F4: every copy in flight, before its redelivery, to every other idle instance.
     pub(super) fn enabled_concurrent_deliveries(&self, actions: &mut Vec<Action>) {
+        if self.idle_instances().next().is_none() {
+            return;
+        }
         for (entry_id, entry) in &self.broker.entries {
             if let EntryState::InFlight { instances, redeliver_at } = &entry.state
                 && self.now < *redeliver_at
@@ -226,7 +235,12 @@ impl World {
         let queue_len_max = self.config.limits.queue_len_max;
         let entry = self
             .broker
-            .push(envelope, message_id, EntryState::Ready { visible_at: self.now }, queue_len_max)
+            .push(
+                Arc::new(envelope),
+                message_id,
+                EntryState::Ready { visible_at: self.now },
+                queue_len_max,
+            )
             .ok_or(ApplyError::QueueFull { queue_len_max })?;
         self.history
             .record_message_event(MessageEvent::Published { message_id, published_at: self.now })?;
@@ -275,7 +289,7 @@ impl World {
         let entry = self.broker.entry_mut(entry_id)?;
         entry.deliveries = entry.deliveries.saturating_add(1);
         let message_id = entry.message_id;
-        let envelope = entry.envelope.clone();
+        let envelope = Envelope::clone(&entry.envelope);
         let count = self.broker.deliveries_by_message.entry(message_id).or_insert(0);
         *count = count.saturating_add(1);
         let delivery_number = *count;

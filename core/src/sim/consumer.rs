@@ -138,6 +138,16 @@ impl ConsumerMachine {
         }
     }
 
+    /// Whether its next statement is `BEGIN`.
+    pub(crate) fn next_begins(&self, now: Tick) -> bool {
+        match self {
+            ConsumerMachine::BuiltIn(machine) => machine.next_begins(now),
+            ConsumerMachine::Program(machine) => {
+                crate::step::is_begin(machine.next_statement(now).as_deref())
+            }
+        }
+    }
+
     /// Whether it has committed (or found a duplicate) and not acknowledged: where F2 hits.
     pub(crate) fn awaits_ack(&self) -> bool {
         match self {
@@ -250,9 +260,10 @@ impl World {
         for (index, instance) in self.consumers.iter().enumerate() {
             if let Some(delivery) = &instance.delivery
                 && self.lock_free(delivery.waiting_for)
-                && self.connection_free(delivery.machine.open_transaction(), || {
-                    delivery.machine.next_statement(self.now)
-                })
+                && self.connection_free(
+                    || delivery.machine.open_transaction(),
+                    || delivery.machine.next_begins(self.now),
+                )
             {
                 actions.push(Action::ConsumerStep { instance: InstanceId(index) });
             }

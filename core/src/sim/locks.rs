@@ -23,23 +23,26 @@ impl World {
     /// `shop.store.open_transactions_max` connections: a statement that begins a transaction
     /// waits while that many are open, and steps once one of them ends. Every open transaction
     /// belongs to an actor that can step (a cycle of lock waits is broken), so the wait ends.
-    /// `open` is the transaction the actor holds (one that holds one never begins another);
-    /// `next`, its next statement, is asked for only while the store is full and the actor holds
-    /// none, since building a statement's text costs (when the store is not full, nothing
-    /// changes: runs that never fill the store are the same step for step).
+    /// `open` gives the transaction the actor holds (one that holds one never begins another)
+    /// and `begins` whether its next statement is `BEGIN`; each is asked only when the answer
+    /// still depends on it: while the store is full, for every actor at every step (when the
+    /// store is not full, nothing changes: runs that never fill the store are the same step for
+    /// step).
     pub(super) fn connection_free(
         &self,
-        open: Option<TxId>,
-        next: impl FnOnce() -> Option<String>,
+        open: impl FnOnce() -> Option<TxId>,
+        begins: impl FnOnce() -> bool,
     ) -> bool {
-        self.store.can_begin() || open.is_some() || next().as_deref() != Some("BEGIN")
+        self.store.can_begin() || open().is_some() || !begins()
     }
 
     /// Each blocked actor's open transaction and the transaction it waits for.
     fn lock_waits(&self) -> BTreeMap<TxId, TxId> {
         let mut waits = BTreeMap::new();
-        let mut add = |own: Option<TxId>, holder: Option<TxId>| {
-            if let (Some(own), Some(holder)) = (own, holder)
+        // An actor's own transaction is asked for only if it waits (most do not).
+        let mut add = |holder: Option<TxId>, own: &dyn Fn() -> Option<TxId>| {
+            if let Some(holder) = holder
+                && let Some(own) = own()
                 && self.store.is_open(own)
                 && self.store.is_open(holder)
             {
@@ -47,18 +50,18 @@ impl World {
             }
         };
         for attempt in self.attempts.values() {
-            add(attempt.layer.open_transaction(), attempt.waiting_for);
+            add(attempt.waiting_for, &|| attempt.layer.open_transaction());
         }
         if let Some(run) = &self.relay {
-            add(run.machine.open_transaction(), run.waiting_for);
+            add(run.waiting_for, &|| run.machine.open_transaction());
         }
         for instance in &self.consumers {
             if let Some(delivery) = &instance.delivery {
-                add(delivery.machine.open_transaction(), delivery.waiting_for);
+                add(delivery.waiting_for, &|| delivery.machine.open_transaction());
             }
         }
         if let Some(run) = &self.retention {
-            add(run.open_transaction(), run.waiting_for);
+            add(run.waiting_for, &|| run.open_transaction());
         }
         waits
     }
@@ -67,7 +70,22 @@ impl World {
     /// does ("deadlock detected"), aborts one: the youngest of the cycle. Its actor's next
     /// statement then fails on the rolled-back transaction and takes its failure path (a 500
     /// from the handler, a delivery that is not acked, ...).
+    ///
+    /// A cycle can only close when an actor starts to wait, and each actor waits for one
+    /// transaction at most: a step whose actor did not start to wait ([`SimEvent::Blocked`])
+    /// leaves no cycle, since the one before it was broken. The wait graph is then not built
+    /// (debug builds check that it has no cycle).
     pub(super) fn break_deadlock(&mut self, out: &mut StepOut) {
+        let started_to_wait =
+            out.events.iter().any(|event| matches!(event, SimEvent::Blocked { .. }));
+        if !started_to_wait {
+            debug_assert_eq!(
+                wait_cycle(&self.lock_waits()),
+                None,
+                "a cycle closed without a new wait"
+            );
+            return;
+        }
         let Some(cycle) = wait_cycle(&self.lock_waits()) else { return };
         let Some(victim) = cycle.iter().max().copied() else { return };
         // Open by construction (lock_waits keeps open transactions only).

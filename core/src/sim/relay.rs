@@ -32,9 +32,10 @@ impl World {
         match &self.relay {
             Some(run) => {
                 self.lock_free(run.waiting_for)
-                    && self.connection_free(run.machine.open_transaction(), || {
-                        run.machine.next_statement(self.now)
-                    })
+                    && self.connection_free(
+                        || run.machine.open_transaction(),
+                        || run.machine.next_begins(self.now),
+                    )
             }
             None => self.has_unpublished_outbox_rows() && self.store.can_begin(),
         }

@@ -42,11 +42,11 @@ impl RetentionRun {
         }
     }
 
-    /// The statement its stage runs next, if any.
-    pub(super) fn next_statement(&self, now: Tick) -> Option<String> {
+    /// Whether its stage's next statement is `BEGIN`.
+    pub(super) fn next_begins(&self, now: Tick) -> bool {
         match &self.stage {
-            RetentionStage::Inbox(machine) => machine.next_statement(now),
-            RetentionStage::Keys(machine) => machine.next_statement(now),
+            RetentionStage::Inbox(machine) => machine.next_begins(now),
+            RetentionStage::Keys(machine) => machine.next_begins(now),
         }
     }
 }
@@ -61,7 +61,7 @@ impl World {
         match &self.retention {
             Some(run) => {
                 self.lock_free(run.waiting_for)
-                    && self.connection_free(run.open_transaction(), || run.next_statement(self.now))
+                    && self.connection_free(|| run.open_transaction(), || run.next_begins(self.now))
             }
             None => self.something_expired() && self.store.can_begin(),
         }

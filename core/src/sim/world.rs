@@ -311,7 +311,14 @@ impl World {
 
     /// The normal actions enabled now.
     pub(crate) fn enabled_normal_actions(&self) -> Vec<Action> {
-        let mut actions = Vec::new();
+        // Room for a step of every actor, so that a large world's list is not grown in steps.
+        let mut actions = Vec::with_capacity(
+            self.clients.len()
+                + self.attempts.len()
+                + self.responses.len()
+                + self.consumers.len()
+                + 4,
+        );
         self.enabled_client_actions(&mut actions);
         self.enabled_api_steps(&mut actions);
         self.enabled_response_deliveries(&mut actions);
