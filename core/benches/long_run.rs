@@ -7,6 +7,8 @@
 //! - `slowest step, least of 3`: every step of the read-once run timed in three runs, its least
 //!   time kept (what the step costs, without a busy machine's pauses), the steps over 1 ms
 //!   counted and the five slowest named;
+//! - `rewindable slowest, least 3`: the same for the page's run, whose steps also keep
+//!   snapshots;
 //! - `rewindable`: the page's run (`Simulation::new` + `step`, snapshots kept), with its slowest
 //!   step and its cost a step at 1K, 5K, 10K and 20K steps (the growth curve);
 //! - `world_after`: rewinding the rewindable run to 64 steps spread over it (a slider jump);
@@ -114,35 +116,10 @@ fn main() {
         format!("{steps} steps, slowest step {}, us/step {}", ms(slowest), curve_text(&curve))
     }));
     phases.push(measure("slowest step, least of 3", || {
-        // Each step's least time over three runs: a step that is slow every time is slow in
-        // itself, not because the machine was busy once.
-        let mut least: Vec<Duration> = Vec::new();
-        let mut actions: Vec<String> = Vec::new();
-        for _ in 0..3 {
-            let mut simulation = Simulation::without_snapshots(scenario.clone(), seed).unwrap();
-            let mut at = 0;
-            loop {
-                let before = Instant::now();
-                let Some(step) = simulation.step() else { break };
-                let took = before.elapsed();
-                if at == least.len() {
-                    least.push(took);
-                    actions.push(format!("{:?}", step.action));
-                } else if let Some(slot) = least.get_mut(at) {
-                    *slot = (*slot).min(took);
-                }
-                at += 1;
-            }
-        }
-        let mut order: Vec<usize> = (0..least.len()).collect();
-        order.sort_by_key(|at| std::cmp::Reverse(least[*at]));
-        let over = least.iter().filter(|took| **took > Duration::from_millis(1)).count();
-        let top: Vec<String> = order
-            .iter()
-            .take(5)
-            .map(|at| format!("step {} {} {:.60}", at + 1, ms(least[*at]), actions[*at]))
-            .collect();
-        format!("{over} steps over 1 ms; slowest: {}", top.join("; "))
+        slowest_steps(|| Simulation::without_snapshots(scenario.clone(), seed).unwrap())
+    }));
+    phases.push(measure("rewindable slowest, least 3", || {
+        slowest_steps(|| Simulation::new(scenario.clone(), seed).unwrap())
     }));
     let trace = trace.expect("the run ran");
     let trace_json = trace.to_json();
@@ -235,6 +212,39 @@ fn main() {
     }
     println!("budget: every phase's peak heap <= {}", mb(HEAP_BUDGET_BYTES));
     assert!(over.is_empty(), "over the heap budget: {over:?}");
+}
+
+/// Every step of three runs timed, each step's least time kept (a step that is slow every time
+/// is slow in itself, not because the machine was busy once): the steps over 1 ms counted and
+/// the five slowest named.
+fn slowest_steps(start: impl Fn() -> Simulation) -> String {
+    let mut least: Vec<Duration> = Vec::new();
+    let mut actions: Vec<String> = Vec::new();
+    for _ in 0..3 {
+        let mut simulation = start();
+        let mut at = 0;
+        loop {
+            let before = Instant::now();
+            let Some(step) = simulation.step() else { break };
+            let took = before.elapsed();
+            if at == least.len() {
+                least.push(took);
+                actions.push(format!("{:?}", step.action));
+            } else if let Some(slot) = least.get_mut(at) {
+                *slot = (*slot).min(took);
+            }
+            at += 1;
+        }
+    }
+    let mut order: Vec<usize> = (0..least.len()).collect();
+    order.sort_by_key(|at| std::cmp::Reverse(least[*at]));
+    let over = least.iter().filter(|took| **took > Duration::from_millis(1)).count();
+    let top: Vec<String> = order
+        .iter()
+        .take(5)
+        .map(|at| format!("step {} {} {:.60}", at + 1, ms(least[*at]), actions[*at]))
+        .collect();
+    format!("{over} steps over 1 ms; slowest: {}", top.join("; "))
 }
 
 fn curve_text(curve: &[(usize, f64)]) -> String {

@@ -4,6 +4,7 @@
 //! test shows that `check_all` never panics on arbitrary small tables and histories.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use expect_test::{Expect, expect};
 use proptest::prelude::*;
@@ -61,21 +62,20 @@ struct Shop {
 
 impl Shop {
     fn stock(&mut self, name: &str, on_hand_qty: i64, available_qty: i64) -> &mut Self {
-        self.tables
-            .stock
+        Arc::make_mut(&mut self.tables.stock)
             .insert(sku(name), StockRow { sku: sku(name), on_hand_qty, available_qty });
         self
     }
 
     fn order(&mut self, id: u128, order_lines: &[(&str, u32)], status: OrderStatus) -> &mut Self {
         let row = OrderRow { id: order_id(id), lines: lines(order_lines), status };
-        self.tables.orders.insert(row.id, row);
+        Arc::make_mut(&mut self.tables.orders).insert(row.id, row);
         self
     }
 
     fn reservation(&mut self, order: u128, name: &str, qty: i64) -> &mut Self {
         let row = ReservationRow { order_id: order_id(order), sku: sku(name), qty };
-        self.tables.reservations.insert(row.key(), row);
+        Arc::make_mut(&mut self.tables.reservations).insert(row.key(), row);
         self
     }
 
@@ -85,7 +85,7 @@ impl Shop {
             order_id: order_id(order),
             payment_id: payment(payment_name),
         };
-        self.tables.charges.insert(row.id, row);
+        Arc::make_mut(&mut self.tables.charges).insert(row.id, row);
         self
     }
 
@@ -104,7 +104,7 @@ impl Shop {
             published: true,
             created_at: Tick(1),
         };
-        self.tables.outbox.insert(row.message_id, row);
+        Arc::make_mut(&mut self.tables.outbox).insert(row.message_id, row);
         self
     }
 
@@ -114,7 +114,7 @@ impl Shop {
             consumer: reserve_stock(),
             processed_at: Tick(processed_at),
         };
-        self.tables.inbox.insert(row.key(), row);
+        Arc::make_mut(&mut self.tables.inbox).insert(row.key(), row);
         self
     }
 
@@ -558,7 +558,7 @@ fn i3_a_repeated_payment_that_charges_again_is_reported() {
 #[test]
 fn i3_a_paid_order_has_exactly_one_charge_for_its_payment() {
     let mut shop = clean_shop();
-    shop.tables.charges.clear();
+    Arc::make_mut(&mut shop.tables.charges).clear();
     shop.order(3, &[], OrderStatus::Shipped { payment_id: payment("pay-3") })
         .charge(3, 3, "pay-4")
         .order(4, &[], OrderStatus::Cancelled { payment_id: Some(payment("pay-5")) })
@@ -823,7 +823,7 @@ fn i5_an_inbox_row_without_an_effect_is_reported() {
 #[test]
 fn i5_an_effect_without_its_inbox_row_is_reported() {
     let mut shop = clean_shop();
-    shop.tables.inbox.remove(&(message_id(2), reserve_stock()));
+    Arc::make_mut(&mut shop.tables.inbox).remove(&(message_id(2), reserve_stock()));
     check(
         &shop,
         expect![[r#"
@@ -836,7 +836,7 @@ fn i5_an_effect_without_its_inbox_row_is_reported() {
 #[test]
 fn i5_a_purged_row_is_gone_until_the_next_effect() {
     let mut shop = clean_shop();
-    shop.tables.inbox.remove(&(message_id(1), reserve_stock()));
+    Arc::make_mut(&mut shop.tables.inbox).remove(&(message_id(1), reserve_stock()));
     shop.purged(1, 50);
     check(&shop, expect![""]);
 
@@ -890,7 +890,7 @@ fn i5_does_not_check_a_consumer_without_an_inbox() {
 #[test]
 fn i6_a_redelivery_to_the_naive_consumer_is_processed_twice() {
     let mut shop = clean_shop();
-    shop.tables.inbox.clear();
+    Arc::make_mut(&mut shop.tables.inbox).clear();
     shop.history = History::default();
     shop.published(1, 2)
         .effect(1, InboxUse::WithoutInbox, 3)
@@ -1067,8 +1067,8 @@ fn any_tables() -> impl Strategy<Value = Tables> {
     );
     (stock, orders, reservations, charges, outbox, inbox).prop_map(
         |(stock, orders, reservations, charges, outbox, inbox)| {
-            fn keyed<R: Row>(rows: Vec<R>) -> BTreeMap<R::Key, R> {
-                rows.into_iter().map(|row| (row.key(), row)).collect()
+            fn keyed<R: Row>(rows: Vec<R>) -> Arc<BTreeMap<R::Key, R>> {
+                Arc::new(rows.into_iter().map(|row| (row.key(), row)).collect())
             }
             Tables {
                 stock: keyed(stock),

@@ -58,11 +58,18 @@ struct Snapshots {
     kept: Vec<Snapshot>,
     /// Steps between two snapshots; 0 keeps none but the start's.
     interval: usize,
+    /// Snapshots thinned out but not yet freed: one is dropped at each later step
+    /// ([`Snapshots::release_one`]), so that no step frees a dozen worlds at once.
+    released: Vec<Arc<World>>,
 }
 
 impl Snapshots {
     fn new(start: World, interval: usize) -> Snapshots {
-        Snapshots { kept: vec![Snapshot { step: 0, world: Arc::new(start) }], interval }
+        Snapshots {
+            kept: vec![Snapshot { step: 0, world: Arc::new(start) }],
+            interval,
+            released: Vec::new(),
+        }
     }
 
     fn is_due(&self, step: usize) -> bool {
@@ -73,9 +80,19 @@ impl Snapshots {
         self.kept.push(Snapshot { step, world: Arc::new(world) });
         if self.kept.len() > SNAPSHOTS_KEPT_MAX {
             let interval = self.interval.saturating_mul(2);
-            self.kept.retain(|snapshot| snapshot.step.is_multiple_of(interval));
+            let (kept, thinned) = std::mem::take(&mut self.kept)
+                .into_iter()
+                .partition(|snapshot| snapshot.step.is_multiple_of(interval));
+            self.kept = kept;
+            self.released.extend(thinned.into_iter().map(|snapshot: Snapshot| snapshot.world));
             self.interval = interval;
         }
+    }
+
+    /// Frees one thinned snapshot, if any waits: freeing a world costs what it holds alone,
+    /// up to a millisecond for the largest the bounds accept, and a thinning releases a dozen.
+    fn release_one(&mut self) {
+        drop(self.released.pop());
     }
 
     /// The latest snapshot at or before `step` (the start's is always kept).
@@ -384,6 +401,8 @@ impl Simulation {
         });
         if self.snapshots.is_due(number) {
             self.snapshots.keep(number, self.world.snapshot());
+        } else {
+            self.snapshots.release_one();
         }
     }
 

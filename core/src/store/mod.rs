@@ -157,9 +157,8 @@ impl Default for StoreConfig {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Store {
     config: StoreConfig,
-    /// Shared between the copies of a world (the checker copies one for each transition, the
-    /// rewindable run keeps snapshots) until a commit writes to it.
-    committed: Arc<Tables>,
+    /// Each table shared between the copies of a world until a commit writes to it.
+    committed: Tables,
     open: BTreeMap<TxId, WriteSet>,
     next_tx_id: u64,
     next_charge_id: u64,
@@ -228,7 +227,7 @@ impl Store {
     pub(crate) fn new(config: StoreConfig) -> Store {
         Store {
             config,
-            committed: Arc::default(),
+            committed: Tables::default(),
             open: BTreeMap::new(),
             next_tx_id: 1,
             next_charge_id: 1,
@@ -245,8 +244,7 @@ impl Store {
     ) -> Store {
         let mut store = Store::new(config);
         for (sku, qty) in stock {
-            Arc::make_mut(&mut store.committed)
-                .stock
+            Arc::make_mut(&mut store.committed.stock)
                 .insert(sku.clone(), StockRow { sku, on_hand_qty: qty, available_qty: qty });
         }
         store
@@ -309,7 +307,7 @@ impl Store {
     pub(crate) fn commit(&mut self, tx: TxId) -> Result<(), StoreError> {
         let writes = self.open.remove(&tx).ok_or(StoreError::UnknownTransaction { tx })?;
         if writes.row_count() > 0 {
-            writes.apply(Arc::make_mut(&mut self.committed), &mut self.changed.0);
+            writes.apply(&mut self.committed, &mut self.changed.0);
         }
         self.record(|| StoreOp::Commit { tx });
         Ok(())
@@ -320,7 +318,7 @@ impl Store {
     fn commit_reporting(&mut self, tx: TxId) -> Result<Vec<RowChange>, StoreError> {
         let writes = self.open.remove(&tx).ok_or(StoreError::UnknownTransaction { tx })?;
         let mut before = WriteSet::default();
-        writes.apply(Arc::make_mut(&mut self.committed), &mut before);
+        writes.apply(&mut self.committed, &mut before);
         let changes = before.changes_since(&self.committed);
         before.merge_into(&mut self.changed.0);
         self.record(|| StoreOp::Commit { tx });

@@ -4,6 +4,7 @@
 //! ([`RowChange`]).
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -54,10 +55,13 @@ macro_rules! tables {
             }
         }
 
-        /// The committed contents of every table.
+        /// The committed contents of every table. Each table is shared between the copies
+        /// of a world (the checker copies one for each transition, the rewindable run keeps
+        /// snapshots) until a commit writes to it: a copy costs seven reference counts, and a
+        /// commit copies only the tables it writes.
         #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize)]
         pub struct Tables {
-            $( $(#[$doc])* pub $field: BTreeMap<$key, $row>, )*
+            $( $(#[$doc])* pub $field: Arc<BTreeMap<$key, $row>>, )*
         }
 
         /// The pending writes of one open transaction, per table; `None` is a delete.
@@ -71,12 +75,15 @@ macro_rules! tables {
             /// held before its first write since `before` was cleared (a before-image).
             pub(super) fn apply(self, tables: &mut Tables, before: &mut WriteSet) {
                 $(
-                    for (key, after) in self.$field {
-                        let old = match after {
-                            Some(row) => tables.$field.insert(key.clone(), row),
-                            None => tables.$field.remove(&key),
-                        };
-                        before.$field.entry(key).or_insert(old);
+                    if !self.$field.is_empty() {
+                        let rows = Arc::make_mut(&mut tables.$field);
+                        for (key, after) in self.$field {
+                            let old = match after {
+                                Some(row) => rows.insert(key.clone(), row),
+                                None => rows.remove(&key),
+                            };
+                            before.$field.entry(key).or_insert(old);
+                        }
                     }
                 )*
             }
