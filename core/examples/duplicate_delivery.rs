@@ -46,7 +46,7 @@ pub fn duplicate_delivery() -> Result<String, Box<dyn std::error::Error>> {
         };
         let envelope = Envelope {
             message_id: Some(message_id),
-            payload: MessagePayload::OrderPlaced { order_id, lines: lines.clone() },
+            payload: MessagePayload::OrderPlaced { order_id, lines: lines.clone().into() },
         };
         let inbox = match consumer {
             ConsumerImplementation::Naive => InboxUse::WithoutInbox,

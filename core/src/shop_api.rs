@@ -458,7 +458,7 @@ impl ReserveStockForMessage {
     pub(crate) fn new(payload: &MessagePayload, implementation: StockImplementation) -> Self {
         match payload {
             MessagePayload::OrderPlaced { order_id, lines } => {
-                let command = ReserveStock { order_id: *order_id, lines: lines.clone() };
+                let command = ReserveStock { order_id: *order_id, lines: lines.to_vec() };
                 match ReserveStockEffect::new(command, implementation) {
                     Ok(effect) => ReserveStockForMessage::Reserve(effect),
                     Err(error) => ReserveStockForMessage::Reject { detail: error.to_string() },

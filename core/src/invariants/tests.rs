@@ -68,7 +68,7 @@ impl Shop {
     }
 
     fn order(&mut self, id: u128, order_lines: &[(&str, u32)], status: OrderStatus) -> &mut Self {
-        let row = OrderRow { id: order_id(id), lines: lines(order_lines), status };
+        let row = OrderRow { id: order_id(id), lines: lines(order_lines).into(), status };
         Arc::make_mut(&mut self.tables.orders).insert(row.id, row);
         self
     }
@@ -99,7 +99,7 @@ impl Shop {
             message_id: message_id(message),
             payload: MessagePayload::OrderPlaced {
                 order_id: order_id(order),
-                lines: lines(order_lines),
+                lines: lines(order_lines).into(),
             },
             published: true,
             created_at: Tick(1),
@@ -1018,7 +1018,7 @@ fn any_tables() -> impl Strategy<Value = Tables> {
     let orders = prop::collection::vec(
         (small_uuid(), any_lines(), any_status()).prop_map(|(id, lines, status)| OrderRow {
             id: OrderId(id),
-            lines,
+            lines: lines.into(),
             status,
         }),
         0..4,
@@ -1041,7 +1041,7 @@ fn any_tables() -> impl Strategy<Value = Tables> {
     let payload = prop_oneof![
         (small_uuid(), any_lines()).prop_map(|(order, lines)| MessagePayload::OrderPlaced {
             order_id: OrderId(order),
-            lines
+            lines: lines.into()
         }),
         (small_uuid(), any_payment_id()).prop_map(|(order, payment_id)| {
             MessagePayload::PaymentCaptured { order_id: OrderId(order), payment_id }

@@ -215,7 +215,7 @@ impl OrderCommandEffect {
                 Ok(Step::Done(OrderEvent::OrderShipped { order_id }))
             }
             OrderCommand::Cancel => {
-                let release = ReleaseStock { order_id, lines: order.lines };
+                let release = ReleaseStock { order_id, lines: order.lines.to_vec() };
                 self.position = OrderCommandPosition::ReleaseStock(ReleaseStockEffect::new(
                     release,
                     self.implementation.stock_implementation(),

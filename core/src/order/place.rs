@@ -1,6 +1,8 @@
 //! `PlaceOrder` as a step machine ([`PlaceOrderEffect`]): the order and its `OrderPlaced`
 //! outbox row in one transaction (the transactional outbox).
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -95,6 +97,8 @@ pub(crate) enum PlaceOrderPosition {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct PlaceOrderEffect {
     command: PlaceOrder,
+    /// The command's lines, once, for the order's row and its message to share.
+    lines: Arc<[OrderLine]>,
     position: PlaceOrderPosition,
 }
 
@@ -104,7 +108,8 @@ impl PlaceOrderEffect {
     pub(crate) fn new(command: PlaceOrder) -> Result<PlaceOrderEffect, PlaceOrderError> {
         check_order_lines(&command.lines)
             .map_err(|error| PlaceOrderError::InvalidLines { order_id: command.order_id, error })?;
-        Ok(PlaceOrderEffect { command, position: PlaceOrderPosition::SelectSkus })
+        let lines = Arc::from(command.lines.as_slice());
+        Ok(PlaceOrderEffect { command, lines, position: PlaceOrderPosition::SelectSkus })
     }
 
     /// The same, wrapped to run in a transaction of its own.
@@ -116,10 +121,13 @@ impl PlaceOrderEffect {
 
     /// The order's `OrderPlaced` message as its outbox row, written at `now`.
     fn outbox_row(&self, now: Tick) -> OutboxRow {
-        let PlaceOrder { order_id, message_id, lines } = &self.command;
+        let PlaceOrder { order_id, message_id, .. } = &self.command;
         OutboxRow {
             message_id: *message_id,
-            payload: MessagePayload::OrderPlaced { order_id: *order_id, lines: lines.clone() },
+            payload: MessagePayload::OrderPlaced {
+                order_id: *order_id,
+                lines: Arc::clone(&self.lines),
+            },
             published: false,
             created_at: now,
         }
@@ -138,7 +146,11 @@ impl EffectSteps for PlaceOrderEffect {
                 Some(statements::select_skus(&skus))
             }
             PlaceOrderPosition::InsertOrder => Some(statements::insert(
-                &OrderRow { id: *order_id, lines: lines.clone(), status: OrderStatus::Placed },
+                &OrderRow {
+                    id: *order_id,
+                    lines: Arc::clone(&self.lines),
+                    status: OrderStatus::Placed,
+                },
                 OnConflict::Fail,
             )),
             PlaceOrderPosition::InsertOutboxMessage => {
@@ -171,8 +183,11 @@ impl EffectSteps for PlaceOrderEffect {
                 Ok(Step::Continue)
             }
             PlaceOrderPosition::InsertOrder => {
-                let row =
-                    OrderRow { id: order_id, lines: lines.clone(), status: OrderStatus::Placed };
+                let row = OrderRow {
+                    id: order_id,
+                    lines: Arc::clone(&self.lines),
+                    status: OrderStatus::Placed,
+                };
                 match store.insert(tx, row) {
                     Err(StoreError::Blocked(wait)) => Ok(Step::Blocked(wait)),
                     Err(StoreError::UniqueViolation { .. }) => {

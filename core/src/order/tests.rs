@@ -633,13 +633,13 @@ fn place_order_writes_the_order_and_its_message_in_one_transaction() {
     );
     assert_eq!(
         store.committed().orders[&order(1)],
-        OrderRow { id: order(1), lines: lines.clone(), status: OrderStatus::Placed }
+        OrderRow { id: order(1), lines: lines.clone().into(), status: OrderStatus::Placed }
     );
     assert_eq!(
         store.committed().outbox[&message(1)],
         OutboxRow {
             message_id: message(1),
-            payload: MessagePayload::OrderPlaced { order_id: order(1), lines },
+            payload: MessagePayload::OrderPlaced { order_id: order(1), lines: lines.into() },
             published: false,
             created_at: Tick(5),
         }
@@ -726,7 +726,7 @@ fn an_order_flows_from_placed_through_its_outbox_message_to_reserved_paid_and_ca
     reserve_stock(
         &mut store,
         Tick(1),
-        ReserveStock { order_id, lines },
+        ReserveStock { order_id, lines: lines.to_vec() },
         StockImplementation::Idempotent,
     )
     .unwrap();

@@ -210,7 +210,8 @@ fn check_run(blocks: Vec<Block>, deliveries: usize, expect: Expect) {
         lines: vec![
             OrderLine { sku: Sku::new("pear"), qty: 2 },
             OrderLine { sku: Sku::new("apple"), qty: 3 },
-        ],
+        ]
+        .into(),
     };
     let mut out = String::new();
     for delivery in 1..=deliveries {

@@ -19,7 +19,7 @@ fn every_table_of_the_schema_has_the_columns_its_rows_write() {
     let mut store = Store::with_stock(StoreConfig::default(), [(Sku::new("apple"), 4)]);
     let order = OrderRow {
         id: OrderId(Uuid::from_u128(7)),
-        lines: vec![OrderLine { sku: Sku::new("apple"), qty: 2 }],
+        lines: vec![OrderLine { sku: Sku::new("apple"), qty: 2 }].into(),
         status: OrderStatus::Placed,
     };
     store.transaction(|store, tx| store.insert(tx, order)).unwrap();

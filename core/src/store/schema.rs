@@ -64,8 +64,9 @@ impl OrderStatus {
 pub struct OrderRow {
     /// Primary key.
     pub(crate) id: OrderId,
-    /// What was ordered, in the order the client sent it.
-    pub(crate) lines: Vec<OrderLine>,
+    /// What was ordered, in the order the client sent it; shared by the copies of the row
+    /// (a snapshot's, a checker state's) and by the message that announces the order.
+    pub(crate) lines: Arc<[OrderLine]>,
     /// Where the order is in its life.
     pub(crate) status: OrderStatus,
 }
@@ -114,8 +115,9 @@ pub enum MessagePayload {
     OrderPlaced {
         /// The order.
         order_id: OrderId,
-        /// Its lines, copied so that the consumer needs no read of `orders`.
-        lines: Vec<OrderLine>,
+        /// Its lines, copied so that the consumer needs no read of `orders` (shared with the
+        /// order's row, not copied in memory).
+        lines: Arc<[OrderLine]>,
     },
     /// A payment was captured for an order: it should be marked paid.
     PaymentCaptured {

@@ -226,7 +226,7 @@ fn every_table_lists_exactly_the_columns_of_its_rows_json() {
     let mut store = store_with_ten_apples();
     let order = OrderRow {
         id: OrderId(Uuid::from_u128(1)),
-        lines: vec![OrderLine { sku: apple(), qty: 1 }],
+        lines: vec![OrderLine { sku: apple(), qty: 1 }].into(),
         status: OrderStatus::Placed,
     };
     store

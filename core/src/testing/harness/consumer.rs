@@ -17,6 +17,7 @@
 
 use std::fmt::Debug;
 use std::hash::{Hash, Hasher};
+use std::sync::Arc;
 
 use crate::check::fingerprint::{Fingerprint, StateHasher};
 use crate::check::{BYTES_MAX_DEFAULT, ExploreBounds, Model, ModelLimit};
@@ -173,10 +174,10 @@ pub(crate) fn harness_messages(count: usize) -> Vec<Envelope> {
             message_id: Some(MessageId(rng.uuid())),
             payload: MessagePayload::OrderPlaced {
                 order_id: OrderId(rng.uuid()),
-                lines: vec![OrderLine {
+                lines: Arc::from([OrderLine {
                     sku: Sku::new("apple"),
                     qty: u32::try_from(index + 1).unwrap_or(u32::MAX),
-                }],
+                }]),
             },
         })
         .collect()

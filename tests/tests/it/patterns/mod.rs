@@ -624,7 +624,7 @@ impl Shop {
         let MessagePayload::OrderPlaced { order_id, lines } = &envelope.payload else {
             panic!("only OrderPlaced is published in this shop");
         };
-        let command = ReserveStock { order_id: *order_id, lines: lines.clone() };
+        let command = ReserveStock { order_id: *order_id, lines: lines.to_vec() };
         let effect = ReserveStockEffect::new(command, self.setup.stock).unwrap();
         let config = ConsumerConfig {
             consumer: reserve_stock_consumer(),
