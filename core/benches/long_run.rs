@@ -12,6 +12,8 @@
 //! - `rewindable`: the page's run (`Simulation::new` + `step`, snapshots kept), with its slowest
 //!   step and its cost a step at 1K, 5K, 10K and 20K steps (the growth curve);
 //! - `world_after`: rewinding the rewindable run to 64 steps spread over it (a slider jump);
+//! - `screen`: the screen model (`view::Screen::at`) at each of those 64 steps, what the page
+//!   asks of the core to draw the step it jumped to;
 //! - `replay`: the CLI's `replay` of the run's trace JSON (parse, replay, print again);
 //! - `sql`: the CLI's `sql` (the run as psql scripts);
 //! - `link`: a share link of the run at its last step, decoded and opened; and the same with
@@ -30,7 +32,7 @@ use std::time::{Duration, Instant};
 
 use idempotency_lab::sim::bounds::longest_run_scenario;
 use idempotency_lab::sim::{AnchoredAction, RequestIndex, Run, Simulation, Trace, UserChoice};
-use idempotency_lab::view::ShareLink;
+use idempotency_lab::view::{Language, Screen, ScreenInput, ShareLink};
 use peakmem_alloc::{INSTRUMENTED_SYSTEM, PeakMemAlloc, PeakMemAllocTrait};
 
 #[global_allocator]
@@ -154,6 +156,31 @@ fn main() {
             let world = simulation.world_after(step).expect("within the run");
             let took = before.elapsed();
             drop(world);
+            slowest = slowest.max(took);
+            total += took;
+        }
+        format!("mean {}, slowest {}", ms(total / 64), ms(slowest))
+    }));
+    phases.push(measure("screen (64 jumps)", || {
+        // What the page asks of the core to draw a step it jumped to: the screen model at it
+        // (the window of steps, what waits, the invariants, where each broke).
+        let mut slowest = Duration::ZERO;
+        let mut total = Duration::ZERO;
+        for jump in 0..64 {
+            let step = steps * (jump * 37 % 64 + 1) / 64;
+            let world = simulation.world_after(step).expect("within the run");
+            let before = Instant::now();
+            let screen = Screen::at(&ScreenInput {
+                scenario: simulation.scenario(),
+                steps: simulation.steps().get(..step).unwrap_or_default(),
+                world: &world,
+                stop: None,
+                revealed: 0,
+                waits: false,
+                language: Language::En,
+            });
+            let took = before.elapsed();
+            drop(screen);
             slowest = slowest.max(took);
             total += took;
         }

@@ -214,9 +214,8 @@ impl Incremental {
         Verdict { new, violated }
     }
 
-    /// Every violation now, in [`super::check_all`]'s order (read by debug builds, which compare
-    /// it with the full check after every step, and by tests).
-    #[cfg(any(test, debug_assertions))]
+    /// Every violation now, in [`super::check_all`]'s order (`World::violations`; debug builds
+    /// compare it with the full check after every step).
     pub(crate) fn violations(
         &self,
         tables: &Tables,

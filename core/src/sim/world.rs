@@ -279,9 +279,21 @@ impl World {
         self.clients.get(request.0).and_then(|client| client.planned_order)
     }
 
-    /// Every invariant violation now.
+    /// Every invariant violation now: the incremental checker's list where the steps that led
+    /// here kept one (equal to the full check, which debug builds assert after every step and
+    /// here), else the full check of every table and record.
     pub fn violations(&self) -> Vec<Violation> {
-        check_all(self.store.committed(), &self.history, &self.quiescence())
+        let (tables, quiescence) = (self.store.committed(), self.quiescence());
+        let Some(checker) = &self.invariants.0 else {
+            return check_all(tables, &self.history, &quiescence);
+        };
+        let violations = checker.violations(tables, &self.history, &quiescence);
+        debug_assert_eq!(
+            violations,
+            check_all(tables, &self.history, &quiescence),
+            "the incremental invariants differ from the full check"
+        );
+        violations
     }
 
     /// Whether work is pending (I6 is checked only when none is).

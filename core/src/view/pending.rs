@@ -3,6 +3,7 @@
 //! passes. What is pending and what is due is the model's ([`World::pending`] and
 //! [`World::deadlines`]); this module only words it and places it.
 
+use std::collections::HashMap;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -342,25 +343,30 @@ fn clock_item(world: &World, items: &mut Vec<PendingItem>, w: &Words) -> Vec<Act
 }
 
 /// Puts each enabled fault action (and the clock's advance) on the item it targets; an action
-/// whose target has no item gets an item of its own.
+/// whose target has no item gets an item of its own. The items are found by their target in an
+/// index, not by a search each: a large world waits on a thousand items with thousands of
+/// fault actions.
 fn place_actions(world: &World, clock_actions: Vec<Action>, items: &mut Vec<PendingItem>) {
-    let mut unplaced: Vec<PendingItem> = Vec::new();
+    let mut at: HashMap<PendingTarget, usize> = HashMap::with_capacity(items.len());
+    for (index, item) in items.iter().enumerate() {
+        // The first item of a target takes its actions, as a search from the start would.
+        at.entry(item.target).or_insert(index);
+    }
     for action in world.enabled_fault_actions().into_iter().chain(clock_actions) {
         let Some(target) = PendingTarget::of_action(&action) else { continue };
-        match items.iter_mut().find(|item| item.target == target) {
+        match at.get(&target).and_then(|index| items.get_mut(*index)) {
             Some(item) => item.actions.push(action),
-            None => match unplaced.iter_mut().find(|item| item.target == target) {
-                Some(item) => item.actions.push(action),
-                None => unplaced.push(PendingItem {
+            None => {
+                at.insert(target, items.len());
+                items.push(PendingItem {
                     target,
                     label: target.to_string().replace('-', " "),
                     detail: String::new(),
                     actions: vec![action],
-                }),
-            },
+                });
+            }
         }
     }
-    items.extend(unplaced);
 }
 
 fn item(target: PendingTarget, label: String, detail: String) -> PendingItem {
