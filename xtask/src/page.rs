@@ -112,10 +112,16 @@ pub const INITIAL_TRANSFER: [&str; 4] = [
 /// time, to 826,000, by issue 38's faster judge: the checker's states copied on write (shared
 /// tables, history and ids) and fingerprinted with XXH64, which judge a consumer program in the
 /// page in 0.6-0.7 of the time: 819,845 to 823,009, side by side in checkouts whose paths
-/// differ by one character (the budget is that plus 0.4%). The way back down is
-/// issue 36's second module for check, fuzz and import, loaded when first used. A build by
-/// another route is reported, not judged: its std is compiled otherwise.
-pub const INITIAL_TRANSFER_BUDGET: u64 = 826_000;
+/// differ by one character (the budget is that plus 0.4%). It was raised an eighth time, to
+/// 830,000, by issue 33's long runs at constant cost: each table shared on its own and an
+/// order's lines shared (a snapshot's steps under about a millisecond), the step's actions
+/// listed without their SQL text, and the screen model's invariants read from the incremental
+/// checker where a run kept one (the full check of every table was the slowest part of a
+/// screen at a large world): 823,009 to 826,440 and 826,592 in two checkouts (the budget is
+/// that plus 0.4%). The way back down is issue 36's second module for check, fuzz and import,
+/// loaded when first used. A build by another route is reported, not judged: its std is
+/// compiled otherwise.
+pub const INITIAL_TRANSFER_BUDGET: u64 = 830_000;
 
 impl PageBuild {
     /// The initial transfer's gzipped bytes, and its files with theirs.

@@ -3,7 +3,7 @@
 //! passes. What is pending and what is due is the model's ([`World::pending`] and
 //! [`World::deadlines`]); this module only words it and places it.
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -347,7 +347,7 @@ fn clock_item(world: &World, items: &mut Vec<PendingItem>, w: &Words) -> Vec<Act
 /// index, not by a search each: a large world waits on a thousand items with thousands of
 /// fault actions.
 fn place_actions(world: &World, clock_actions: Vec<Action>, items: &mut Vec<PendingItem>) {
-    let mut at: HashMap<PendingTarget, usize> = HashMap::with_capacity(items.len());
+    let mut at: BTreeMap<PendingTarget, usize> = BTreeMap::new();
     for (index, item) in items.iter().enumerate() {
         // The first item of a target takes its actions, as a search from the start would.
         at.entry(item.target).or_insert(index);
