@@ -117,7 +117,7 @@ pub const INITIAL_TRANSFER: [&str; 4] = [
 /// order's lines shared (a snapshot's steps under about a millisecond), the step's actions
 /// listed without their SQL text, and the screen model's invariants read from the incremental
 /// checker where a run kept one (the full check of every table was the slowest part of a
-/// screen at a large world): 823,009 to 826,440 and 826,592 in two checkouts (the budget is
+/// screen at a large world): 823,009 to 826,440, the same in two checkouts (the budget is
 /// that plus 0.4%). The way back down is issue 36's second module for check, fuzz and import,
 /// loaded when first used. A build by another route is reported, not judged: its std is
 /// compiled otherwise.
