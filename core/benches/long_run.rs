@@ -150,8 +150,7 @@ fn main() {
     phases.push(measure("world_after (64 jumps)", || {
         let mut slowest = Duration::ZERO;
         let mut total = Duration::ZERO;
-        for jump in 0..64 {
-            let step = steps * (jump * 37 % 64 + 1) / 64;
+        for step in jumps(steps) {
             let before = Instant::now();
             let world = simulation.world_after(step).expect("within the run");
             let took = before.elapsed();
@@ -166,8 +165,7 @@ fn main() {
         // (the window of steps, what waits, the invariants, where each broke).
         let mut slowest = Duration::ZERO;
         let mut total = Duration::ZERO;
-        for jump in 0..64 {
-            let step = steps * (jump * 37 % 64 + 1) / 64;
+        for step in jumps(steps) {
             let world = simulation.world_after(step).expect("within the run");
             let before = Instant::now();
             let screen = Screen::at(&ScreenInput {
@@ -272,6 +270,11 @@ fn slowest_steps(start: impl Fn() -> Simulation) -> String {
         .map(|at| format!("step {} {} {:.60}", at + 1, ms(least[*at]), actions[*at]))
         .collect();
     format!("{over} steps over 1 ms; slowest: {}", top.join("; "))
+}
+
+/// The 64 steps a slider jumps to, spread over a run of `steps` in a scattered order.
+fn jumps(steps: usize) -> impl Iterator<Item = usize> {
+    (0..64).map(move |jump| steps * (jump * 37 % 64 + 1) / 64)
 }
 
 fn curve_text(curve: &[(usize, f64)]) -> String {

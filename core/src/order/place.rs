@@ -96,7 +96,8 @@ pub(crate) enum PlaceOrderPosition {
 /// message commit together or not at all (the transactional outbox).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct PlaceOrderEffect {
-    command: PlaceOrder,
+    order_id: OrderId,
+    message_id: MessageId,
     /// The command's lines, once, for the order's row and its message to share.
     lines: Arc<[OrderLine]>,
     position: PlaceOrderPosition,
@@ -108,8 +109,13 @@ impl PlaceOrderEffect {
     pub(crate) fn new(command: PlaceOrder) -> Result<PlaceOrderEffect, PlaceOrderError> {
         check_order_lines(&command.lines)
             .map_err(|error| PlaceOrderError::InvalidLines { order_id: command.order_id, error })?;
-        let lines = Arc::from(command.lines.as_slice());
-        Ok(PlaceOrderEffect { command, lines, position: PlaceOrderPosition::SelectSkus })
+        let PlaceOrder { order_id, message_id, lines } = command;
+        Ok(PlaceOrderEffect {
+            order_id,
+            message_id,
+            lines: lines.into(),
+            position: PlaceOrderPosition::SelectSkus,
+        })
     }
 
     /// The same, wrapped to run in a transaction of its own.
@@ -119,13 +125,17 @@ impl PlaceOrderEffect {
         Ok(InTransaction::new(PlaceOrderEffect::new(command)?))
     }
 
+    /// The order's row, as placed.
+    fn order_row(&self) -> OrderRow {
+        OrderRow { id: self.order_id, lines: Arc::clone(&self.lines), status: OrderStatus::Placed }
+    }
+
     /// The order's `OrderPlaced` message as its outbox row, written at `now`.
     fn outbox_row(&self, now: Tick) -> OutboxRow {
-        let PlaceOrder { order_id, message_id, .. } = &self.command;
         OutboxRow {
-            message_id: *message_id,
+            message_id: self.message_id,
             payload: MessagePayload::OrderPlaced {
-                order_id: *order_id,
+                order_id: self.order_id,
                 lines: Arc::clone(&self.lines),
             },
             published: false,
@@ -139,20 +149,14 @@ impl EffectSteps for PlaceOrderEffect {
     type Error = PlaceOrderError;
 
     fn next_statement(&self, now: Tick) -> Option<String> {
-        let PlaceOrder { order_id, lines, .. } = &self.command;
         match self.position {
             PlaceOrderPosition::SelectSkus => {
-                let skus: Vec<&Sku> = lines.iter().map(|line| &line.sku).collect();
+                let skus: Vec<&Sku> = self.lines.iter().map(|line| &line.sku).collect();
                 Some(statements::select_skus(&skus))
             }
-            PlaceOrderPosition::InsertOrder => Some(statements::insert(
-                &OrderRow {
-                    id: *order_id,
-                    lines: Arc::clone(&self.lines),
-                    status: OrderStatus::Placed,
-                },
-                OnConflict::Fail,
-            )),
+            PlaceOrderPosition::InsertOrder => {
+                Some(statements::insert(&self.order_row(), OnConflict::Fail))
+            }
             PlaceOrderPosition::InsertOutboxMessage => {
                 Some(statements::insert(&self.outbox_row(now), OnConflict::Fail))
             }
@@ -166,11 +170,10 @@ impl EffectSteps for PlaceOrderEffect {
         tx: TxId,
         now: Tick,
     ) -> Result<Step<OrderPlaced>, PlaceOrderError> {
-        let PlaceOrder { order_id, message_id, lines } = &self.command;
-        let (order_id, message_id) = (*order_id, *message_id);
+        let (order_id, message_id) = (self.order_id, self.message_id);
         match self.position {
             PlaceOrderPosition::SelectSkus => {
-                for (line_index, line) in lines.iter().enumerate() {
+                for (line_index, line) in self.lines.iter().enumerate() {
                     if store.get::<StockRow>(tx, &line.sku)?.is_none() {
                         return Err(PlaceOrderError::UnknownSku {
                             order_id,
@@ -182,24 +185,17 @@ impl EffectSteps for PlaceOrderEffect {
                 self.position = PlaceOrderPosition::InsertOrder;
                 Ok(Step::Continue)
             }
-            PlaceOrderPosition::InsertOrder => {
-                let row = OrderRow {
-                    id: order_id,
-                    lines: Arc::clone(&self.lines),
-                    status: OrderStatus::Placed,
-                };
-                match store.insert(tx, row) {
-                    Err(StoreError::Blocked(wait)) => Ok(Step::Blocked(wait)),
-                    Err(StoreError::UniqueViolation { .. }) => {
-                        Err(PlaceOrderError::OrderAlreadyExists { order_id })
-                    }
-                    Err(error) => Err(error.into()),
-                    Ok(()) => {
-                        self.position = PlaceOrderPosition::InsertOutboxMessage;
-                        Ok(Step::Continue)
-                    }
+            PlaceOrderPosition::InsertOrder => match store.insert(tx, self.order_row()) {
+                Err(StoreError::Blocked(wait)) => Ok(Step::Blocked(wait)),
+                Err(StoreError::UniqueViolation { .. }) => {
+                    Err(PlaceOrderError::OrderAlreadyExists { order_id })
                 }
-            }
+                Err(error) => Err(error.into()),
+                Ok(()) => {
+                    self.position = PlaceOrderPosition::InsertOutboxMessage;
+                    Ok(Step::Continue)
+                }
+            },
             PlaceOrderPosition::InsertOutboxMessage => {
                 let row = self.outbox_row(now);
                 match store.insert(tx, row) {
@@ -210,7 +206,11 @@ impl EffectSteps for PlaceOrderEffect {
                     Err(error) => Err(error.into()),
                     Ok(()) => {
                         self.position = PlaceOrderPosition::Done;
-                        Ok(Step::Done(OrderPlaced { order_id, message_id, lines: lines.clone() }))
+                        Ok(Step::Done(OrderPlaced {
+                            order_id,
+                            message_id,
+                            lines: self.lines.to_vec(),
+                        }))
                     }
                 }
             }
