@@ -23,8 +23,8 @@
 
 use idempotency_lab::sim::Action;
 use idempotency_lab::view::{
-    ArrowKind, DiagramItem, Lane, Language, MarkKind, Moment, MomentKind, PendingItem, ScreenStep,
-    WINDOW_STEPS,
+    ArrowKind, DiagramItem, DrawnPending, Lane, Language, MarkKind, Moment, MomentKind,
+    PendingItem, ScreenStep, WINDOW_STEPS, drawn_pending,
 };
 use idempotency_lab::words::fill;
 use wasm_bindgen::JsCast;
@@ -159,14 +159,19 @@ pub fn sequence_diagram(props: &SequenceDiagramProps) -> Html {
         let scroller = scroller.clone();
         let reveal = reveal.clone();
         Callback::from(move |_: Event| {
-            let at_top =
-                scroller.cast::<web_sys::Element>().is_some_and(|element| element.scroll_top() < 4);
-            if hidden > 0 && at_top {
+            // Read the position only when there is something to reveal: reading it lays the
+            // page out, and following the current step scrolls the box at every step.
+            let at_top = || {
+                scroller.cast::<web_sys::Element>().is_some_and(|element| element.scroll_top() < 4)
+            };
+            if hidden > 0 && at_top() {
                 reveal();
             }
         })
     };
     let on_earlier = Callback::from(move |_: MouseEvent| reveal());
+    let all_pending = use_state(|| false);
+    let drawn_pending = drawn_pending(&props.pending, *all_pending);
     let last_x = LEFT + LANE_WIDTH * i32::try_from(lanes.len().saturating_sub(1)).unwrap_or(0);
     let width = last_x + RIGHT;
     let words = props.language.words();
@@ -183,7 +188,7 @@ pub fn sequence_diagram(props: &SequenceDiagramProps) -> Html {
                     </button>
                 }
                 { drawing(props, lanes, width) }
-                { pending_part(lanes, width, &props.pending, &props.on_inject, props.language) }
+                { pending_part(lanes, width, &drawn_pending.items, pending_left_out(&drawn_pending, &all_pending, props.language), &props.on_inject, props.language) }
               </div>
             </div>
         </section>
@@ -457,13 +462,15 @@ fn lane_percent(lanes: &[Lane], lane: Lane, width: i32) -> f64 {
     f64::from(lane_x(lanes, lane)) * 100.0 / f64::from(width.max(1))
 }
 
-/// The pending part: one row per waiting item, its card on its lane (left of the lane when the
+/// The pending part: one row per waiting item drawn (`left_out` says how many are not, under
+/// the title), its card on its lane (left of the lane when the
 /// lane is on the right half), with the item's fault buttons. Rows are keyed by what waits, so
 /// a step that adds or removes one item changes one row ([`PendingRow`]).
 fn pending_part(
     lanes: &[Lane],
     width: i32,
     pending: &[PendingItem],
+    left_out: Html,
     on_inject: &Callback<Action>,
     language: Language,
 ) -> Html {
@@ -478,6 +485,7 @@ fn pending_part(
             <h3 class="pending-title">
                 { if pending.is_empty() { ui.nothing_waits } else { ui.waiting_now } }
             </h3>
+            { left_out }
             <ul class="pending-rows">
                 { for pending.iter().map(|item| html! {
                     <PendingRow key={item.target.to_string()} item={item.clone()} lanes={lanes.to_vec()}
@@ -485,6 +493,40 @@ fn pending_part(
                 }) }
             </ul>
         </section>
+    }
+}
+
+/// Under the waiting items of a large world, how many are drawn, with a button that draws them
+/// all (and one that goes back to the first ones); nothing when every item is drawn anyway.
+pub fn pending_left_out(
+    drawn: &DrawnPending,
+    all: &UseStateHandle<bool>,
+    language: Language,
+) -> Html {
+    if !drawn.crowded {
+        return Html::default();
+    }
+    let words = language.words();
+    let toggle = {
+        let all = all.clone();
+        Callback::from(move |_: MouseEvent| all.set(!*all))
+    };
+    let number = |count: usize| language.number(count as u64);
+    let total = number(drawn.total);
+    let (shown, button) = if drawn.left_out() > 0 {
+        let shown = fill(
+            words.ui_pending_shown,
+            &[("shown", &number(drawn.items.len())), ("total", &total)],
+        );
+        (Some(shown), fill(words.ui_show_all, &[("total", &total)]))
+    } else {
+        (None, words.ui_show_fewer.to_owned())
+    };
+    html! {
+        <p class="pending-left-out" data-testid="pending-left-out">
+            if let Some(shown) = shown { { shown } { " " } }
+            <button type="button" class="show-all" onclick={toggle}>{ button }</button>
+        </p>
     }
 }
 

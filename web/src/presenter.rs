@@ -16,7 +16,7 @@ use idempotency_lab::store::{RowChange, TableName, Tables};
 
 use crate::labels::UiText;
 use crate::storage;
-use crate::tables::TableView;
+use crate::tables::drawn_table;
 
 /// The settings-store key of the type scale.
 const TYPE_SCALE_SETTING: &str = "idempotency-lab.type-scale";
@@ -205,15 +205,20 @@ pub struct PresenterTablesProps {
 /// rest, so that what the step did is on screen with it.
 #[function_component(PresenterTables)]
 pub fn presenter_tables(props: &PresenterTablesProps) -> Html {
-    let mut order: Vec<TableName> = TableName::ALL.to_vec();
+    let drawn_in_full = use_state(Vec::new);
     let touched = |table: TableName| props.changes.iter().any(|change| change.table == table);
-    order.sort_by_key(|table| (!touched(*table), *table != TableName::Stock));
+    // Touched first, then the stock, then the rest, each in the core's order (a stable sort
+    // by these ranks, without the sort's code in the page).
+    let rank =
+        |table: TableName| 2 * u8::from(!touched(table)) + u8::from(table != TableName::Stock);
+    let order = (0..4u8).flat_map(|wanted| {
+        TableName::ALL.iter().copied().filter(move |&table| rank(table) == wanted)
+    });
     html! {
         // A scrolling box is focusable, so that the keyboard can scroll it too.
         <section class="tables presenter-tables" aria-label={props.language.words().ui_store_tables} tabindex="0">
-            { for order.into_iter().map(|table| html! {
-                <TableView {table} rows={props.tables.rows_json(table)} language={props.language}
-                    changes={props.changes.iter().filter(|change| change.table == table).cloned().collect::<Vec<_>>()} />
+            { for order.map(|table| {
+                drawn_table(table, &props.tables, &props.changes, &drawn_in_full, props.language)
             }) }
         </section>
     }

@@ -12,10 +12,12 @@
 //! has them), and the drawing is hidden from them.
 
 use idempotency_lab::sim::Action;
-use idempotency_lab::view::{DiagramItem, Language, MarkKind, Moment, PendingItem, ScreenStep};
+use idempotency_lab::view::{
+    DiagramItem, DrawnPending, Language, MarkKind, Moment, PendingItem, ScreenStep, drawn_pending,
+};
 use yew::prelude::*;
 
-use crate::diagram::moment_name;
+use crate::diagram::{moment_name, pending_left_out};
 use crate::faults::fault_button;
 use crate::labels::UiText;
 
@@ -65,6 +67,8 @@ pub fn step_list(props: &StepListProps) -> Html {
         let on_reveal = props.on_reveal.clone();
         Callback::from(move |_: MouseEvent| on_reveal.emit(()))
     };
+    let all_pending = use_state(|| false);
+    let drawn = props.visible.then(|| drawn_pending(&props.pending, *all_pending));
     html! {
         <section class={classes!("step-list", (!props.visible).then_some("visually-hidden"))}
             data-testid="step-list" aria-label={ui.step_list}>
@@ -84,8 +88,8 @@ pub fn step_list(props: &StepListProps) -> Html {
                     }) }
                 </ol>
             </div>
-            if props.visible {
-                { pending_list(&props.pending, &props.on_inject, ui, props.language) }
+            if let Some(drawn) = &drawn {
+                { pending_list(drawn, pending_left_out(drawn, &all_pending, props.language), &props.on_inject, ui, props.language) }
             }
         </section>
     }
@@ -163,14 +167,17 @@ fn moment_entry(moment: &Moment, language: Language) -> Html {
 
 /// What waits now, one card per item with its fault buttons (as the diagram's pending part).
 fn pending_list(
-    pending: &[PendingItem],
+    drawn: &DrawnPending,
+    left_out: Html,
     on_inject: &Callback<Action>,
     ui: &UiText,
     language: Language,
 ) -> Html {
+    let pending = &drawn.items;
     html! {
         <section class="step-list-pending" data-testid="step-list-pending" aria-label={ui.waiting_now}>
             <h3 class="pending-title">{ if pending.is_empty() { ui.nothing_waits } else { ui.waiting_now } }</h3>
+            { left_out }
             <ul class="pending-rows">
                 { for pending.iter().map(|item| {
                     let lane = item.lane().map(|lane| lane.name_in(language)).unwrap_or_else(|| ui.clock.to_owned());

@@ -1,10 +1,12 @@
 //! Components that render the store's tables: one generic view, fed by the core's JSON view of
 //! each table (`Tables::rows_json`) and its column list, so a new column needs no web change.
 //! The rows that the current step changed (its `RowChange`s) are highlighted: inserted rows
-//! and updated rows each with their own class, deleted rows listed under their table.
+//! and updated rows each with their own class, deleted rows listed under their table. A large
+//! table draws only its first rows and those the step changed, with a button for the rest
+//! (the core's rule: `view::drawn_rows`).
 
 use idempotency_lab::store::{RowChange, TableName, Tables};
-use idempotency_lab::view::Language;
+use idempotency_lab::view::{Language, ROWS_DRAWN, drawn_rows};
 use idempotency_lab::words::fill;
 use yew::prelude::*;
 
@@ -24,13 +26,64 @@ pub struct StoreTablesProps {
 /// Every table of the store, in the core's order.
 #[function_component(StoreTables)]
 pub fn store_tables(props: &StoreTablesProps) -> Html {
+    let drawn_in_full = use_state(Vec::new);
     html! {
         <section class="tables" aria-label={props.language.words().ui_store_tables}>
-            { for TableName::ALL.iter().map(|&table| html! {
-                <TableView {table} rows={props.tables.rows_json(table)} language={props.language}
-                    changes={props.changes.iter().filter(|change| change.table == table).cloned().collect::<Vec<_>>()} />
+            { for TableName::ALL.iter().map(|&table| {
+                drawn_table(table, &props.tables, &props.changes, &drawn_in_full, props.language)
             }) }
         </section>
+    }
+}
+
+/// One table of the world shown, drawn as the core says (`view::drawn_rows`): a large one its
+/// first rows and those the step changed, with how many are left out and a button that draws
+/// them all (`drawn_in_full` lists the tables the learner asked to see whole), and one that
+/// goes back to the first ones.
+pub fn drawn_table(
+    table: TableName,
+    tables: &Tables,
+    changes: &[RowChange],
+    drawn_in_full: &UseStateHandle<Vec<TableName>>,
+    language: Language,
+) -> Html {
+    let all = drawn_in_full.contains(&table);
+    let changes: Vec<RowChange> =
+        changes.iter().filter(|change| change.table == table).cloned().collect();
+    let drawn = drawn_rows(tables, table, &changes, all);
+    let words = language.words();
+    let toggle = {
+        let drawn_in_full = drawn_in_full.clone();
+        Callback::from(move |_: MouseEvent| {
+            let mut tables = (*drawn_in_full).clone();
+            match tables.iter().position(|other| *other == table) {
+                Some(index) => drop(tables.remove(index)),
+                None => tables.push(table),
+            }
+            drawn_in_full.set(tables);
+        })
+    };
+    let total = language.number(drawn.total as u64);
+    let more = drawn.left_out() > 0;
+    let line = more.then(|| {
+        let shown = language.number(drawn.rows.len() as u64);
+        fill(words.ui_rows_shown, &[("shown", &shown), ("total", &total)])
+    });
+    let button = if more {
+        fill(words.ui_show_all, &[("total", &total)])
+    } else {
+        words.ui_show_fewer.to_owned()
+    };
+    html! {
+        <>
+            <TableView {table} rows={drawn.rows} {changes} {language} />
+            if more || (all && drawn.total > ROWS_DRAWN) {
+                <p class="rows-left-out" data-testid={format!("rows-left-out-{}", table.as_str())}>
+                    if let Some(line) = line { { line } { " " } }
+                    <button type="button" class="show-all" onclick={toggle}>{ button }</button>
+                </p>
+            }
+        </>
     }
 }
 

@@ -41,8 +41,21 @@ macro_rules! tables {
             /// The rows of one table as JSON objects, in key order: what the page and the
             /// trace show.
             pub fn rows_json(&self, table: TableName) -> Vec<serde_json::Value> {
+                self.first_rows_json(table, usize::MAX)
+            }
+
+            /// The first `count` rows of one table as JSON objects, in key order: a screen
+            /// of a large world draws a few ([`crate::view::drawn_rows`]).
+            pub fn first_rows_json(&self, table: TableName, count: usize) -> Vec<serde_json::Value> {
                 match table {
-                    $( TableName::$variant => self.$field.values().map(row_json).collect(), )*
+                    $( TableName::$variant => self.$field.values().take(count).map(row_json).collect(), )*
+                }
+            }
+
+            /// How many rows one table holds.
+            pub fn row_count(&self, table: TableName) -> usize {
+                match table {
+                    $( TableName::$variant => self.$field.len(), )*
                 }
             }
 

@@ -6,7 +6,7 @@
 //! one screen shows at a point of a run, in one language (`screen`). Its parts: the sequence diagram's model (`diagram`), the run's decisive
 //! moments it narrates (`moments`) and its Mermaid text (`mermaid`), what waits at the cursor
 //! for display (`pending`), one schedule run in both modes side by side (`compare`), where each
-//! invariant broke (`breaks`), the dead letters in words (`dead_letters`), a limit of the store reached in words (`limit_reached`), the link that carries a run (`share`), and the words (`lang`:
+//! invariant broke (`breaks`), the dead letters in words (`dead_letters`), how much of a large world a screen draws (`drawn`), a limit of the store reached in words (`limit_reached`), the link that carries a run (`share`), and the words (`lang`:
 //! the languages and the invariants' and faults' titles; `lesson`: the lessons' texts).
 //! Nothing in `sim` uses this module.
 
@@ -15,6 +15,7 @@ mod breaks;
 mod compare;
 mod dead_letters;
 mod diagram;
+mod drawn;
 mod lesson;
 mod limit_reached;
 mod mermaid;
@@ -30,6 +31,9 @@ pub use breaks::{breaking_steps, first_break};
 pub use compare::{CompareInput, ComparedRun, Comparison, compare};
 pub use dead_letters::dead_letter_sentences;
 pub use diagram::{ArrowKind, DiagramItem, Lane, MarkKind, lanes, step_items_in};
+pub use drawn::{
+    DrawnPending, DrawnRows, PENDING_DRAWN_PER_LANE, ROWS_DRAWN, drawn_pending, drawn_rows,
+};
 pub use lesson::{LessonText, lesson_text};
 pub use limit_reached::limit_reached_sentence;
 pub use mermaid::trace_to_mermaid;

@@ -779,6 +779,14 @@ words! {
     ui_store_tables: Text,
     /// An empty table.
     ui_no_rows: Text,
+    /// Under a large table, how many of its rows are drawn (`{shown}` of `{total}`).
+    ui_rows_shown: Text,
+    /// Under the waiting items of a large world, how many are drawn (`{shown}` of `{total}`).
+    ui_pending_shown: Text,
+    /// The button that draws every row or item left out (`{total}`).
+    ui_show_all: Text,
+    /// The button that draws only the first rows or items again.
+    ui_show_fewer: Text,
     /// The jump to the step where an invariant broke (`{step}`).
     ui_go_to_break: Text,
 

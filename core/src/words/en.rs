@@ -411,6 +411,10 @@ pub(crate) const WORDS: Words = Words {
     ui_earlier_not_drawn: "▲ {hidden} earlier steps not drawn: show {more} more",
     ui_store_tables: "Store tables",
     ui_no_rows: "no rows",
+    ui_rows_shown: "Showing {shown} of {total} rows: the first ones and those the step changed.",
+    ui_pending_shown: "Showing {shown} of {total} waiting items: the first ones in each column of the diagram.",
+    ui_show_all: "Show all {total}",
+    ui_show_fewer: "Show fewer",
     ui_go_to_break: "go to step {step}, where it broke",
 
     ui_course_heading: "The course",

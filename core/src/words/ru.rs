@@ -417,6 +417,10 @@ pub(crate) const WORDS: Words = Words {
     ui_earlier_not_drawn: "▲ Более ранних шагов не нарисовано: {hidden}. Показать ещё {more}",
     ui_store_tables: "Таблицы БД",
     ui_no_rows: "нет строк",
+    ui_rows_shown: "Показано строк: {shown} из {total} — первые и те, что изменил шаг.",
+    ui_pending_shown: "Показано ожидающих элементов: {shown} из {total} — первые в каждой колонке схемы.",
+    ui_show_all: "Показать все ({total})",
+    ui_show_fewer: "Показать меньше",
     ui_go_to_break: "перейти к шагу {step}, где он нарушен",
 
     ui_course_heading: "Курс",

@@ -8,8 +8,8 @@
 
 use std::collections::BTreeSet;
 
-use idempotency_lab::sim::Simulation;
-use idempotency_lab::view::{ShareLink, pending};
+use idempotency_lab::sim::{Simulation, World};
+use idempotency_lab::view::{PendingTarget, ShareLink, drawn_pending, pending};
 use idempotency_lab_tests::browser::LabPage;
 use idempotency_lab_tests::long_run::long_scenario;
 
@@ -38,19 +38,21 @@ const CHECK: &str = "(() => {
 })()";
 
 /// The pending rows the step after [`OPENED_AT`] adds, by the core: `pending-<target>` of
-/// each item waiting after it that did not wait before it.
+/// each item drawn after it (`view::drawn_pending`: the first ones of each lane) that was not
+/// drawn before it.
 fn new_targets() -> BTreeSet<String> {
     let (scenario, seed, _) = long_scenario();
     let mut simulation = Simulation::new(scenario, seed).unwrap();
-    for _ in 0..OPENED_AT {
-        simulation.step().unwrap();
-    }
-    let before: BTreeSet<_> = pending(simulation.world()).iter().map(|item| item.target).collect();
+    simulation.run_to(OPENED_AT);
+    let drawn = |world: &World| -> Vec<PendingTarget> {
+        drawn_pending(&pending(world), false).items.iter().map(|item| item.target).collect()
+    };
+    let before: BTreeSet<_> = drawn(simulation.world()).into_iter().collect();
     simulation.step().unwrap();
-    pending(simulation.world())
-        .iter()
-        .filter(|item| !before.contains(&item.target))
-        .map(|item| format!("pending-{}", item.target))
+    drawn(simulation.world())
+        .into_iter()
+        .filter(|target| !before.contains(target))
+        .map(|target| format!("pending-{target}"))
         .collect()
 }
 
