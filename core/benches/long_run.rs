@@ -155,9 +155,20 @@ fn main() {
         "its peak heap is the world's size".to_owned()
     }));
     phases.push(measure("run index (whole run)", || {
+        let before = Instant::now();
         let mut index = RunIndex::default();
         index.extend(simulation.steps());
-        format!("{} steps indexed", index.steps_indexed())
+        let took = before.elapsed();
+        let shown = index.steps_indexed();
+        format!(
+            "{shown} steps indexed in {} ({:.3} us/step): {} moments, {} invariants broken, {} \
+             dead letters",
+            ms(took),
+            took.as_secs_f64() * 1e6 / shown.max(1) as f64,
+            index.moments_drawn(shown, 0).count(),
+            index.breaking_steps(shown).len(),
+            index.dead_letter_sentences(shown, Language::En).len()
+        )
     }));
     phases.push(measure("world_after (64 jumps)", || {
         let mut slowest = Duration::ZERO;

@@ -26,6 +26,9 @@ use idempotency_lab::view::{IndexedRun, ShareError, ShareLink, SharedScenario};
 
 use crate::notices::{Notice, Problem};
 
+#[cfg(test)]
+mod tests;
+
 /// The catalogue entry the page opens with.
 pub const FIRST_SCENARIO: &str = "f01-duplicate-delivery";
 /// The id shown for a scenario that came from a file rather than the catalogue.
@@ -730,7 +733,9 @@ impl LabState {
         self.choices = run.choices;
         self.outcomes = played.outcomes;
         // The new run is this one played again to the cursor: the index of those steps stays.
-        debug_assert!(played.simulation.steps().get(..self.cursor) == self.sim.steps().get(..self.cursor));
+        debug_assert!(
+            played.simulation.steps().get(..self.cursor) == self.sim.steps().get(..self.cursor)
+        );
         let index = self.sim.index().clone();
         self.sim = Rc::new(IndexedRun::branched(played.simulation, index, self.cursor));
         let step = self.cursor + 1;

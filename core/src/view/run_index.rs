@@ -137,7 +137,8 @@ impl RunIndex {
     pub fn moments_drawn(&self, shown: usize, hidden: usize) -> impl Iterator<Item = Moment> + '_ {
         self.assert_indexed(shown);
         // A range whose start is past its end is a panic: no step after `hidden` is shown.
-        let window = (hidden < shown).then(|| self.drawn.range((hidden + 1, 0)..=(shown, usize::MAX)));
+        let window =
+            (hidden < shown).then(|| self.drawn.range((hidden + 1, 0)..=(shown, usize::MAX)));
         window
             .into_iter()
             .flatten()

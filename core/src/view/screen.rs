@@ -14,12 +14,12 @@ use crate::ids::Tick;
 use crate::invariants::{InvariantId, Violation};
 use crate::sim::{StopReason, TraceStep, World};
 use crate::store::RowChange;
-#[cfg(test)]
-use crate::view::{breaking_steps, dead_letter_sentences, moments};
 use crate::view::{
     DiagramItem, IndexedRun, Lane, Moment, PendingItem, action_text, lanes, pending_in,
     step_items_in,
 };
+#[cfg(test)]
+use crate::view::{breaking_steps, dead_letter_sentences, moments};
 use crate::words::{Language, fill};
 
 /// How many steps the diagram draws before the cursor, and how many more each reveal adds: a
