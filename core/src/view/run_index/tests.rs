@@ -93,11 +93,44 @@ fn every_lesson_in_both_twins_indexed_step_by_step_answers_as_its_steps_do() {
                 check(&run, taken).unwrap_or_else(|why| panic!("{} {mode:?}: {why}", entry.id));
                 check(&run, taken / 2).unwrap_or_else(|why| panic!("{} {mode:?}: {why}", entry.id));
             }
+            // Every step rewound to once the run has ended, among them those between a moment's
+            // statement and the step that tells it (known later, not drawn yet).
+            for cursor in 0..=run.steps().len() {
+                check(&run, cursor).unwrap_or_else(|why| panic!("{} {mode:?}: {why}", entry.id));
+            }
             kinds.extend(moments(run.steps()).iter().map(|moment| moment.kind));
         }
     }
     // The lessons draw every kind of moment, so each kind's mapping is checked above.
     assert_eq!(kinds.len(), crate::view::MomentKind::ALL.len(), "{kinds:?}");
+}
+
+#[test]
+fn every_lesson_truncated_at_each_step_and_indexed_again_answers_as_its_steps_do() {
+    // A truncation between a statement and the step that tells its moment (an inbox insert
+    // and its acknowledgement, a guarded `UPDATE` and its `COMMIT`) keeps the moment finder's
+    // state of the kept steps, not that of the steps forgotten.
+    for entry in CATALOGUE {
+        for mode in [PatternMode::Naive, PatternMode::Idempotent] {
+            let scenario = catalogue_scenario(entry.id).unwrap().with_all_patterns(mode);
+            let run = IndexedRun::new({
+                let mut simulation = Simulation::new(scenario, 0).unwrap();
+                simulation.run_to_end();
+                simulation
+            });
+            let steps = run.steps();
+            for kept in 0..=steps.len() {
+                let mut index = run.index().clone();
+                index.truncate(&steps[..kept]);
+                assert_eq!(index.steps_indexed(), kept);
+                check_answers(&index, steps, kept)
+                    .unwrap_or_else(|why| panic!("{} {mode:?} kept {kept}: {why}", entry.id));
+                index.extend(steps);
+                check_answers(&index, steps, steps.len())
+                    .unwrap_or_else(|why| panic!("{} {mode:?} kept {kept}: {why}", entry.id));
+            }
+        }
+    }
 }
 
 #[test]
@@ -168,6 +201,9 @@ fn index_across_a_branch(
     prop_assert_eq!(run.index().steps_indexed(), run.steps().len());
     for cursor in cursors(run.steps().len(), 16).chain([kept]) {
         check(&run, cursor).map_err(TestCaseError::fail)?;
+    }
+    for cursor in 0..=run.steps().len() {
+        check_answers(run.index(), run.steps(), cursor).map_err(TestCaseError::fail)?;
     }
     // Truncated to nothing, and indexed again: the run's index from its start.
     let mut index = run.index().clone();
