@@ -9,11 +9,14 @@
 //!   counted and the five slowest named;
 //! - `rewindable slowest, least 3`: the same for the page's run, whose steps also keep
 //!   snapshots;
-//! - `rewindable`: the page's run (`Simulation::new` + `step`, snapshots kept), with its slowest
-//!   step and its cost a step at 1K, 5K, 10K and 20K steps (the growth curve);
+//! - `rewindable`: the page's run (`view::IndexedRun`: `Simulation::new` + `step`, snapshots
+//!   kept, each step indexed), with its slowest step and its cost a step at 1K, 5K, 10K and 20K
+//!   steps (the growth curve);
+//! - `run index`: the index alone (`view::RunIndex`) built over the whole run at once, what
+//!   the rewindable run's steps pay for it between them;
 //! - `world_after`: rewinding the rewindable run to 64 steps spread over it (a slider jump);
-//! - `screen`: the screen model (`view::Screen::at`) at each of those 64 steps, what the page
-//!   asks of the core to draw the step it jumped to;
+//! - `screen`: the screen model (`view::Screen::at`, with the run's index) at each of those 64
+//!   steps, what the page asks of the core to draw the step it jumped to;
 //! - `replay`: the CLI's `replay` of the run's trace JSON (parse, replay, print again);
 //! - `sql`: the CLI's `sql` (the run as psql scripts);
 //! - `link`: a share link of the run at its last step, decoded and opened; and the same with
@@ -32,7 +35,7 @@ use std::time::{Duration, Instant};
 
 use idempotency_lab::sim::bounds::longest_run_scenario;
 use idempotency_lab::sim::{AnchoredAction, RequestIndex, Run, Simulation, Trace, UserChoice};
-use idempotency_lab::view::{Language, Screen, ScreenInput, ShareLink};
+use idempotency_lab::view::{IndexedRun, Language, RunIndex, Screen, ScreenInput, ShareLink};
 use peakmem_alloc::{INSTRUMENTED_SYSTEM, PeakMemAlloc, PeakMemAllocTrait};
 
 #[global_allocator]
@@ -74,14 +77,18 @@ fn measure(name: &'static str, work: impl FnOnce() -> String) -> Phase {
     Phase { name, took, peak_heap_bytes: peak(), detail }
 }
 
-/// The steps' mean cost around each of `marks` (the 200 steps before it).
-fn step_costs(simulation: &mut Simulation, marks: &[usize]) -> (Duration, Vec<(usize, f64)>) {
+/// The steps' mean cost around each of `marks` (the 200 steps before it), each step taken by
+/// `step` (its number, or `None` once the run has stopped).
+fn step_costs(
+    mut step: impl FnMut() -> Option<usize>,
+    marks: &[usize],
+) -> (Duration, Vec<(usize, f64)>) {
     let mut slowest = Duration::ZERO;
     let mut window = Duration::ZERO;
     let mut curve = Vec::new();
     loop {
         let before = Instant::now();
-        let Some(step) = simulation.step().map(|step| step.step) else { break };
+        let Some(step) = step() else { break };
         let took = before.elapsed();
         slowest = slowest.max(took);
         if marks.iter().any(|mark| step + 200 > *mark && step <= *mark) {
@@ -112,7 +119,7 @@ fn main() {
 
     phases.push(measure("run (read once)", || {
         let mut simulation = Simulation::without_snapshots(scenario.clone(), seed).unwrap();
-        let (slowest, curve) = step_costs(&mut simulation, &marks);
+        let (slowest, curve) = step_costs(|| simulation.step().map(|step| step.step), &marks);
         let steps = simulation.steps().len();
         trace = Some(simulation.into_trace());
         format!("{steps} steps, slowest step {}, us/step {}", ms(slowest), curve_text(&curve))
@@ -129,10 +136,10 @@ fn main() {
     let steps = trace.steps.len();
     drop(trace);
 
-    let mut rewindable: Option<Simulation> = None;
+    let mut rewindable: Option<IndexedRun> = None;
     phases.push(measure("rewindable (the page's run)", || {
-        let mut simulation = Simulation::new(scenario.clone(), seed).unwrap();
-        let (slowest, curve) = step_costs(&mut simulation, &marks);
+        let mut simulation = IndexedRun::new(Simulation::new(scenario.clone(), seed).unwrap());
+        let (slowest, curve) = step_costs(|| simulation.step().map(|step| step.step), &marks);
         let (snapshots, interval) = simulation.snapshots_kept();
         rewindable = Some(simulation);
         format!(
@@ -146,6 +153,22 @@ fn main() {
         let world = simulation.world().clone();
         drop(world);
         "its peak heap is the world's size".to_owned()
+    }));
+    phases.push(measure("run index (whole run)", || {
+        let before = Instant::now();
+        let mut index = RunIndex::default();
+        index.extend(simulation.steps());
+        let took = before.elapsed();
+        let shown = index.steps_indexed();
+        format!(
+            "{shown} steps indexed in {} ({:.3} us/step): {} moments, {} invariants broken, {} \
+             dead letters",
+            ms(took),
+            took.as_secs_f64() * 1e6 / shown.max(1) as f64,
+            index.moments_drawn(shown, 0).count(),
+            index.breaking_steps(shown).len(),
+            index.dead_letter_sentences(shown, Language::En).len()
+        )
     }));
     phases.push(measure("world_after (64 jumps)", || {
         let mut slowest = Duration::ZERO;
@@ -169,8 +192,8 @@ fn main() {
             let world = simulation.world_after(step).expect("within the run");
             let before = Instant::now();
             let screen = Screen::at(&ScreenInput {
-                scenario: simulation.scenario(),
-                steps: simulation.steps().get(..step).unwrap_or_default(),
+                run: &simulation,
+                cursor: step,
                 world: &world,
                 stop: None,
                 revealed: 0,

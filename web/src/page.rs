@@ -230,8 +230,8 @@ impl PageState {
         let lab = &self.lab;
         let at_end = lab.cursor == lab.sim.steps().len();
         Screen::at(&ScreenInput {
-            scenario: lab.sim.scenario(),
-            steps: lab.shown_steps(),
+            run: &lab.sim,
+            cursor: lab.cursor,
             world: &lab.world,
             stop: lab.sim.stop_reason().filter(|_| at_end),
             revealed: self.extra_revealed(),

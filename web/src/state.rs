@@ -22,9 +22,12 @@ use idempotency_lab::sim::{
     self, CATALOGUE, ChoiceOutcome, Pattern, PatternMode, Patterns, Played, ReplayError, Run,
     RunOpener, Scenario, Simulation, Trace, TraceStep, UserChoice, World,
 };
-use idempotency_lab::view::{ShareError, ShareLink, SharedScenario};
+use idempotency_lab::view::{IndexedRun, ShareError, ShareLink, SharedScenario};
 
 use crate::notices::{Notice, Problem};
+
+#[cfg(test)]
+mod tests;
 
 /// The catalogue entry the page opens with.
 pub const FIRST_SCENARIO: &str = "f01-duplicate-delivery";
@@ -48,9 +51,11 @@ pub struct LabState {
     pub choices: Vec<UserChoice>,
     /// Where the run took each choice.
     pub outcomes: Vec<ChoiceOutcome>,
-    /// The run so far (it may be ahead of the cursor after a rewind). Shared between states,
-    /// so that an action that does not change the run does not copy it.
-    pub sim: Rc<Simulation>,
+    /// The run so far (it may be ahead of the cursor after a rewind), with the index of its
+    /// steps that every step taken extends and a branch keeps up to where it branched, so a
+    /// screen at any step costs its window. Shared between states, so that an action that does
+    /// not change the run does not copy it.
+    pub sim: Rc<IndexedRun>,
     /// How many steps are shown: 0 is the start.
     pub cursor: usize,
     /// The world after `cursor` steps.
@@ -199,7 +204,7 @@ impl Pending {
                     })?;
                 state.choices = opened.run.choices;
                 state.outcomes = opened.outcomes;
-                state.sim = Rc::new(opened.simulation);
+                state.sim = Rc::new(IndexedRun::new(opened.simulation));
                 state.notice = state.missing_notice();
                 state.presenter = link.presenter;
                 state.show_new_run_at(opened.step);
@@ -211,7 +216,7 @@ impl Pending {
                 let mut state = LabState::with_run(&id, base, patterns, seed, Vec::new())?;
                 state.choices = run.choices;
                 state.outcomes = played.outcomes;
-                state.sim = Rc::new(played.simulation);
+                state.sim = Rc::new(IndexedRun::new(played.simulation));
                 let end = state.sim.steps().len();
                 state.show_new_run_at(end);
                 Ok(state)
@@ -371,7 +376,7 @@ impl LabState {
             seed: 0,
             choices: Vec::new(),
             outcomes: Vec::new(),
-            sim: Rc::new(sim),
+            sim: Rc::new(IndexedRun::new(sim)),
             cursor: 0,
             playing: false,
             speed_ms: SPEEDS_MS[1],
@@ -418,7 +423,7 @@ impl LabState {
             choices: run.choices,
             outcomes: played.outcomes,
             world,
-            sim: Rc::new(played.simulation),
+            sim: Rc::new(IndexedRun::new(played.simulation)),
             cursor: 0,
             playing: false,
             speed_ms: SPEEDS_MS[1],
@@ -727,7 +732,12 @@ impl LabState {
         self.left_behind.clear();
         self.choices = run.choices;
         self.outcomes = played.outcomes;
-        self.sim = Rc::new(played.simulation);
+        // The new run is this one played again to the cursor: the index of those steps stays.
+        debug_assert!(
+            played.simulation.steps().get(..self.cursor) == self.sim.steps().get(..self.cursor)
+        );
+        let index = self.sim.index().clone();
+        self.sim = Rc::new(IndexedRun::branched(played.simulation, index, self.cursor));
         let step = self.cursor + 1;
         self.show_new_run_at(step);
     }

@@ -2,22 +2,31 @@
 //! dead-letter queue for an operator. It is an outcome of its own, shown beside the
 //! invariants (I6 does not count it), in the page's and the CLI's language.
 
-use crate::sim::{TraceStep, dead_letters};
+use crate::ids::MessageId;
+use crate::sim::{EntryId, TraceStep, dead_letters};
 use crate::words::{Language, fill};
 
 /// One sentence per dead letter of `steps`, in `language`, in the order they were
 /// dead-lettered.
 pub fn dead_letter_sentences(steps: &[TraceStep], language: Language) -> Vec<String> {
-    let words = language.words();
     dead_letters(steps)
         .into_iter()
-        .map(|(step, entry, message_id)| {
-            fill(
-                words.dead_lettered,
-                &[("step", &step), ("message", &message_id), ("entry", &entry.0)],
-            )
-        })
+        .map(|(step, entry, message_id)| dead_letter_sentence(step, entry, message_id, language))
         .collect()
+}
+
+/// The sentence of the copy `entry` of `message_id`, dead-lettered at `step`, in `language`:
+/// [`dead_letter_sentences`]'s and the run's index's (`view::RunIndex`).
+pub(crate) fn dead_letter_sentence(
+    step: usize,
+    entry: EntryId,
+    message_id: MessageId,
+    language: Language,
+) -> String {
+    fill(
+        language.words().dead_lettered,
+        &[("step", &step), ("message", &message_id), ("entry", &entry.0)],
+    )
 }
 
 #[cfg(test)]

@@ -145,26 +145,50 @@ pub(crate) fn step_moments(step: &TraceStep) -> Vec<MomentKind> {
 /// `INSERT INTO reservations ... ON CONFLICT DO NOTHING` that inserted 0 rows, P4's
 /// `INSERT INTO inbox` that met the key. The trace is not changed: the view maps them.
 pub fn moments(steps: &[TraceStep]) -> Vec<Moment> {
-    let mut payments = PaymentRepeats::default();
-    let mut consumers = ConsumerStatements::default();
+    let mut finder = MomentFinder::default();
     let mut moments = Vec::new();
     for step in steps {
-        let lane = Lane::of_actor(step.actor);
-        consumers.step(step);
-        let kinds = step_moments(step);
-        moments.extend(kinds.into_iter().map(|kind| Moment {
-            step: consumers.statement_of(step, kind).unwrap_or(step.step),
-            kind,
-            lane,
-        }));
-        if let Some(update) = payments.step(step) {
-            moments.push(Moment { step: update, kind: MomentKind::AlreadyPaid, lane });
-        }
+        finder.step(step, &mut moments);
     }
     // Mapped back to their statements, the moments stay in step order (stable: two on one
     // step keep their event order).
     moments.sort_by_key(|moment| moment.step);
     moments
+}
+
+/// What finding the moments of a run step by step remembers between its steps: each send's
+/// progress towards a repeated payment ([`PaymentRepeats`]) and each consumer's statements
+/// ([`ConsumerStatements`]). [`moments`] follows a whole run with one; the run's index
+/// (`view::RunIndex`) keeps one as the run grows.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct MomentFinder {
+    payments: PaymentRepeats,
+    consumers: ConsumerStatements,
+}
+
+impl MomentFinder {
+    /// Follows `step` and pushes onto `found` the moments it makes known, in the order
+    /// [`moments`] lists them before it sorts them by the step each is drawn on (a moment is
+    /// drawn on its own step or an earlier one, never a later one).
+    pub(crate) fn step(&mut self, step: &TraceStep, found: &mut Vec<Moment>) {
+        let lane = Lane::of_actor(step.actor);
+        self.consumers.step(step);
+        let kinds = step_moments(step);
+        found.extend(kinds.into_iter().map(|kind| Moment {
+            step: self.consumers.statement_of(step, kind).unwrap_or(step.step),
+            kind,
+            lane,
+        }));
+        if let Some(update) = self.payments.step(step) {
+            found.push(Moment { step: update, kind: MomentKind::AlreadyPaid, lane });
+        }
+    }
+
+    /// Follows `step` only: what a finder replaying a run's first steps needs.
+    pub(crate) fn follow(&mut self, step: &TraceStep) {
+        self.consumers.step(step);
+        self.payments.step(step);
+    }
 }
 
 /// The start of P1's idempotent ledger insert (`sql::statements::insert` of a reservation).
@@ -189,7 +213,7 @@ struct Delivery {
 }
 
 /// Each consumer instance's [`Delivery`], by its statements in step order.
-#[derive(Default)]
+#[derive(Clone, Debug, Default)]
 struct ConsumerStatements {
     deliveries: Vec<(Actor, Delivery)>,
 }
@@ -322,7 +346,7 @@ enum PaymentRepeat {
 }
 
 /// Each API send's progress through [`PaymentRepeat`], by its statements in step order.
-#[derive(Default)]
+#[derive(Clone, Debug, Default)]
 struct PaymentRepeats {
     sends: BTreeMap<AttemptId, PaymentRepeat>,
 }

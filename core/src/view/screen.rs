@@ -12,12 +12,14 @@ use std::collections::BTreeMap;
 
 use crate::ids::Tick;
 use crate::invariants::{InvariantId, Violation};
-use crate::sim::{Scenario, StopReason, TraceStep, World};
+use crate::sim::{StopReason, TraceStep, World};
 use crate::store::RowChange;
 use crate::view::{
-    DiagramItem, Lane, Moment, PendingItem, action_text, breaking_steps, dead_letter_sentences,
-    lanes, moments, pending_in, step_items_in,
+    DiagramItem, IndexedRun, Lane, Moment, PendingItem, action_text, lanes, pending_in,
+    step_items_in,
 };
+#[cfg(test)]
+use crate::view::{breaking_steps, dead_letter_sentences, moments};
 use crate::words::{Language, fill};
 
 /// How many steps the diagram draws before the cursor, and how many more each reveal adds: a
@@ -33,10 +35,12 @@ pub fn first_drawn(shown: usize, revealed: usize) -> usize {
 /// What a screen is asked for.
 #[derive(Clone, Copy, Debug)]
 pub struct ScreenInput<'a> {
-    /// The run's scenario (its lanes).
-    pub scenario: &'a Scenario,
-    /// The run's steps up to the cursor.
-    pub steps: &'a [TraceStep],
+    /// The run shown, with the index of its steps (they may go on past the cursor, after a
+    /// rewind).
+    pub run: &'a IndexedRun,
+    /// How many of the run's steps are shown: 0 is the start, and more than the run has shows
+    /// them all.
+    pub cursor: usize,
     /// The world after them.
     pub world: &'a World,
     /// Why the run ended, when the cursor is at its end and it has.
@@ -47,6 +51,14 @@ pub struct ScreenInput<'a> {
     pub waits: bool,
     /// The language of every word.
     pub language: Language,
+}
+
+impl ScreenInput<'_> {
+    /// The run's steps up to the cursor.
+    fn shown_steps(&self) -> &[TraceStep] {
+        let steps = self.run.steps();
+        steps.get(..self.cursor).unwrap_or(steps)
+    }
 }
 
 /// One screen of the lab.
@@ -115,27 +127,62 @@ impl InvariantLine {
 }
 
 impl Screen {
-    /// The screen at the point `input` names.
+    /// The screen at the point `input` names. What it reads of every step up to the cursor
+    /// (the moments drawn on the window, where each invariant broke, the dead letters) the
+    /// run's index answers ([`crate::view::RunIndex`]): a screen costs its window, at any step
+    /// of a run of any length.
     pub fn at(input: &ScreenInput<'_>) -> Screen {
+        let index = input.run.index();
+        let shown = input.shown_steps().len();
+        let hidden = first_drawn(shown, input.revealed);
+        Screen::of_parts(
+            input,
+            index.moments_drawn(shown, hidden),
+            &index.breaking_steps(shown),
+            index.dead_letter_sentences(shown, input.language),
+        )
+    }
+
+    /// The screen at the point `input` names, derived from every step up to the cursor without
+    /// the run's index: the reference [`Screen::at`] is tested against.
+    #[cfg(test)]
+    pub(crate) fn from_scratch(input: &ScreenInput<'_>) -> Screen {
+        let steps = input.shown_steps();
+        let hidden = first_drawn(steps.len(), input.revealed);
+        Screen::of_parts(
+            input,
+            moments(steps).into_iter().filter(|moment| moment.step > hidden),
+            &breaking_steps(steps),
+            dead_letter_sentences(steps, input.language),
+        )
+    }
+
+    /// The screen at the point `input` names, with the run's moments up to the cursor drawn on
+    /// the window's steps (`window_moments`, in step order), where each invariant broke up to
+    /// the cursor (`breaks`) and the dead letters up to it in words.
+    fn of_parts(
+        input: &ScreenInput<'_>,
+        window_moments: impl Iterator<Item = Moment>,
+        breaks: &BTreeMap<InvariantId, usize>,
+        dead_letters: Vec<String>,
+    ) -> Screen {
         let language = input.language;
-        let hidden = first_drawn(input.steps.len(), input.revealed);
-        let drawn = input.steps.get(hidden..).unwrap_or_default();
-        // The run's moments up to the cursor (a payment's repeat is told by its earlier
-        // steps), those of the drawn steps.
-        let mut run_moments =
-            moments(input.steps).into_iter().filter(|moment| moment.step > hidden).peekable();
+        let shown_steps = input.shown_steps();
+        let hidden = first_drawn(shown_steps.len(), input.revealed);
+        let drawn = shown_steps.get(hidden..).unwrap_or_default();
+        let mut window_moments = window_moments.peekable();
         let current = drawn.last().map(|step| step.step);
         let steps: Vec<ScreenStep> = drawn
             .iter()
             .map(|step| {
-                while run_moments.next_if(|moment| moment.step < step.step).is_some() {}
+                while window_moments.next_if(|moment| moment.step < step.step).is_some() {}
                 ScreenStep {
                     step: step.step,
                     tick: step.tick,
                     action: action_text(&step.action, language),
                     items: step_items_in(step, language),
                     moments: std::iter::from_fn(|| {
-                        run_moments.next_if(|moment| moment.step == step.step)
+                        window_moments.next_if(|moment| moment.step == step.step)
                     })
                     .collect(),
                     current: Some(step.step) == current,
@@ -149,23 +196,24 @@ impl Screen {
         });
         Screen {
             language,
-            caption: caption(input),
+            caption: caption(input, shown_steps.last()),
             empty,
-            lanes: lanes_drawn(lanes(input.scenario), &steps),
+            lanes: lanes_drawn(lanes(input.run.scenario()), &steps),
             hidden,
             steps,
             pending: pending_in(input.world, language),
-            invariants: invariant_lines(&input.world.violations(), input.steps, language),
-            dead_letters: dead_letter_sentences(input.steps, language),
-            changes: input.steps.last().map(|step| step.row_changes.clone()).unwrap_or_default(),
+            invariants: invariant_lines(&input.world.violations(), breaks, language),
+            dead_letters,
+            changes: shown_steps.last().map(|step| step.row_changes.clone()).unwrap_or_default(),
         }
     }
 }
 
-/// The caption: "Step 5 (tick 0): ... — the statement", and why the run ended when it has.
-fn caption(input: &ScreenInput<'_>) -> String {
+/// The caption: "Step 5 (tick 0): ... — the statement" of the step shown (`last`), and why
+/// the run ended when it has.
+fn caption(input: &ScreenInput<'_>, last: Option<&TraceStep>) -> String {
     let words = input.language.words();
-    let step = match input.steps.last() {
+    let step = match last {
         Some(step) => format!(
             "{} {} ({} {}): {}{}",
             words.ui_step_caption,
@@ -207,14 +255,14 @@ fn lanes_drawn(mut lanes: Vec<Lane>, steps: &[ScreenStep]) -> Vec<Lane> {
 }
 
 /// I1 to I7 over `violations` (the world's at the cursor), each with its sentences in
-/// `language` and where it broke among `steps`: the page's invariants panel, the embed's and
-/// the JavaScript API's `invariants()`.
+/// `language` and where it broke (`breaks`: [`crate::view::RunIndex::breaking_steps`] at the
+/// cursor, or [`crate::view::breaking_steps`] of the steps up to it): the page's invariants panel, the
+/// embed's and the JavaScript API's `invariants()`.
 pub fn invariant_lines(
     violations: &[Violation],
-    steps: &[TraceStep],
+    breaks: &BTreeMap<InvariantId, usize>,
     language: Language,
 ) -> Vec<InvariantLine> {
-    let breaks: BTreeMap<InvariantId, usize> = breaking_steps(steps);
     InvariantId::ALL
         .iter()
         .map(|&id| {

@@ -6,7 +6,7 @@
 //! Russian. The note at the end counts the traces.
 
 use idempotency_lab::sim::{CATALOGUE, PatternMode, Simulation, catalogue_scenario};
-use idempotency_lab::view::{Language, invariant_lines};
+use idempotency_lab::view::{Language, breaking_steps, invariant_lines};
 use idempotency_lab_tests::node::{fresh_dir, run_script};
 use serde_json::{Value, json};
 
@@ -44,8 +44,8 @@ fn node_package_traces_equal_the_native_core_byte_for_byte() {
                         .unwrap_or_else(|error| panic!("read {}: {error}", path.display())),
                 )
                 .expect("invariants() is JSON");
-                let lines =
-                    invariant_lines(&simulation.world().violations(), simulation.steps(), language);
+                let breaks = breaking_steps(simulation.steps());
+                let lines = invariant_lines(&simulation.world().violations(), &breaks, language);
                 let expected: Vec<Value> = lines
                     .iter()
                     .map(|line| {

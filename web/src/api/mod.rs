@@ -531,8 +531,9 @@ impl Lab {
             None => Language::En,
             Some(value) => convert::language(&value, "language")?,
         };
-        let lines =
-            invariant_lines(&self.state.world.violations(), self.state.shown_steps(), language);
+        let shown = self.state.shown_steps().len();
+        let breaks = self.state.sim.index().breaking_steps(shown);
+        let lines = invariant_lines(&self.state.world.violations(), &breaks, language);
         let statuses: Vec<_> = lines
             .iter()
             .map(|line| {

@@ -5,10 +5,10 @@ use super::*;
 use crate::sim::{PatternMode, Simulation, catalogue_scenario};
 
 /// The screen of `simulation` after its run, in `language`.
-fn screen_of(simulation: &Simulation, revealed: usize, language: Language) -> Screen {
+fn screen_of(simulation: &IndexedRun, revealed: usize, language: Language) -> Screen {
     Screen::at(&ScreenInput {
-        scenario: simulation.scenario(),
-        steps: simulation.steps(),
+        run: simulation,
+        cursor: simulation.steps().len(),
         world: simulation.world(),
         stop: simulation.stop_reason(),
         revealed,
@@ -17,21 +17,22 @@ fn screen_of(simulation: &Simulation, revealed: usize, language: Language) -> Sc
     })
 }
 
-fn naive_duplicate_delivery() -> Simulation {
+fn naive_duplicate_delivery() -> IndexedRun {
     let scenario =
         catalogue_scenario("f01-duplicate-delivery").unwrap().with_mode(PatternMode::Naive);
-    let mut simulation = Simulation::new(scenario, 0).unwrap();
+    let mut simulation = IndexedRun::new(Simulation::new(scenario, 0).unwrap());
     simulation.run_to_end();
     simulation
 }
 
 #[test]
 fn an_empty_run_says_how_to_start_or_that_it_waits_for_the_prediction() {
-    let simulation =
-        Simulation::new(catalogue_scenario("f01-duplicate-delivery").unwrap(), 0).unwrap();
+    let simulation = IndexedRun::new(
+        Simulation::new(catalogue_scenario("f01-duplicate-delivery").unwrap(), 0).unwrap(),
+    );
     let mut input = ScreenInput {
-        scenario: simulation.scenario(),
-        steps: &[],
+        run: &simulation,
+        cursor: 0,
         world: simulation.world(),
         stop: None,
         revealed: 0,
@@ -74,8 +75,8 @@ fn the_caption_says_the_step_shown_and_why_the_run_ended_in_the_screens_language
     let steps = &simulation.steps()[..3];
     let world = simulation.world_after(3).unwrap();
     let mid = Screen::at(&ScreenInput {
-        scenario: simulation.scenario(),
-        steps,
+        run: &simulation,
+        cursor: 3,
         world: &world,
         stop: None,
         revealed: 0,
@@ -90,7 +91,7 @@ fn the_caption_says_the_step_shown_and_why_the_run_ended_in_the_screens_language
 #[test]
 fn the_window_ends_at_the_cursor_and_grows_by_what_the_learner_revealed() {
     let scenario = crate::sim::bounds::longest_run_scenario().unwrap();
-    let mut simulation = Simulation::without_snapshots(scenario, 0).unwrap();
+    let mut simulation = IndexedRun::new(Simulation::without_snapshots(scenario, 0).unwrap());
     simulation.run_to(500);
     let shown = simulation.steps().len();
     assert_eq!(shown, 500);

@@ -1,0 +1,196 @@
+//! The run's index: what a screen asks of every step up to the cursor (the decisive moments
+//! of the window drawn, where each invariant broke, the dead letters), kept as the run grows,
+//! so that a screen of a 20,000-step run costs its window, not the run.
+//!
+//! [`RunIndex`] is extended by each step appended to the run, once (`extend`), and answers for
+//! any prefix of what it indexed: the cursor moved back (a rewind, a slider jump) is a prefix,
+//! never a rebuild. Each answer is what the derivation over the prefix's steps gives, the
+//! reference its tests hold it to: [`crate::view::moments`] (the moments drawn on the window's
+//! steps), [`crate::view::breaking_steps`] and [`crate::view::dead_letter_sentences`].
+//!
+//! A moment is known at the step that tells it and drawn on that step or an earlier one (a
+//! consumer's moment on its insert, a repeated payment's on its guarded `UPDATE`: see
+//! `moments.rs`), so each is kept with both: the moments of a prefix of `n` steps drawn on the
+//! window are those drawn there and known by step `n`.
+//!
+//! A branch (a learner's choice at an earlier step replaces the steps after it) truncates the
+//! index to the steps kept (`truncate`). What finding moments remembers between steps is then
+//! derived again by following the kept steps from the run's start: a branch plays its run
+//! again from the start anyway (`sim::Run::play`), so following its steps once more costs a
+//! fraction of that, and no checkpoint has to be kept for every step a learner may branch at.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::ids::MessageId;
+use crate::invariants::InvariantId;
+use crate::sim::{EntryId, TraceStep, dead_letters};
+use crate::view::Moment;
+use crate::view::dead_letters::dead_letter_sentence;
+use crate::view::moments::MomentFinder;
+use crate::words::Language;
+
+/// The index of one run's steps (see the module's documentation): extended as steps are
+/// appended, truncated when the run branches, asked about any prefix of what it indexed.
+#[derive(Clone, Debug, Default)]
+pub struct RunIndex {
+    /// How many steps are indexed: the run's first ones.
+    steps: usize,
+    /// What finding moments remembers after the steps indexed.
+    finder: MomentFinder,
+    /// Every moment, in the order found, with the step that made it known.
+    found: Vec<Found>,
+    /// Each moment's place in `found`, by the step it is drawn on and then its place: the order
+    /// of [`crate::view::moments`].
+    drawn: BTreeSet<(usize, usize)>,
+    /// For each invariant, the steps whose new violations name it, in step order.
+    made_new: BTreeMap<InvariantId, Vec<usize>>,
+    /// For each invariant, the first step after which it is violated.
+    first_violated: BTreeMap<InvariantId, usize>,
+    /// The dead letters: the step, the copy and its message, in step order.
+    dead_letters: Vec<(usize, EntryId, MessageId)>,
+}
+
+/// A moment and the step that made it known.
+#[derive(Clone, Copy, Debug)]
+struct Found {
+    known_at: usize,
+    moment: Moment,
+}
+
+impl RunIndex {
+    /// How many of the run's first steps are indexed.
+    pub fn steps_indexed(&self) -> usize {
+        self.steps
+    }
+
+    /// Indexes the steps of `run` (the run's steps so far) after those indexed already: the
+    /// cost of the new steps only.
+    ///
+    /// # Panics
+    ///
+    /// If `run` is shorter than what is indexed, or its steps are not numbered from 1 in
+    /// order: the index belongs to another run (a programmer's error).
+    pub fn extend(&mut self, run: &[TraceStep]) {
+        let new = run.get(self.steps..).expect("a run is never shorter than its index");
+        for step in new {
+            assert_eq!(step.step, self.steps + 1, "a run's steps are numbered from 1");
+            self.index(step);
+        }
+    }
+
+    fn index(&mut self, step: &TraceStep) {
+        self.steps = step.step;
+        let start = self.found.len();
+        let mut moments = Vec::new();
+        self.finder.step(step, &mut moments);
+        for (offset, moment) in moments.into_iter().enumerate() {
+            debug_assert!(moment.step <= step.step, "a moment is drawn on its step or before");
+            self.drawn.insert((moment.step, start + offset));
+            self.found.push(Found { known_at: step.step, moment });
+        }
+        for &invariant in &step.violated {
+            self.first_violated.entry(invariant).or_insert(step.step);
+        }
+        for violation in &step.new_violations {
+            let steps = self.made_new.entry(violation.invariant).or_default();
+            if steps.last() != Some(&step.step) {
+                steps.push(step.step);
+            }
+        }
+        self.dead_letters.extend(dead_letters(std::slice::from_ref(step)));
+    }
+
+    /// Keeps the index of `kept`, the run's first steps (those a branch keeps), and forgets
+    /// the rest; what finding moments remembers is derived again by following `kept` (see the
+    /// module's documentation for why from the start).
+    ///
+    /// # Panics
+    ///
+    /// If `kept` is longer than what is indexed.
+    pub fn truncate(&mut self, kept: &[TraceStep]) {
+        let steps = kept.len();
+        assert!(steps <= self.steps, "truncating to {steps} of {} steps indexed", self.steps);
+        if steps == self.steps {
+            return;
+        }
+        while let Some(found) = self.found.last().filter(|found| found.known_at > steps) {
+            self.drawn.remove(&(found.moment.step, self.found.len() - 1));
+            self.found.pop();
+        }
+        for made_new in self.made_new.values_mut() {
+            made_new.truncate(made_new.partition_point(|&step| step <= steps));
+        }
+        self.made_new.retain(|_, made_new| !made_new.is_empty());
+        self.first_violated.retain(|_, step| *step <= steps);
+        self.dead_letters.truncate(self.dead_letters.partition_point(|(step, ..)| *step <= steps));
+        self.finder = MomentFinder::default();
+        kept.iter().for_each(|step| self.finder.follow(step));
+        self.steps = steps;
+    }
+
+    /// The moments of the run's first `shown` steps drawn on the steps after `hidden`, in the
+    /// order of [`crate::view::moments`] over those steps: the moments of a screen's window.
+    ///
+    /// # Panics
+    ///
+    /// If `shown` is more than the steps indexed.
+    pub fn moments_drawn(&self, shown: usize, hidden: usize) -> impl Iterator<Item = Moment> + '_ {
+        self.assert_indexed(shown);
+        // A range whose start is past its end is a panic: no step after `hidden` is shown.
+        let window =
+            (hidden < shown).then(|| self.drawn.range((hidden + 1, 0)..=(shown, usize::MAX)));
+        window
+            .into_iter()
+            .flatten()
+            .map(|&(_, place)| self.found[place])
+            .filter(move |found| found.known_at <= shown)
+            .map(|found| found.moment)
+    }
+
+    /// Where each invariant broke in the run's first `shown` steps: what
+    /// [`crate::view::breaking_steps`] finds in them.
+    ///
+    /// # Panics
+    ///
+    /// If `shown` is more than the steps indexed.
+    pub fn breaking_steps(&self, shown: usize) -> BTreeMap<InvariantId, usize> {
+        self.assert_indexed(shown);
+        let mut breaks: BTreeMap<InvariantId, usize> = self
+            .first_violated
+            .iter()
+            .filter(|(_, step)| **step <= shown)
+            .map(|(invariant, step)| (*invariant, *step))
+            .collect();
+        for (invariant, made_new) in &self.made_new {
+            let before = made_new.partition_point(|&step| step <= shown);
+            if let Some(step) = before.checked_sub(1).map(|last| made_new[last]) {
+                breaks.insert(*invariant, step);
+            }
+        }
+        breaks
+    }
+
+    /// The dead letters of the run's first `shown` steps in `language`: what
+    /// [`crate::view::dead_letter_sentences`] says of them.
+    ///
+    /// # Panics
+    ///
+    /// If `shown` is more than the steps indexed.
+    pub fn dead_letter_sentences(&self, shown: usize, language: Language) -> Vec<String> {
+        self.assert_indexed(shown);
+        let before = self.dead_letters.partition_point(|(step, ..)| *step <= shown);
+        self.dead_letters[..before]
+            .iter()
+            .map(|&(step, entry, message_id)| {
+                dead_letter_sentence(step, entry, message_id, language)
+            })
+            .collect()
+    }
+
+    fn assert_indexed(&self, shown: usize) {
+        assert!(shown <= self.steps, "asked about {shown} steps of {} indexed", self.steps);
+    }
+}
+
+#[cfg(test)]
+mod tests;
