@@ -118,10 +118,15 @@ pub const INITIAL_TRANSFER: [&str; 4] = [
 /// listed without their SQL text, and the screen model's invariants read from the incremental
 /// checker where a run kept one (the full check of every table was the slowest part of a
 /// screen at a large world): 823,009 to 826,440, the same in two checkouts (the budget is
-/// that plus 0.4%). The way back down is issue 36's second module for check, fuzz and import,
+/// that plus 0.4%). It was raised a ninth time, to 834,000, by issue 33's screens of large
+/// worlds: a table draws its first rows and a lane its first waiting items, with a button for
+/// the rest (the longest accepted run held 32,207 elements, re-laid out at every step), and
+/// the run's index that makes a screen cost its window instead of a scan of every step to the
+/// cursor (its maps turned into sorted lists to weigh less): 826,194 to 831,322 (the budget is
+/// that plus 0.3%). The way back down is issue 36's second module for check, fuzz and import,
 /// loaded when first used. A build by another route is reported, not judged: its std is
 /// compiled otherwise.
-pub const INITIAL_TRANSFER_BUDGET: u64 = 830_000;
+pub const INITIAL_TRANSFER_BUDGET: u64 = 834_000;
 
 impl PageBuild {
     /// The initial transfer's gzipped bytes, and its files with theirs.

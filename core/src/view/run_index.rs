@@ -19,7 +19,7 @@
 //! again from the start anyway (`sim::Run::play`), so following its steps once more costs a
 //! fraction of that, and no checkpoint has to be kept for every step a learner may branch at.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use crate::ids::MessageId;
 use crate::invariants::InvariantId;
@@ -39,13 +39,16 @@ pub struct RunIndex {
     finder: MomentFinder,
     /// Every moment, in the order found, with the step that made it known.
     found: Vec<Found>,
-    /// Each moment's place in `found`, by the step it is drawn on and then its place: the order
-    /// of [`crate::view::moments`].
-    drawn: BTreeSet<(usize, usize)>,
-    /// For each invariant, the steps whose new violations name it, in step order.
-    made_new: BTreeMap<InvariantId, Vec<usize>>,
-    /// For each invariant, the first step after which it is violated.
-    first_violated: BTreeMap<InvariantId, usize>,
+    /// Each moment's place in `found`, by the step it is drawn on and then its place (the order
+    /// of [`crate::view::moments`]), sorted. Plain sorted lists here, not sets and maps: a
+    /// moment is drawn on its step or shortly before, so it is inserted near the end, and seven
+    /// invariants are searched faster than a map is compiled into the page.
+    drawn: Vec<(usize, usize)>,
+    /// For each invariant with new violations, the steps whose new violations name it, in step
+    /// order.
+    made_new: Vec<(InvariantId, Vec<usize>)>,
+    /// For each invariant violated, the first step after which it is.
+    first_violated: Vec<(InvariantId, usize)>,
     /// The dead letters: the step, the copy and its message, in step order.
     dead_letters: Vec<(usize, EntryId, MessageId)>,
 }
@@ -85,16 +88,21 @@ impl RunIndex {
         self.finder.step(step, &mut moments);
         for (offset, moment) in moments.into_iter().enumerate() {
             debug_assert!(moment.step <= step.step, "a moment is drawn on its step or before");
-            self.drawn.insert((moment.step, start + offset));
+            let key = (moment.step, start + offset);
+            let at = self.drawn.partition_point(|drawn| *drawn < key);
+            self.drawn.insert(at, key);
             self.found.push(Found { known_at: step.step, moment });
         }
         for &invariant in &step.violated {
-            self.first_violated.entry(invariant).or_insert(step.step);
+            if !self.first_violated.iter().any(|(other, _)| *other == invariant) {
+                self.first_violated.push((invariant, step.step));
+            }
         }
         for violation in &step.new_violations {
-            let steps = self.made_new.entry(violation.invariant).or_default();
-            if steps.last() != Some(&step.step) {
-                steps.push(step.step);
+            match self.made_new.iter_mut().find(|(other, _)| *other == violation.invariant) {
+                Some((_, steps)) if steps.last() == Some(&step.step) => {}
+                Some((_, steps)) => steps.push(step.step),
+                None => self.made_new.push((violation.invariant, vec![step.step])),
             }
         }
         self.dead_letters.extend(dead_letters(std::slice::from_ref(step)));
@@ -114,14 +122,17 @@ impl RunIndex {
             return;
         }
         while let Some(found) = self.found.last().filter(|found| found.known_at > steps) {
-            self.drawn.remove(&(found.moment.step, self.found.len() - 1));
+            let key = (found.moment.step, self.found.len() - 1);
+            if let Ok(at) = self.drawn.binary_search(&key) {
+                self.drawn.remove(at);
+            }
             self.found.pop();
         }
-        for made_new in self.made_new.values_mut() {
+        for (_, made_new) in &mut self.made_new {
             made_new.truncate(made_new.partition_point(|&step| step <= steps));
         }
-        self.made_new.retain(|_, made_new| !made_new.is_empty());
-        self.first_violated.retain(|_, step| *step <= steps);
+        self.made_new.retain(|(_, made_new)| !made_new.is_empty());
+        self.first_violated.retain(|(_, step)| *step <= steps);
         self.dead_letters.truncate(self.dead_letters.partition_point(|(step, ..)| *step <= steps));
         self.finder = MomentFinder::default();
         kept.iter().for_each(|step| self.finder.follow(step));
@@ -136,12 +147,11 @@ impl RunIndex {
     /// If `shown` is more than the steps indexed.
     pub fn moments_drawn(&self, shown: usize, hidden: usize) -> impl Iterator<Item = Moment> + '_ {
         self.assert_indexed(shown);
-        // A range whose start is past its end is a panic: no step after `hidden` is shown.
-        let window =
-            (hidden < shown).then(|| self.drawn.range((hidden + 1, 0)..=(shown, usize::MAX)));
-        window
-            .into_iter()
-            .flatten()
+        // With `hidden` at or past `shown`, no step after `hidden` is shown: an empty window.
+        let first = self.drawn.partition_point(|&(step, _)| step <= hidden);
+        let end = self.drawn.partition_point(|&(step, _)| step <= shown);
+        self.drawn[first..end.max(first)]
+            .iter()
             .map(|&(_, place)| self.found[place])
             .filter(move |found| found.known_at <= shown)
             .map(|found| found.moment)
@@ -155,12 +165,13 @@ impl RunIndex {
     /// If `shown` is more than the steps indexed.
     pub fn breaking_steps(&self, shown: usize) -> BTreeMap<InvariantId, usize> {
         self.assert_indexed(shown);
-        let mut breaks: BTreeMap<InvariantId, usize> = self
-            .first_violated
-            .iter()
-            .filter(|(_, step)| **step <= shown)
-            .map(|(invariant, step)| (*invariant, *step))
-            .collect();
+        // Inserted one by one: collecting would compile a sort into the page.
+        let mut breaks: BTreeMap<InvariantId, usize> = BTreeMap::new();
+        for &(invariant, step) in &self.first_violated {
+            if step <= shown {
+                breaks.insert(invariant, step);
+            }
+        }
         for (invariant, made_new) in &self.made_new {
             let before = made_new.partition_point(|&step| step <= shown);
             if let Some(step) = before.checked_sub(1).map(|last| made_new[last]) {
