@@ -74,17 +74,17 @@ pub fn drawn_table(
     } else {
         words.ui_show_fewer.to_owned()
     };
-    html! {
-        <>
-            <TableView {table} rows={drawn.rows} {changes} {language} />
-            if more || (all && drawn.total > ROWS_DRAWN) {
-                <p class="rows-left-out" data-testid={format!("rows-left-out-{}", table.as_str())}>
-                    if let Some(line) = line { { line } { " " } }
-                    <button type="button" class="show-all" onclick={toggle}>{ button }</button>
-                </p>
-            }
-        </>
-    }
+    let footer = if more || (all && drawn.total > ROWS_DRAWN) {
+        html! {
+            <p class="rows-left-out" data-testid={format!("rows-left-out-{}", table.as_str())}>
+                if let Some(line) = line { { line } { " " } }
+                <button type="button" class="show-all" onclick={toggle}>{ button }</button>
+            </p>
+        }
+    } else {
+        Html::default()
+    };
+    html! { <TableView {table} rows={drawn.rows} {changes} {language} {footer} /> }
 }
 
 /// Props of [`TableView`].
@@ -103,6 +103,9 @@ pub struct TableViewProps {
     /// The page's language.
     #[prop_or_default]
     pub language: Language,
+    /// What follows the rows inside the table's box: how many are left out, when some are.
+    #[prop_or_default]
+    pub footer: Html,
 }
 
 /// One table: a header row of its columns and a row per stored row. Each row carries its first
@@ -148,6 +151,7 @@ pub fn table_view(props: &TableViewProps) -> Html {
             if !deleted.is_empty() {
                 <p class="deleted" data-testid="deleted-rows">{ fill(props.language.words().ui_deleted_rows, &[("rows", &deleted.join(", "))]) }</p>
             }
+            { props.footer.clone() }
         </figure>
     }
 }
