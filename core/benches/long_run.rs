@@ -154,6 +154,16 @@ fn main() {
         drop(world);
         "its peak heap is the world's size".to_owned()
     }));
+    phases.push(measure("a step past a shared run's end", || {
+        // What the page does when the learner steps on from the last step of a long run: its
+        // states share the run, so the step first makes it its own (`Rc::make_mut`).
+        let before = Instant::now();
+        let mut own = simulation.clone();
+        let stepped = own.step().is_some();
+        let took = before.elapsed();
+        drop(own);
+        format!("the copy and the step {} (a step taken: {stepped})", ms(took))
+    }));
     phases.push(measure("run index (whole run)", || {
         let before = Instant::now();
         let mut index = RunIndex::default();

@@ -473,9 +473,7 @@ impl LabState {
 
     /// The share link of what the page shows: scenario, seed, patterns, every choice, step.
     pub fn share_fragment(&self) -> String {
-        ShareLink::new(self.sim.scenario(), self.seed, self.choices.clone(), self.cursor)
-            .presenting(self.presenter)
-            .encode()
+        self.sim.share_fragment(&self.choices, self.cursor, self.presenter)
     }
 
     /// A state that shows `trace` replayed, at its last step.
@@ -488,10 +486,14 @@ impl LabState {
         self.cursor.checked_sub(1).and_then(|index| self.sim.steps().get(index))
     }
 
+    /// How many steps are shown: those up to the cursor.
+    pub fn shown(&self) -> usize {
+        self.cursor.min(self.sim.steps().len())
+    }
+
     /// The steps up to the cursor.
-    pub fn shown_steps(&self) -> &[TraceStep] {
-        let steps = self.sim.steps();
-        steps.get(..self.cursor).unwrap_or(steps)
+    pub fn shown_steps(&self) -> impl Iterator<Item = &TraceStep> + Clone {
+        self.sim.steps().first(self.cursor)
     }
 
     /// Whether a step forward is possible.
@@ -734,7 +736,7 @@ impl LabState {
         self.outcomes = played.outcomes;
         // The new run is this one played again to the cursor: the index of those steps stays.
         debug_assert!(
-            played.simulation.steps().get(..self.cursor) == self.sim.steps().get(..self.cursor)
+            played.simulation.steps().first(self.cursor).eq(self.sim.steps().first(self.cursor))
         );
         let index = self.sim.index().clone();
         self.sim = Rc::new(IndexedRun::branched(played.simulation, index, self.cursor));

@@ -296,7 +296,7 @@ fn actual_of(answer: &Answer, simulation: &Simulation) -> Actual {
         }),
         Answer::FirstBroken => {
             let mut first = Vec::new();
-            for step in simulation.steps() {
+            for step in simulation.steps().iter() {
                 if !step.new_violations.is_empty() {
                     first = step.new_violations.iter().map(|v| v.invariant).collect();
                     first.dedup();
@@ -305,7 +305,7 @@ fn actual_of(answer: &Answer, simulation: &Simulation) -> Actual {
             }
             Actual::FirstBroken(first)
         }
-        Answer::Holds(invariant) => Actual::Holds(!broke(simulation.steps(), *invariant)),
+        Answer::Holds(invariant) => Actual::Holds(!broke(simulation.steps().iter(), *invariant)),
     }
 }
 
@@ -313,8 +313,11 @@ fn count(len: usize) -> i64 {
     i64::try_from(len).unwrap_or(i64::MAX)
 }
 
-fn broke(steps: &[crate::sim::TraceStep], invariant: InvariantId) -> bool {
-    steps.iter().any(|step| step.new_violations.iter().any(|v| v.invariant == invariant))
+fn broke<'a>(
+    steps: impl IntoIterator<Item = &'a crate::sim::TraceStep>,
+    invariant: InvariantId,
+) -> bool {
+    steps.into_iter().any(|step| step.new_violations.iter().any(|v| v.invariant == invariant))
 }
 
 /// The fault classes of the steps the learner chose, in step order.
@@ -389,7 +392,7 @@ impl Task {
                     let mut run = Run::of_trace(trace)?;
                     run.scenario.patterns = naive;
                     let played = run.play_to_end().map_err(ReplayError::from)?;
-                    if broke(played.simulation.steps(), *invariant) {
+                    if broke(played.simulation.steps().iter(), *invariant) {
                         return Ok(TaskVerdict::Passed);
                     }
                     NotYet::NaiveHoldsToo { invariant: *invariant }

@@ -186,9 +186,10 @@ impl Point {
         match self {
             Point::Start => Some(0),
             Point::End => simulation.stop_reason().map(|_| steps.len()),
-            Point::Moment(kind) => {
-                moments(steps).iter().find(|moment| moment.kind == kind).map(|moment| moment.step)
-            }
+            Point::Moment(kind) => moments(steps.iter())
+                .iter()
+                .find(|moment| moment.kind == kind)
+                .map(|moment| moment.step),
             Point::Break(invariant) => steps
                 .iter()
                 .find(|step| step.new_violations.iter().any(|v| v.invariant == invariant))

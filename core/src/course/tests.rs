@@ -306,7 +306,7 @@ fn a_point_is_where_the_run_reaches_it_and_nowhere_before() {
     assert!(
         simulation.steps()[broke - 1].new_violations.iter().any(|v| v.invariant == InvariantId::I2)
     );
-    assert!(simulation.steps()[..broke - 1].iter().all(|s| s.new_violations.is_empty()));
+    assert!(simulation.steps().first(broke - 1).all(|s| s.new_violations.is_empty()));
     assert_eq!(Point::Break(InvariantId::I5).resolve(&simulation), None);
     let duplicate = Point::Fault(FaultClass::F1).resolve(&simulation).unwrap();
     let offered = |step| {

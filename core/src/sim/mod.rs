@@ -92,8 +92,8 @@ pub use scheduler::{ReplayError, Simulation};
 #[cfg(test)]
 pub(crate) use scheduler::{RewindError, SNAPSHOTS_KEPT_MAX};
 pub use trace::{
-    Choice, FiredFaults, SimEvent, StopReason, Trace, TraceError, TraceStep, describe_event,
-    describe_row_changes,
+    Choice, FiredFaults, SimEvent, StepIter, StepLog, StopReason, Trace, TraceError, TraceStep,
+    describe_event, describe_row_changes,
 };
 pub(crate) use trace::{LimitReached, dead_letters};
 pub use world::World;

@@ -32,7 +32,7 @@ use crate::sim::action::Action;
 use crate::sim::fault::trigger;
 use crate::sim::scenario::{Scenario, ScenarioError};
 use crate::sim::trace::{
-    Choice, LimitReached, StopReason, TRACE_FORMAT_VERSION, Trace, TraceStep, TraceSummary,
+    Choice, LimitReached, StepLog, StopReason, TRACE_FORMAT_VERSION, Trace, TraceStep, TraceSummary,
 };
 use crate::sim::world::{ApplyError, World, is_listed};
 
@@ -164,7 +164,7 @@ pub struct Simulation {
     world: World,
     scheduler_rng: DeterministicRng,
     fired: Vec<bool>,
-    steps: Vec<TraceStep>,
+    steps: StepLog,
     snapshots: Snapshots,
     /// The invariants violated after the last step.
     violated_now: Vec<InvariantId>,
@@ -189,7 +189,7 @@ impl Simulation {
             seed,
             world,
             scheduler_rng,
-            steps: Vec::new(),
+            steps: StepLog::default(),
             violated_now: Vec::new(),
             first_violation_step: BTreeMap::new(),
             faults: BTreeMap::new(),
@@ -235,13 +235,18 @@ impl Simulation {
         &self.scenario
     }
 
+    /// The seed of the run.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
     /// The world now.
     pub fn world(&self) -> &World {
         &self.world
     }
 
     /// The steps so far.
-    pub fn steps(&self) -> &[TraceStep] {
+    pub fn steps(&self) -> &StepLog {
         &self.steps
     }
 
@@ -493,13 +498,13 @@ impl Simulation {
     /// The whole trace so far (its stop reason is [`StopReason::Running`] if the run has not
     /// stopped yet).
     pub fn trace(&self) -> Trace {
-        Trace { steps: self.steps.clone(), ..self.trace_without_steps() }
+        Trace { steps: self.steps.to_vec(), ..self.trace_without_steps() }
     }
 
     /// The whole trace, taking the steps rather than copying them.
     pub fn into_trace(self) -> Trace {
         let trace = self.trace_without_steps();
-        Trace { steps: self.steps, ..trace }
+        Trace { steps: self.steps.into_vec(), ..trace }
     }
 
     /// The trace with an empty list of steps (its summary counts them all).
@@ -572,7 +577,7 @@ impl Simulation {
     /// `from` steps: the same states again (the run is a pure function of its inputs), without
     /// judging the invariants (each step's record has them).
     fn replay_onto(&self, world: &mut World, from: usize, to: usize) -> Result<(), RewindError> {
-        for recorded in self.steps.iter().skip(from).take(to.saturating_sub(from)) {
+        for recorded in self.steps.iter_from(from).take(to.saturating_sub(from)) {
             world
                 .replay_recorded(&recorded.action)
                 .map_err(|error| RewindError::Replay { step: recorded.step, error })?;

@@ -8,6 +8,7 @@
 //! so it replays ([`crate::sim::Simulation::replay`]) to the same bytes.
 
 mod event;
+mod step_log;
 
 use std::collections::BTreeMap;
 
@@ -22,6 +23,7 @@ use crate::sim::scenario::{Scenario, ScenarioError};
 use crate::store::{RowChange, StoreError};
 
 pub use event::{SimEvent, describe_event};
+pub use step_log::{StepIter, StepLog};
 
 /// The version of the trace format this crate reads and writes.
 pub(crate) const TRACE_FORMAT_VERSION: u32 = 1;
@@ -166,9 +168,11 @@ pub struct TraceSummary {
 
 /// The copies dead-lettered in `steps` (a whole trace, or the steps a page shows so far): the
 /// step, the copy and its message.
-pub(crate) fn dead_letters(steps: &[TraceStep]) -> Vec<(usize, EntryId, MessageId)> {
+pub(crate) fn dead_letters<'a>(
+    steps: impl IntoIterator<Item = &'a TraceStep>,
+) -> Vec<(usize, EntryId, MessageId)> {
     steps
-        .iter()
+        .into_iter()
         .flat_map(|step| {
             step.events.iter().filter_map(move |event| match event {
                 SimEvent::DeadLettered { entry, message_id } => {

@@ -13,7 +13,9 @@ use crate::sim::TraceStep;
 
 /// For each invariant violated somewhere in `steps`, the step at which it broke: the last step
 /// whose new violations name it, or, failing that, the first step at which it is violated.
-pub fn breaking_steps(steps: &[TraceStep]) -> BTreeMap<InvariantId, usize> {
+pub fn breaking_steps<'a>(
+    steps: impl IntoIterator<Item = &'a TraceStep>,
+) -> BTreeMap<InvariantId, usize> {
     let mut first_violated: BTreeMap<InvariantId, usize> = BTreeMap::new();
     let mut last_new: BTreeMap<InvariantId, usize> = BTreeMap::new();
     for step in steps {
@@ -30,9 +32,12 @@ pub fn breaking_steps(steps: &[TraceStep]) -> BTreeMap<InvariantId, usize> {
 
 /// The first step of `steps` at which one of `invariants` broke (a step whose new violations
 /// name one of them): where a counterexample that violates them opens.
-pub fn first_break(steps: &[TraceStep], invariants: &[InvariantId]) -> Option<usize> {
+pub fn first_break<'a>(
+    steps: impl IntoIterator<Item = &'a TraceStep>,
+    invariants: &[InvariantId],
+) -> Option<usize> {
     steps
-        .iter()
+        .into_iter()
         .find(|step| {
             step.new_violations.iter().any(|violation| invariants.contains(&violation.invariant))
         })

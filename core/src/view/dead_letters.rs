@@ -8,7 +8,10 @@ use crate::words::{Language, fill};
 
 /// One sentence per dead letter of `steps`, in `language`, in the order they were
 /// dead-lettered.
-pub fn dead_letter_sentences(steps: &[TraceStep], language: Language) -> Vec<String> {
+pub fn dead_letter_sentences<'a>(
+    steps: impl IntoIterator<Item = &'a TraceStep>,
+    language: Language,
+) -> Vec<String> {
     dead_letters(steps)
         .into_iter()
         .map(|(step, entry, message_id)| dead_letter_sentence(step, entry, message_id, language))

@@ -7,16 +7,21 @@
 //! of which indexes what it took. A branch (a learner's choice at an earlier step, which plays
 //! the run again) keeps the index of the steps it kept ([`IndexedRun::branched`]).
 
+use std::cell::OnceCell;
 use std::ops::Deref;
 
-use crate::sim::{Simulation, StopReason, TraceStep};
-use crate::view::RunIndex;
+use crate::sim::{Simulation, StopReason, TraceStep, UserChoice};
+use crate::view::{RunIndex, ShareLink, SharedScenario};
 
 /// A simulation and the index of its steps (see the module's documentation).
 #[derive(Clone, Debug)]
 pub struct IndexedRun {
     simulation: Simulation,
     index: RunIndex,
+    /// The run's scenario as its share link carries it ([`SharedScenario::fragment_part`]),
+    /// once a link was asked for: the run's scenario never changes, and carried inline it is
+    /// most of a long link, which the page writes at every step.
+    scenario_part: OnceCell<String>,
 }
 
 impl IndexedRun {
@@ -24,7 +29,7 @@ impl IndexedRun {
     pub fn new(simulation: Simulation) -> IndexedRun {
         let mut index = RunIndex::default();
         index.extend(simulation.steps());
-        IndexedRun { simulation, index }
+        IndexedRun { simulation, index, scenario_part: OnceCell::new() }
     }
 
     /// `simulation`, a branch of the run `index` indexed: its first `kept_steps` steps are
@@ -35,11 +40,25 @@ impl IndexedRun {
     ///
     /// If `index` has fewer than `kept_steps` steps, or `simulation` fewer than `kept_steps`.
     pub fn branched(simulation: Simulation, mut index: RunIndex, kept_steps: usize) -> IndexedRun {
-        let steps = simulation.steps();
-        let kept = steps.get(..kept_steps).expect("a branch keeps steps its run has");
-        index.truncate(kept);
-        index.extend(steps);
-        IndexedRun { simulation, index }
+        index.truncate(simulation.steps(), kept_steps);
+        index.extend(simulation.steps());
+        IndexedRun { simulation, index, scenario_part: OnceCell::new() }
+    }
+
+    /// The fragment of the share link of this run ([`ShareLink::encode`]) with the learner's
+    /// `choices`, showing `step`, in the presenter view if `presenter`. The scenario's part is
+    /// encoded once per run.
+    pub fn share_fragment(&self, choices: &[UserChoice], step: usize, presenter: bool) -> String {
+        let scenario = self.simulation.scenario();
+        let part = self.scenario_part.get_or_init(|| SharedScenario::of(scenario).fragment_part());
+        ShareLink::encode_with(
+            part,
+            self.simulation.seed(),
+            scenario.patterns,
+            choices,
+            step,
+            presenter,
+        )
     }
 
     /// The index of the run's steps.

@@ -144,7 +144,12 @@ pub(crate) fn step_moments(step: &TraceStep) -> Vec<MomentKind> {
 /// drawn on the statement that did it ([`ConsumerStatements`]): P1's
 /// `INSERT INTO reservations ... ON CONFLICT DO NOTHING` that inserted 0 rows, P4's
 /// `INSERT INTO inbox` that met the key. The trace is not changed: the view maps them.
-pub fn moments(steps: &[TraceStep]) -> Vec<Moment> {
+pub fn moments<'a>(steps: impl IntoIterator<Item = &'a TraceStep>) -> Vec<Moment> {
+    moments_of(&mut steps.into_iter())
+}
+
+/// [`moments`], compiled once for every kind of list of steps (the page's weight).
+fn moments_of(steps: &mut dyn Iterator<Item = &TraceStep>) -> Vec<Moment> {
     let mut finder = MomentFinder::default();
     let mut moments = Vec::new();
     for step in steps {

@@ -23,7 +23,7 @@ use std::collections::BTreeMap;
 
 use crate::ids::MessageId;
 use crate::invariants::InvariantId;
-use crate::sim::{EntryId, TraceStep, dead_letters};
+use crate::sim::{EntryId, StepLog, TraceStep, dead_letters};
 use crate::view::Moment;
 use crate::view::dead_letters::dead_letter_sentence;
 use crate::view::moments::MomentFinder;
@@ -73,9 +73,9 @@ impl RunIndex {
     ///
     /// If `run` is shorter than what is indexed, or its steps are not numbered from 1 in
     /// order: the index belongs to another run (a programmer's error).
-    pub fn extend(&mut self, run: &[TraceStep]) {
-        let new = run.get(self.steps..).expect("a run is never shorter than its index");
-        for step in new {
+    pub fn extend(&mut self, run: &StepLog) {
+        assert!(run.len() >= self.steps, "a run is never shorter than its index");
+        for step in run.iter_from(self.steps) {
             assert_eq!(step.step, self.steps + 1, "a run's steps are numbered from 1");
             self.index(step);
         }
@@ -108,15 +108,16 @@ impl RunIndex {
         self.dead_letters.extend(dead_letters(std::slice::from_ref(step)));
     }
 
-    /// Keeps the index of `kept`, the run's first steps (those a branch keeps), and forgets
-    /// the rest; what finding moments remembers is derived again by following `kept` (see the
-    /// module's documentation for why from the start).
+    /// Keeps the index of the first `kept` steps of `run` (those a branch keeps), and forgets
+    /// the rest; what finding moments remembers is derived again by following those steps
+    /// (see the module's documentation for why from the start).
     ///
     /// # Panics
     ///
-    /// If `kept` is longer than what is indexed.
-    pub fn truncate(&mut self, kept: &[TraceStep]) {
-        let steps = kept.len();
+    /// If `kept` is more than what is indexed, or than `run` has.
+    pub fn truncate(&mut self, run: &StepLog, kept: usize) {
+        let steps = kept;
+        assert!(steps <= run.len(), "truncating to {steps} of a run of {} steps", run.len());
         assert!(steps <= self.steps, "truncating to {steps} of {} steps indexed", self.steps);
         if steps == self.steps {
             return;
@@ -135,7 +136,7 @@ impl RunIndex {
         self.first_violated.retain(|(_, step)| *step <= steps);
         self.dead_letters.truncate(self.dead_letters.partition_point(|(step, ..)| *step <= steps));
         self.finder = MomentFinder::default();
-        kept.iter().for_each(|step| self.finder.follow(step));
+        run.first(kept).for_each(|step| self.finder.follow(step));
         self.steps = steps;
     }
 

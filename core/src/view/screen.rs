@@ -54,10 +54,20 @@ pub struct ScreenInput<'a> {
 }
 
 impl ScreenInput<'_> {
+    /// How many of the run's steps are shown: those up to the cursor.
+    fn shown(&self) -> usize {
+        self.cursor.min(self.run.steps().len())
+    }
+
     /// The run's steps up to the cursor.
-    fn shown_steps(&self) -> &[TraceStep] {
-        let steps = self.run.steps();
-        steps.get(..self.cursor).unwrap_or(steps)
+    #[cfg(test)]
+    fn shown_steps(&self) -> impl Iterator<Item = &TraceStep> + Clone {
+        self.run.steps().first(self.cursor)
+    }
+
+    /// The last step shown, if any is.
+    fn last_shown(&self) -> Option<&TraceStep> {
+        self.shown().checked_sub(1).and_then(|last| self.run.steps().get(last))
     }
 }
 
@@ -133,7 +143,7 @@ impl Screen {
     /// of a run of any length.
     pub fn at(input: &ScreenInput<'_>) -> Screen {
         let index = input.run.index();
-        let shown = input.shown_steps().len();
+        let shown = input.shown();
         let hidden = first_drawn(shown, input.revealed);
         Screen::of_parts(
             input,
@@ -148,11 +158,11 @@ impl Screen {
     #[cfg(test)]
     pub(crate) fn from_scratch(input: &ScreenInput<'_>) -> Screen {
         let steps = input.shown_steps();
-        let hidden = first_drawn(steps.len(), input.revealed);
+        let hidden = first_drawn(input.shown(), input.revealed);
         Screen::of_parts(
             input,
-            moments(steps).into_iter().filter(|moment| moment.step > hidden),
-            &breaking_steps(steps),
+            moments(steps.clone()).into_iter().filter(|moment| moment.step > hidden),
+            &breaking_steps(steps.clone()),
             dead_letter_sentences(steps, input.language),
         )
     }
@@ -167,13 +177,16 @@ impl Screen {
         dead_letters: Vec<String>,
     ) -> Screen {
         let language = input.language;
-        let shown_steps = input.shown_steps();
-        let hidden = first_drawn(shown_steps.len(), input.revealed);
-        let drawn = shown_steps.get(hidden..).unwrap_or_default();
+        let shown = input.shown();
+        let hidden = first_drawn(shown, input.revealed);
+        let last_shown = input.last_shown();
         let mut window_moments = window_moments.peekable();
-        let current = drawn.last().map(|step| step.step);
-        let steps: Vec<ScreenStep> = drawn
-            .iter()
+        let current = last_shown.filter(|_| hidden < shown).map(|step| step.step);
+        let steps: Vec<ScreenStep> = input
+            .run
+            .steps()
+            .iter_from(hidden)
+            .take(shown - hidden)
             .map(|step| {
                 while window_moments.next_if(|moment| moment.step < step.step).is_some() {}
                 ScreenStep {
@@ -196,7 +209,7 @@ impl Screen {
         });
         Screen {
             language,
-            caption: caption(input, shown_steps.last()),
+            caption: caption(input, last_shown),
             empty,
             lanes: lanes_drawn(lanes(input.run.scenario()), &steps),
             hidden,
@@ -204,7 +217,7 @@ impl Screen {
             pending: pending_in(input.world, language),
             invariants: invariant_lines(&input.world.violations(), breaks, language),
             dead_letters,
-            changes: shown_steps.last().map(|step| step.row_changes.clone()).unwrap_or_default(),
+            changes: last_shown.map(|step| step.row_changes.clone()).unwrap_or_default(),
         }
     }
 }

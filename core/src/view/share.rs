@@ -93,6 +93,34 @@ pub enum SharedScenario {
     },
 }
 
+impl SharedScenario {
+    /// `scenario` as a link carries it: a catalogue reference if it is a built-in lesson (its
+    /// id, and its content up to the pattern switches), else the whole scenario.
+    pub fn of(scenario: &Scenario) -> SharedScenario {
+        let from_catalogue = catalogue_scenario(&scenario.id).ok().is_some_and(|built_in| {
+            Scenario { patterns: scenario.patterns, ..built_in } == *scenario
+        });
+        if from_catalogue {
+            SharedScenario::Catalogue { id: scenario.id.clone() }
+        } else {
+            SharedScenario::Inline { scenario: Box::new(scenario.clone()) }
+        }
+    }
+
+    /// Its part of a link's fragment: `&s=` and the id, or `&j=` and the scenario's JSON in
+    /// base64url.
+    pub fn fragment_part(&self) -> String {
+        match self {
+            SharedScenario::Catalogue { id } => format!("&s={id}"),
+            SharedScenario::Inline { scenario } => {
+                // Plain data always serializes; the fallback is never used.
+                let json = serde_json::to_string(scenario).unwrap_or_default();
+                format!("&j={}", BASE64URL.encode(json))
+            }
+        }
+    }
+}
+
 /// The state of a run on the page, as a link carries it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ShareLink {
@@ -289,16 +317,8 @@ impl ShareLink {
         user_choices: Vec<UserChoice>,
         step: usize,
     ) -> ShareLink {
-        let from_catalogue = catalogue_scenario(&scenario.id).ok().is_some_and(|built_in| {
-            Scenario { patterns: scenario.patterns, ..built_in } == *scenario
-        });
-        let shared = if from_catalogue {
-            SharedScenario::Catalogue { id: scenario.id.clone() }
-        } else {
-            SharedScenario::Inline { scenario: Box::new(scenario.clone()) }
-        };
         ShareLink {
-            scenario: shared,
+            scenario: SharedScenario::of(scenario),
             seed,
             patterns: scenario.patterns,
             user_choices,
@@ -319,22 +339,36 @@ impl ShareLink {
 
     /// The fragment, `#` included: `#v=2&s=...&seed=...&p=...[&u=...]&step=...[&presenter=1]`.
     pub fn encode(&self) -> String {
-        let mut text = format!("#v={SHARE_FORMAT_VERSION}");
-        match &self.scenario {
-            SharedScenario::Catalogue { id } => text.push_str(&format!("&s={id}")),
-            SharedScenario::Inline { scenario } => {
-                // Plain data always serializes; the fallback is never used.
-                let json = serde_json::to_string(scenario).unwrap_or_default();
-                text.push_str(&format!("&j={}", BASE64URL.encode(json)));
-            }
-        }
-        text.push_str(&format!("&seed={}&p={}", self.seed, encode_patterns(self.patterns)));
-        if !self.user_choices.is_empty() {
-            let json = serde_json::to_string(&self.user_choices).unwrap_or_default();
+        ShareLink::encode_with(
+            &self.scenario.fragment_part(),
+            self.seed,
+            self.patterns,
+            &self.user_choices,
+            self.step,
+            self.presenter,
+        )
+    }
+
+    /// The fragment [`ShareLink::encode`] writes for a link of the scenario whose part of it
+    /// is `scenario_part` ([`SharedScenario::fragment_part`]), given already encoded: a page
+    /// encodes its run's scenario once, not at every step (a scenario carried inline is most
+    /// of a long link).
+    pub fn encode_with(
+        scenario_part: &str,
+        seed: u64,
+        patterns: Patterns,
+        user_choices: &[UserChoice],
+        step: usize,
+        presenter: bool,
+    ) -> String {
+        let mut text = format!("#v={SHARE_FORMAT_VERSION}{scenario_part}");
+        text.push_str(&format!("&seed={seed}&p={}", encode_patterns(patterns)));
+        if !user_choices.is_empty() {
+            let json = serde_json::to_string(user_choices).unwrap_or_default();
             text.push_str(&format!("&u={}", BASE64URL.encode(json)));
         }
-        text.push_str(&format!("&step={}", self.step));
-        if self.presenter {
+        text.push_str(&format!("&step={step}"));
+        if presenter {
             text.push_str("&presenter=1");
         }
         text

@@ -10,7 +10,9 @@
 //!   run), the time from a Step click to the DOM showing the next step, and to the next frame
 //!   after it, and the same for slider jumps to arbitrary steps; and the time the link takes
 //!   to open, from navigation start to its last step shown;
-//! - the same opening for the longest run the bounds accept (20,000 steps of the largest world).
+//! - the same opening for the longest run the bounds accept (20,000 steps of the largest world),
+//!   and Step clicks past the end of that run opened at three quarters of it (each click takes
+//!   a new step at the end of a run the page's states share).
 //!
 //! Every figure but the long run's first opening is measured in the page, with
 //! `performance.now()`, a `MutationObserver` and `requestAnimationFrame`.
@@ -150,6 +152,23 @@ fn longest_run() {
         "longest run open, timed in the page ({LONGEST_OPENS} fresh loads, navigation start to step {steps} shown): {}",
         summary(&opened_in_page)
     );
+    assert!(page.console_errors().is_empty(), "console errors: {:?}", page.console_errors());
+    drop(page);
+
+    // The same run opened at three quarters of it: each click on Step takes a new step at the
+    // end of the run the page holds, which its states share.
+    let at = steps * 3 / 4;
+    let fragment = ShareLink::new(&scenario, 1, Vec::new(), at).encode();
+    let page = LabPage::open_waiting(&fragment, Duration::from_secs(600));
+    page.wait_for_text("[data-testid=position]", &format!("step {at} / {at}"));
+    let measured = measure_each(&page, (0..STEPS).map(|_| format!("{MEASURE_STEPS}(1)")));
+    let last = at + STEPS;
+    assert_eq!(measured.2, format!("step {last} / {last}"), "the clicks did not all step");
+    println!(
+        "step on past the end of the longest run opened at step {at} ({STEPS} clicks), to the DOM: {}",
+        summary(&measured.0)
+    );
+    println!("step on past the end, to the next frame: {}", summary(&measured.1));
     assert!(page.console_errors().is_empty(), "console errors: {:?}", page.console_errors());
 }
 

@@ -531,7 +531,7 @@ impl Lab {
             None => Language::En,
             Some(value) => convert::language(&value, "language")?,
         };
-        let shown = self.state.shown_steps().len();
+        let shown = self.state.shown();
         let breaks = self.state.sim.index().breaking_steps(shown);
         let lines = invariant_lines(&self.state.world.violations(), &breaks, language);
         let statuses: Vec<_> = lines

@@ -14,13 +14,13 @@ use super::{Action, LabState};
 fn check(lab: &LabState, after: &str) {
     let index = lab.sim.index();
     assert_eq!(index.steps_indexed(), lab.sim.steps().len(), "after {after}");
-    let shown = lab.shown_steps();
-    let every: Vec<_> = index.moments_drawn(shown.len(), 0).collect();
-    assert_eq!(every, moments(shown), "after {after}");
-    assert_eq!(index.breaking_steps(shown.len()), breaking_steps(shown), "after {after}");
+    let (shown, steps) = (lab.shown(), lab.shown_steps());
+    let every: Vec<_> = index.moments_drawn(shown, 0).collect();
+    assert_eq!(every, moments(steps.clone()), "after {after}");
+    assert_eq!(index.breaking_steps(shown), breaking_steps(steps.clone()), "after {after}");
     assert_eq!(
-        index.dead_letter_sentences(shown.len(), Language::En),
-        dead_letter_sentences(shown, Language::En),
+        index.dead_letter_sentences(shown, Language::En),
+        dead_letter_sentences(steps, Language::En),
         "after {after}"
     );
 }

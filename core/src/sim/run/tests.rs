@@ -235,7 +235,7 @@ fn the_part_of_a_run_until_a_step_plays_its_first_steps() {
     while replayed.steps().len() < second - 1 {
         replayed.step().unwrap();
     }
-    assert_eq!(replayed.steps(), &played.simulation.steps()[..second - 1]);
+    assert_eq!(replayed.steps().to_vec(), played.simulation.steps().to_vec()[..second - 1]);
 }
 
 /// Plays `scenario` with `seed` for `steps_max` steps (fewer if it stops): at each step the
@@ -369,7 +369,10 @@ fn a_seed_change_carries_every_choice_whose_target_exists_and_names_the_rest() {
         let again = carried.run.play().unwrap();
         assert_eq!(again.outcomes, carried.played.outcomes);
         let shown = again.simulation.steps().len();
-        assert_eq!(again.simulation.steps(), &carried.played.simulation.steps()[..shown]);
+        assert_eq!(
+            again.simulation.steps().to_vec(),
+            carried.played.simulation.steps().to_vec()[..shown]
+        );
     }
 }
 

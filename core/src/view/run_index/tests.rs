@@ -7,7 +7,9 @@ use proptest::prelude::*;
 
 use super::*;
 use crate::faults::FaultClass;
-use crate::sim::{CATALOGUE, PatternMode, Patterns, Scenario, Simulation, catalogue_scenario};
+use crate::sim::{
+    CATALOGUE, PatternMode, Patterns, Scenario, Simulation, StepLog, catalogue_scenario,
+};
 use crate::view::{
     IndexedRun, Screen, ScreenInput, WINDOW_STEPS, breaking_steps, dead_letter_sentences,
     first_drawn, moments,
@@ -19,9 +21,10 @@ const REVEALED: [usize; 3] = [0, 7, usize::MAX];
 /// Checks the index of `steps` at `cursor` against the derivation over the steps up to it: the
 /// moments drawn on each window the learner may reveal, where each invariant broke, and the
 /// dead letters in both languages.
-fn check_answers(index: &RunIndex, steps: &[TraceStep], cursor: usize) -> Result<(), String> {
-    let prefix = &steps[..cursor];
-    let every_moment = moments(prefix);
+fn check_answers(index: &RunIndex, steps: &StepLog, cursor: usize) -> Result<(), String> {
+    assert!(cursor <= steps.len(), "a cursor within the run");
+    let prefix = steps.first(cursor);
+    let every_moment = moments(prefix.clone());
     for revealed in REVEALED {
         let hidden = first_drawn(cursor, revealed);
         let expected: Vec<Moment> =
@@ -32,11 +35,15 @@ fn check_answers(index: &RunIndex, steps: &[TraceStep], cursor: usize) -> Result
         }
     }
     let breaks = index.breaking_steps(cursor);
-    if breaks != breaking_steps(prefix) {
-        return Err(format!("breaks at {cursor}: {breaks:?} != {:?}", breaking_steps(prefix)));
+    if breaks != breaking_steps(prefix.clone()) {
+        return Err(format!(
+            "breaks at {cursor}: {breaks:?} != {:?}",
+            breaking_steps(prefix.clone())
+        ));
     }
     for language in Language::ALL {
-        if index.dead_letter_sentences(cursor, language) != dead_letter_sentences(prefix, language)
+        if index.dead_letter_sentences(cursor, language)
+            != dead_letter_sentences(prefix.clone(), language)
         {
             return Err(format!("dead letters at {cursor} in {language:?}"));
         }
@@ -121,7 +128,7 @@ fn every_lesson_truncated_at_each_step_and_indexed_again_answers_as_its_steps_do
             let steps = run.steps();
             for kept in 0..=steps.len() {
                 let mut index = run.index().clone();
-                index.truncate(&steps[..kept]);
+                index.truncate(steps, kept);
                 assert_eq!(index.steps_indexed(), kept);
                 check_answers(&index, steps, kept)
                     .unwrap_or_else(|why| panic!("{} {mode:?} kept {kept}: {why}", entry.id));
@@ -194,7 +201,7 @@ fn index_across_a_branch(
     let kept = branch_at % (simulation.steps().len() + 1);
     let mut branch = Simulation::new(scenario.clone(), seed).unwrap();
     walk(&mut branch, &mut RunIndex::default(), &first[..kept])?;
-    prop_assert_eq!(&branch.steps()[..kept], &simulation.steps()[..kept], "kept {}", kept);
+    prop_assert!(branch.steps().first(kept).eq(simulation.steps().first(kept)), "kept {}", kept);
     let mut unused = RunIndex::default();
     walk(&mut branch, &mut unused, then)?;
     let run = IndexedRun::branched(branch, index, kept);
@@ -207,7 +214,7 @@ fn index_across_a_branch(
     }
     // Truncated to nothing, and indexed again: the run's index from its start.
     let mut index = run.index().clone();
-    index.truncate(&[]);
+    index.truncate(run.steps(), 0);
     index.extend(run.steps());
     for cursor in cursors(run.steps().len(), 8) {
         check_answers(&index, run.steps(), cursor).map_err(TestCaseError::fail)?;

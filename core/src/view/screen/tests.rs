@@ -72,7 +72,6 @@ fn the_caption_says_the_step_shown_and_why_the_run_ended_in_the_screens_language
     assert!(ru.caption.ends_with(words.stop_quiescent), "{}", ru.caption);
     assert_ne!(words.stop_quiescent, Language::En.words().stop_quiescent);
     // Before the end, the caption says no reason.
-    let steps = &simulation.steps()[..3];
     let world = simulation.world_after(3).unwrap();
     let mid = Screen::at(&ScreenInput {
         run: &simulation,
@@ -85,7 +84,7 @@ fn the_caption_says_the_step_shown_and_why_the_run_ended_in_the_screens_language
     });
     assert!(mid.caption.starts_with("Step 3 (tick "), "{}", mid.caption);
     assert!(!mid.caption.contains("run ended"), "{}", mid.caption);
-    assert_eq!(mid.changes, steps[2].row_changes);
+    assert_eq!(mid.changes, simulation.steps()[2].row_changes);
 }
 
 #[test]

@@ -441,3 +441,25 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_runs_share_fragment_is_its_links_encoding_at_every_step() {
+    let mut edited = catalogue_scenario("f05-lost-response").unwrap();
+    edited.title = "An edited copy".to_owned();
+    let built_in =
+        catalogue_scenario("f01-duplicate-delivery").unwrap().with_all_patterns(PatternMode::Naive);
+    for scenario in [built_in, edited] {
+        let trace = run_with_user_fault();
+        let choices = Run::of_trace(&trace).unwrap().choices;
+        let mut run = crate::view::IndexedRun::new(Simulation::new(scenario.clone(), 7).unwrap());
+        for step in 0..4 {
+            for presenter in [false, true] {
+                let expected = ShareLink::new(&scenario, 7, choices.clone(), step)
+                    .presenting(presenter)
+                    .encode();
+                assert_eq!(run.share_fragment(&choices, step, presenter), expected);
+            }
+            run.step();
+        }
+    }
+}
