@@ -80,6 +80,13 @@ enum Landing {
     Embeds,
 }
 
+/// Whether the share link's field holds the link of the step the position shows.
+const SHARE_LINK_FILLED: &str = r#"(() => {
+  const link = document.querySelector('[data-testid=share-link]')?.value ?? '';
+  const shown = (document.querySelector('[data-testid=position]')?.textContent ?? '').match(/(\d+) \//);
+  return shown !== null && new RegExp('[&]step=' + shown[1] + '(&|$)').test(link);
+})()"#;
+
 /// The page open in a browser tab, with everything it logged.
 pub struct LabPage {
     /// The tab.
@@ -295,6 +302,16 @@ impl LabPage {
         self.text(selector)
     }
 
+    /// The share link's field, once the page has filled it for the step its position shows
+    /// (the page fills it when idle after a step).
+    pub fn share_link(&self) -> String {
+        self.wait_until("the share link is the step shown", SHARE_LINK_FILLED);
+        self.evaluate("document.querySelector('[data-testid=share-link]').value")
+            .as_str()
+            .unwrap_or_default()
+            .to_owned()
+    }
+
     /// Whether an element matches `selector` now (no waiting).
     pub fn exists(&self, selector: &str) -> bool {
         self.evaluate(&format!("document.querySelector({selector:?}) !== null"))
@@ -340,12 +357,14 @@ impl LabPage {
     }
 
     /// The page's current address, fragment included, once the page has written it: the page
-    /// writes its address after the frame that shows a change, so this reads it after two
-    /// frames and the task that follows them.
+    /// writes its address when idle after the frame that shows a change (with a task where the
+    /// browser has no idle callbacks), so this reads it after two frames and the idle callback
+    /// and task that follow them.
     pub fn location(&self) -> String {
         self.evaluate(
             "new Promise(resolve => requestAnimationFrame(() => requestAnimationFrame(\
-             () => setTimeout(() => resolve(window.location.href), 0))))",
+             () => requestIdleCallback(() => setTimeout(() => resolve(window.location.href), 0), \
+             { timeout: 2000 }))))",
         )
         .as_str()
         .unwrap_or_default()

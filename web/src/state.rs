@@ -36,6 +36,33 @@ pub const IMPORTED_SCENARIO: &str = "imported";
 /// Play speeds offered, in milliseconds per step.
 pub const SPEEDS_MS: [u32; 4] = [1200, 600, 250, 80];
 
+/// What the share link of a run shown is made of ([`LabState::share_of`]): cheap to keep and
+/// compare at every render (the run is compared by identity), encoded only when the link is
+/// written ([`ShareOf::fragment`]), which a long inline scenario makes costly.
+#[derive(Clone, Debug)]
+pub struct ShareOf {
+    sim: Rc<IndexedRun>,
+    choices: Vec<UserChoice>,
+    cursor: usize,
+    presenter: bool,
+}
+
+impl ShareOf {
+    /// The link's fragment (`view::ShareLink::encode`).
+    pub fn fragment(&self) -> String {
+        self.sim.share_fragment(&self.choices, self.cursor, self.presenter)
+    }
+}
+
+impl PartialEq for ShareOf {
+    /// The same run (a run's scenario and seed never change), choices, step and view.
+    fn eq(&self, other: &ShareOf) -> bool {
+        Rc::ptr_eq(&self.sim, &other.sim)
+            && (&self.choices, self.cursor, self.presenter)
+                == (&other.choices, other.cursor, other.presenter)
+    }
+}
+
 /// Everything the page shows.
 #[derive(Clone, Debug)]
 pub struct LabState {
@@ -473,7 +500,17 @@ impl LabState {
 
     /// The share link of what the page shows: scenario, seed, patterns, every choice, step.
     pub fn share_fragment(&self) -> String {
-        self.sim.share_fragment(&self.choices, self.cursor, self.presenter)
+        self.share_of().fragment()
+    }
+
+    /// What the share link of the run shown is made of, to be written when the page is idle.
+    pub fn share_of(&self) -> ShareOf {
+        ShareOf {
+            sim: self.sim.clone(),
+            choices: self.choices.clone(),
+            cursor: self.cursor,
+            presenter: self.presenter,
+        }
     }
 
     /// A state that shows `trace` replayed, at its last step.

@@ -74,10 +74,7 @@ fn snapshot(page: &LabPage) -> (String, String, String, String) {
     (
         page.text("[data-testid=position]"),
         page.text("[data-testid=current-step]"),
-        page.evaluate("document.querySelector('[data-testid=share-link]').value")
-            .as_str()
-            .unwrap_or_default()
-            .to_owned(),
+        page.share_link(),
         page.text("[data-testid=scenario-title]"),
     )
 }

@@ -44,8 +44,8 @@ fn opening_the_address_of_a_run_shows_the_same_run() {
     );
     let address = first.location();
     let fragment = format!("#{}", address.split_once('#').unwrap().1);
-    let shown = first.evaluate("document.querySelector('[data-testid=share-link]').value");
-    assert!(shown.as_str().unwrap_or_default().ends_with(&fragment), "{shown} is the address");
+    let shown = first.share_link();
+    assert!(shown.ends_with(&fragment), "{shown} is the address");
     let expected = snapshot(&first);
 
     let second = LabPage::open(&fragment);

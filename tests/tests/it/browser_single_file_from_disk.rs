@@ -110,8 +110,7 @@ fn the_file_from_disk_breaks_the_naive_shop_and_its_link_reopens_the_run() {
     );
 
     // The share link is the file's own address plus the run's fragment.
-    let link = page.evaluate("document.querySelector('[data-testid=share-link]').value");
-    let link = link.as_str().expect("a share link").to_owned();
+    let link = page.share_link();
     assert_eq!(link, page.location());
     let fragment = link.strip_prefix(&file).expect("the link is the file's address");
     assert!(fragment.starts_with('#') && fragment.contains("&u="), "{fragment}");

@@ -165,9 +165,15 @@ pub fn files_bar(state: &PageState, edges: &Edges, files: &Files) -> Html {
     let (lab, language) = (&state.lab, state.language);
     let ui = ui(language);
     let check_open = state.check.is_some();
-    let on_share_focus = |event: FocusEvent| {
-        let input: web_sys::HtmlInputElement = event.target_unchecked_into();
-        input.select();
+    // The field is filled when the page is idle after a step (`edges::use_address`), and
+    // again when it takes the focus, so that what is copied is the link of the step shown.
+    let on_share_focus = {
+        let share = lab.share_of();
+        Callback::from(move |event: FocusEvent| {
+            let input: web_sys::HtmlInputElement = event.target_unchecked_into();
+            input.set_value(&format!("{}{}", crate::app::edges::page_address(), share.fragment()));
+            input.select();
+        })
     };
     html! {
         <section class="files" aria-label={language.words().ui_files_group}>
@@ -185,16 +191,9 @@ pub fn files_bar(state: &PageState, edges: &Edges, files: &Files) -> Html {
                 <input type="file" data-testid="import" accept=".json,application/json" onchange={files.on_import.clone()} />
             </label>
             <label class="share">{ ui.share }
-                <input type="text" readonly=true data-testid="share-link" value={format!("{}{}", page_address(), lab.share_fragment())}
+                <input type="text" readonly=true data-testid="share-link" ref={edges.share_field.clone()}
                     onfocus={on_share_focus} />
             </label>
         </section>
     }
-}
-
-/// The page's address without its fragment.
-fn page_address() -> String {
-    let location = gloo::utils::window().location();
-    let href = location.href().unwrap_or_default();
-    href.split('#').next().unwrap_or_default().to_owned()
 }

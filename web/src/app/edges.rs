@@ -12,6 +12,7 @@ use gloo::render::{AnimationFrame, request_animation_frame};
 use gloo::timers::callback::{Interval, Timeout};
 use idempotency_lab::view::Language;
 use wasm_bindgen::JsCast;
+use wasm_bindgen::closure::Closure;
 use yew::prelude::*;
 
 use crate::app::Edges;
@@ -85,39 +86,108 @@ pub fn use_settings(state: &PageState, page: bool) {
 
 /// The address follows the view: in the lab its fragment is the share link of the run shown,
 /// in a lesson the lesson's course link, on the course none (replaced, not pushed, so the
-/// back button leaves the page as usual); while a link opens, the address keeps it.
+/// back button leaves the page as usual); while a link opens, the address keeps it. The share
+/// link's field holds the page's address and the run's fragment, in the page and in an embed.
 ///
-/// It is written after the frame that shows the change, not before it: replacing a long
-/// address takes the browser milliseconds that a step's frame should not wait for. A newer
-/// address cancels one not yet written, so stepping fast or playing writes only what stays;
-/// an address the learner put there since the step is left alone.
+/// Both are written when the browser is idle after the frame that shows the change, not before
+/// it: the link of a long inline scenario is hundreds of kilobytes, which encoding, comparing,
+/// putting in the field and replacing the address with take the browser milliseconds that a
+/// step's frame should not wait for. Only what makes the link is kept at each render
+/// (`state::ShareOf`, the run compared by identity). A newer change cancels a write not yet done,
+/// so stepping fast or playing writes only what stays; an address the learner put there since
+/// the step is left alone. The field is also filled when it takes the focus, so a learner who
+/// copies it always copies the step shown.
 #[hook]
-pub fn use_address(state: &PageState, page: bool) {
+pub fn use_address(state: &PageState, page: bool, share_field: &NodeRef) {
     let lab = &state.lab;
     let opening_link = lab.opening.is_some_and(|opening| opening.kind == OpeningKind::Link);
-    let address = match state.course.lesson() {
-        Some((_, lesson, step)) => course::lesson_fragment(lesson, step, lab.presenter),
-        None if state.course.view == PageView::Course => page_path(),
-        None => lab.share_fragment(),
+    let fixed = match state.course.lesson() {
+        Some((_, lesson, step)) => Some(course::lesson_fragment(lesson, step, lab.presenter)),
+        None if state.course.view == PageView::Course => Some(page_path()),
+        None => None,
     };
-    use_effect_with((address, lab.keep_fragment || opening_link), move |(address, keep)| {
-        let timeout: Rc<RefCell<Option<Timeout>>> = Rc::default();
-        let frame = (page && !*keep).then(|| {
-            let (address, timeout) = (address.clone(), timeout.clone());
-            // An address put there meanwhile (pasted, or a link followed) is the learner's: it
-            // is not overwritten, and the `hashchange` listener opens it.
-            let seen = current_href();
+    let keep = !page || lab.keep_fragment || opening_link;
+    let share_field = share_field.clone();
+    use_effect_with((fixed, lab.share_of(), keep), move |(fixed, share, keep)| {
+        let (fixed, share, keep) = (fixed.clone(), share.clone(), *keep);
+        // An address put there meanwhile (pasted, or a link followed) is the learner's: it is
+        // not overwritten, and the `hashchange` listener opens it.
+        let seen = current_href();
+        let idle: Rc<RefCell<Option<IdleWrite>>> = Rc::default();
+        let frame = {
+            let idle = idle.clone();
             request_animation_frame(move |_| {
-                let write = Timeout::new(0, move || {
-                    if current_href() == seen {
-                        replace_address(&address);
+                *idle.borrow_mut() = Some(IdleWrite::new(move || {
+                    let fragment = share.fragment();
+                    if let Some(field) = share_field.cast::<web_sys::HtmlInputElement>() {
+                        field.set_value(&format!("{}{fragment}", page_address()));
                     }
-                });
-                *timeout.borrow_mut() = Some(write);
+                    if !keep && current_href() == seen {
+                        replace_address(fixed.as_deref().unwrap_or(&fragment));
+                    }
+                }));
             })
-        });
-        move || drop((frame, timeout))
+        };
+        move || drop((frame, idle))
     });
+}
+
+/// The page's address without its fragment.
+pub fn page_address() -> String {
+    current_href().split('#').next().unwrap_or_default().to_owned()
+}
+
+/// Work done when the browser is next idle (`requestIdleCallback`, or a task where it has none),
+/// and cancelled if dropped before.
+struct IdleWrite {
+    pending: IdlePending,
+    _work: Closure<dyn FnMut()>,
+}
+
+/// How an [`IdleWrite`] waits.
+enum IdlePending {
+    /// For `requestIdleCallback`, by its handle.
+    Idle(u32),
+    /// For a task, in a browser without it.
+    Task(#[allow(dead_code, reason = "held to be cancelled when dropped")] Timeout),
+}
+
+impl IdleWrite {
+    /// The longest the write waits for an idle moment, in milliseconds: while the learner
+    /// plays a run, the address still follows.
+    const WAIT_MS: u32 = 500;
+
+    fn new(work: impl FnOnce() + 'static) -> IdleWrite {
+        let mut work = Some(work);
+        let work = Closure::<dyn FnMut()>::new(move || {
+            if let Some(work) = work.take() {
+                work();
+            }
+        });
+        let window = gloo::utils::window();
+        let options = web_sys::IdleRequestOptions::new();
+        options.set_timeout(IdleWrite::WAIT_MS);
+        let pending = match window
+            .request_idle_callback_with_options(work.as_ref().unchecked_ref(), &options)
+        {
+            Ok(handle) => IdlePending::Idle(handle),
+            Err(_) => {
+                let function: js_sys::Function = work.as_ref().clone().unchecked_into();
+                IdlePending::Task(Timeout::new(0, move || {
+                    function.call0(&wasm_bindgen::JsValue::NULL).ok();
+                }))
+            }
+        };
+        IdleWrite { pending, _work: work }
+    }
+}
+
+impl Drop for IdleWrite {
+    fn drop(&mut self) {
+        if let IdlePending::Idle(handle) = self.pending {
+            gloo::utils::window().cancel_idle_callback(handle);
+        }
+    }
 }
 
 /// The page's whole address as it is now.

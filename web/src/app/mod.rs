@@ -42,6 +42,8 @@ pub struct Edges {
     pub openings: Rc<std::cell::RefCell<Openings>>,
     /// The page's root element.
     pub root: NodeRef,
+    /// The share link's field, which the page fills when idle (`edges::use_address`).
+    pub share_field: NodeRef,
 }
 
 /// The root of the page (or of one embed).
@@ -57,10 +59,11 @@ pub fn app(props: &AppProps) -> Html {
         dispatcher: state.dispatcher(),
         openings,
         root: use_node_ref(),
+        share_field: use_node_ref(),
     };
     edges::use_first_opening(&edges, first_opening);
     edges::use_settings(&state, edges.page);
-    edges::use_address(&state, edges.page);
+    edges::use_address(&state, edges.page, &edges.share_field);
     let now = edges::use_view_now(&state);
     edges::use_address_listener(&edges, &now);
     edges::use_keyboard(&edges, &now);
