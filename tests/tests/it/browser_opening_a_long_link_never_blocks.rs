@@ -120,8 +120,9 @@ fn a_long_link_opens_in_slices_with_progress_and_cancel() {
     );
 
     // A long task is timed by the wall clock: on a machine busy with other browsers, the OS
-    // can pause one slice long enough to look like a block. An opening that does block fails
-    // every time, so a second look in a fresh page is taken before failing.
+    // can pause one slice long enough to look like a block (the suite runs six tests at once
+    // on two cores). An opening that does block fails every time, so up to two more looks in
+    // fresh pages are taken before failing.
     let mut attempts = 0;
     let (page, findings, longest, allowed, opening_ms) = loop {
         attempts += 1;
@@ -152,7 +153,7 @@ fn a_long_link_opens_in_slices_with_progress_and_cancel() {
         assert_eq!(findings["supported"], true, "this Chromium reports long tasks");
         let opening_ms = findings["closed"].as_f64().unwrap_or(0.0);
         let allowed = LONGEST_TASK_MS.max(opening_ms * LONGEST_TASK_SHARE_OF_OPENING);
-        if longest < allowed || attempts == 2 {
+        if longest < allowed || attempts == 3 {
             break (page, findings, longest, allowed, opening_ms);
         }
     };
