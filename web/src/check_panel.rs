@@ -513,7 +513,7 @@ async fn drive_fuzz(
             return;
         }
         dispatch.emit(CheckMsg::Progress { generation, job: Job::Fuzzing(run.progress()) });
-        sleep(Duration::ZERO).await;
+        yield_to_browser().await;
     }
 }
 
