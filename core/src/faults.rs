@@ -6,10 +6,10 @@
 //!
 //! Every class is one row of the table in `fault_classes!` below, and everything else the lab
 //! knows of a class by name follows from it: the [`FaultClass`] enum and [`FaultClass::ALL`],
-//! its id (`F1`) in scenarios' `fault_rates`, traces, links, the checker's budgets and the
-//! TypeScript union `FaultClass` (`web/src/api/tests.rs` compares the union with this table),
-//! the JSON name of its simulator action and anchored choice (which `--inject F1,...` and the
-//! package's `inject(item, "F1")` take), the tag of its injection in a scenario, and its
+//! its id (`F1`) in scenarios' `fault_rates`, traces, links and the checker's budgets, the
+//! JSON name of its simulator action and anchored choice (which `--inject F1,...` and the
+//! package's `inject(item, "F1")` take), the package's TypeScript unions `FaultClass` and
+//! `FaultActionName` ([`FaultClass::TYPESCRIPT`]), the tag of its injection in a scenario, and its
 //! sentence in the catalogue. `sim::tests` checks that the simulator's `Action`,
 //! `AnchoredAction` and `Injection` carry the names the table gives.
 //!
@@ -18,9 +18,9 @@
 //! a time: its [`crate::sim::Action`] in `sim/action.rs` and what enables and applies it in
 //! `sim/world.rs` (with the actor's own file), its anchored choice in `sim/choice.rs`, its
 //! injection in `sim/fault.rs` (declared, validated, drafted for the fuzzer and fired there),
-//! and its words on the page in `view/action_words.rs`. Then the tests ask for the rest: its
-//! id and action name in the TypeScript unions of `web/src/api/mod.rs`, and a lesson that
-//! teaches it (`core/scenarios/`, listed in `sim/catalogue.rs`), since every class has one.
+//! and its words on the page in `view/action_words.rs`. Then the tests ask for the rest: a
+//! lesson that teaches it (`core/scenarios/`, listed in `sim/catalogue.rs`), since every
+//! class has one.
 
 use std::fmt;
 
@@ -68,6 +68,20 @@ macro_rules! fault_classes {
                     $( FaultClass::$class => stringify!($class), )*
                 }
             }
+
+            /// The TypeScript types that follow from the table, which the JavaScript
+            /// package's `.d.ts` declares (`web/src/api/mod.rs` hands them to wasm-bindgen):
+            /// `FaultClass`, the union of the ids, and `FaultActionName`, that of the action
+            /// names (part of `LabActionName`). A new row adds its id and its action there.
+            pub const TYPESCRIPT: &'static str = concat!(
+                "/** A fault class of the design, by its id (one row of the core's table of \
+                 fault classes each). */\nexport type FaultClass =",
+                $( "\n  | \"", stringify!($class), "\"", )*
+                ";\n/** The simulator action of a fault class, by its name as the core \
+                 serializes it. */\nexport type FaultActionName =",
+                $( "\n  | \"", $action, "\"", )*
+                ";\n"
+            );
 
             /// What the fault is, in a sentence, in `language`.
             pub fn description_in(self, language: Language) -> &'static str {
@@ -184,5 +198,21 @@ mod tests {
         }
         assert_eq!(FaultClass::from_id("f1"), None, "ids are exact, as serde reads them");
         assert_eq!(FaultClass::id_range(" to "), "F1 to F12");
+    }
+
+    #[test]
+    fn the_typescript_types_list_every_class_and_its_action() {
+        let types = FaultClass::TYPESCRIPT;
+        assert!(types.contains("export type FaultClass =\n  | \"F1\"\n  | \"F2\"\n"), "{types}");
+        assert!(types.contains("\n  | \"F12\";\n"), "{types}");
+        assert!(
+            types.contains("export type FaultActionName =\n  | \"duplicate_message\"\n"),
+            "{types}"
+        );
+        assert!(types.ends_with("\n  | \"crash_relay\";\n"), "{types}");
+        for row in &FAULT_CLASSES {
+            assert_eq!(types.matches(&format!("| \"{}\"", row.id)).count(), 1, "{}", row.id);
+            assert_eq!(types.matches(&format!("| \"{}\"", row.action)).count(), 1, "{}", row.id);
+        }
     }
 }

@@ -10,6 +10,7 @@ import type {
 export { Lab, Embed, mount } from "./idempotency_lab_web.js";
 export type {
   PatternId, Mode, FaultClass, InvariantId, LessonId, Language, LabAction, LabActionName,
+  FaultActionName,
   TableName, LessonInfo,
   PendingFault, PendingItem, InvariantStatus, Tables, FaultBudget, CheckOptions, CheckProgress,
   CheckResult, FuzzOptions, FuzzProgress, FuzzResult, HandlerKind, HandlerCheckOptions,

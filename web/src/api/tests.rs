@@ -1,19 +1,21 @@
 //! The JavaScript API's TypeScript unions against the core's own lists: every lesson id, fault
 //! class, invariant, language, action name and table name the core knows is in its union, and
-//! nothing else, so a new variant in the core fails here until the types name it (the fault
-//! classes from their table, `faults::FAULT_CLASSES`, whose actions `LabActionName` lists too).
+//! nothing else, so a new variant in the core fails here until the types name it. The fault
+//! classes' unions follow from their table (`FaultClass::TYPESCRIPT`): checked here too.
 
-use idempotency_lab::faults::FAULT_CLASSES;
+use idempotency_lab::faults::{FAULT_CLASSES, FaultClass};
 use idempotency_lab::invariants::InvariantId;
 use idempotency_lab::program::HandlerKind;
 use idempotency_lab::sim::{Action, CATALOGUE};
 use idempotency_lab::store::TableName;
 use idempotency_lab::view::Language;
 
-/// The quoted members of `export type <name> = ...;` in the API's TypeScript.
+/// The quoted members of `export type <name> = ...;` in the API's TypeScript: what `mod.rs`
+/// writes, and the fault classes' types the core's table gives.
 fn union(name: &str) -> Vec<String> {
     let start = format!("export type {name} =");
-    let text = super::TYPESCRIPT.split(&start).nth(1).unwrap_or_else(|| panic!("no type {name}"));
+    let types = format!("{}{}", super::TYPESCRIPT, FaultClass::TYPESCRIPT);
+    let text = types.split(&start).nth(1).unwrap_or_else(|| panic!("no type {name}"));
     let body = text.split(';').next().unwrap_or_default();
     body.split('"').skip(1).step_by(2).map(str::to_owned).collect()
 }
@@ -21,7 +23,11 @@ fn union(name: &str) -> Vec<String> {
 /// Fails, naming what to add to and remove from the union, unless `export type <name>` in
 /// `TYPESCRIPT` (`mod.rs`) lists exactly `expected`, in any order.
 fn check(name: &str, expected: Vec<String>) {
-    let union = union(name);
+    check_members(name, union(name), expected);
+}
+
+/// Fails unless `union`, the members of the TypeScript union `name`, are exactly `expected`.
+fn check_members(name: &str, union: Vec<String>, expected: Vec<String>) {
     let missing: Vec<&String> = expected.iter().filter(|member| !union.contains(member)).collect();
     let extra: Vec<&String> = union.iter().filter(|member| !expected.contains(member)).collect();
     assert!(
@@ -47,7 +53,12 @@ fn the_typescript_unions_are_the_cores_lists() {
     check("FaultClass", FAULT_CLASSES.iter().map(|row| row.id.to_owned()).collect());
     check("InvariantId", InvariantId::ALL.iter().map(ToString::to_string).collect());
     check("Language", Language::ALL.iter().map(|language| language.code().to_owned()).collect());
-    check("LabActionName", action_names());
+    // `LabActionName` is the normal actions' names and `FaultActionName`.
+    assert!(super::TYPESCRIPT.contains("| FaultActionName;"), "LabActionName lists the faults'");
+    let mut names = union("LabActionName");
+    names.extend(union("FaultActionName"));
+    assert_eq!(names.len(), action_names().len(), "an action is named twice: {names:?}");
+    check_members("LabActionName and FaultActionName", names, action_names());
     check("TableName", TableName::ALL.iter().map(|table| table.as_str().to_owned()).collect());
     check(
         "HandlerKind",
