@@ -35,9 +35,9 @@ pub fn list(language: Language) -> Result<String, InputError> {
     let words = language.words();
     let mut out = String::new();
     for (index, lesson) in built_in()?.lessons.iter().enumerate() {
-        let steps = language.count(&words.steps, lesson.steps.len());
+        let steps = language.count(&words.counts.steps, lesson.steps.len());
         out += &fill(
-            words.course_list_line,
+            words.course.course_list_line,
             &[
                 ("n", &(index + 1)),
                 ("id", &lesson.id),
@@ -63,19 +63,21 @@ fn find(id: &str) -> Result<(usize, &'static Lesson, usize), InputError> {
 fn point_text(point: Point, language: Language) -> String {
     let words = language.words();
     match point {
-        Point::Start => words.point_start.to_owned(),
-        Point::End => words.point_end.to_owned(),
-        Point::Moment(kind) => fill(words.point_moment, &[("moment", &kind.headline(language))]),
-        Point::Break(invariant) => fill(words.point_break, &[("invariant", &invariant)]),
-        Point::Fault(class) => fill(words.point_fault, &[("class", &format!("{class:?}"))]),
+        Point::Start => words.course.point_start.to_owned(),
+        Point::End => words.course.point_end.to_owned(),
+        Point::Moment(kind) => {
+            fill(words.course.point_moment, &[("moment", &kind.headline(language))])
+        }
+        Point::Break(invariant) => fill(words.course.point_break, &[("invariant", &invariant)]),
+        Point::Fault(class) => fill(words.course.point_fault, &[("class", &format!("{class:?}"))]),
     }
 }
 
 fn mode_text(mode: PatternMode, language: Language) -> &'static str {
     let words = language.words();
     match mode {
-        PatternMode::Naive => words.course_naive,
-        PatternMode::Idempotent => words.course_idempotent,
+        PatternMode::Naive => words.course.course_naive,
+        PatternMode::Idempotent => words.course.course_idempotent,
     }
 }
 
@@ -105,7 +107,7 @@ fn step_lines(lesson: &Lesson, language: Language) -> String {
         let n = index + 1;
         out += &match step {
             CourseStep::Narration(narration) => fill(
-                words.lesson_narration,
+                words.course.lesson_narration,
                 &[
                     ("n", &n),
                     ("at", &point_text(narration.at, language)),
@@ -113,7 +115,7 @@ fn step_lines(lesson: &Lesson, language: Language) -> String {
                 ],
             ),
             CourseStep::Prediction(prediction) => fill(
-                words.lesson_prediction,
+                words.course.lesson_prediction,
                 &[
                     ("n", &n),
                     ("mode", &mode_text(prediction.run, language)),
@@ -121,12 +123,14 @@ fn step_lines(lesson: &Lesson, language: Language) -> String {
                 ],
             ),
             CourseStep::Task(task) => {
-                let mut text =
-                    fill(words.lesson_task, &[("n", &n), ("text", &task.text.get(language))]);
+                let mut text = fill(
+                    words.course.lesson_task,
+                    &[("n", &n), ("text", &task.text.get(language))],
+                );
                 if task.own_faults {
                     text.push('\n');
                     text += &fill(
-                        words.lesson_task_own_faults,
+                        words.course.lesson_task_own_faults,
                         &[("scenario", &lesson.scenario), ("faults", &own_fault_classes(task))],
                     );
                 }
@@ -143,7 +147,7 @@ pub fn lesson(id: &str, traces: &[PathBuf], language: Language) -> Result<Printe
     let words = language.words();
     let (position, lesson, total) = find(id)?;
     let mut out = fill(
-        words.lesson_heading,
+        words.course.lesson_heading,
         &[("n", &(position + 1)), ("total", &total), ("title", &lesson.title.get(language))],
     );
     out += "\n\n";
@@ -152,7 +156,7 @@ pub fn lesson(id: &str, traces: &[PathBuf], language: Language) -> Result<Printe
     if traces.is_empty() {
         out += &step_lines(lesson, language);
         out += "\n";
-        out += &fill(words.lesson_check_hint, &[("id", &lesson.id)]);
+        out += &fill(words.course.lesson_check_hint, &[("id", &lesson.id)]);
         out.push('\n');
         return Ok(Printed { stdout: out, passed: None });
     }
@@ -194,7 +198,7 @@ pub fn lesson(id: &str, traces: &[PathBuf], language: Language) -> Result<Printe
         out += &match &grade.verdict {
             TaskVerdict::Passed => {
                 passed += 1;
-                fill(words.lesson_task_passed, &[("n", &n)])
+                fill(words.course.lesson_task_passed, &[("n", &n)])
             }
             TaskVerdict::NotYet(reason) => {
                 let hint = match &lesson.steps[grade.step] {
@@ -202,14 +206,14 @@ pub fn lesson(id: &str, traces: &[PathBuf], language: Language) -> Result<Printe
                     _ => "",
                 };
                 fill(
-                    words.lesson_task_not_yet,
+                    words.course.lesson_task_not_yet,
                     &[("n", &n), ("reason", &reason.text(language)), ("hint", &hint)],
                 )
             }
         };
         out.push('\n');
     }
-    out += &fill(words.lesson_summary, &[("passed", &passed), ("total", &grades.len())]);
+    out += &fill(words.course.lesson_summary, &[("passed", &passed), ("total", &grades.len())]);
     out.push('\n');
     Ok(Printed { stdout: out, passed: Some(passed == grades.len()) })
 }

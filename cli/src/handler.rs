@@ -52,8 +52,8 @@ pub fn check(request: &HandlerCheck<'_>) -> Result<CheckVerdict, InputError> {
     let scenario = scenario_with_program(&lesson.scenario, &program);
     let mut verdict = verify::check_with(&run, scenario, request.seed, config)?;
     let faults = match program.handler {
-        HandlerKind::ReserveStockConsumer => words.handler_consumer_faults,
-        HandlerKind::MarkPaid => words.handler_mark_paid_faults,
+        HandlerKind::ReserveStockConsumer => words.report.handler_consumer_faults,
+        HandlerKind::MarkPaid => words.report.handler_mark_paid_faults,
     };
     let mut preface = format!("{}: {faults}\n", lesson.source_name);
     if verdict.kind == CheckKind::Violated {
@@ -64,7 +64,7 @@ pub fn check(request: &HandlerCheck<'_>) -> Result<CheckVerdict, InputError> {
     }
     if verdict.kind == CheckKind::Proved {
         verdict.text = fill(
-            words.handler_holds,
+            words.report.handler_holds,
             &[("states", &verdict.stats.unique_states), ("depth", &verdict.stats.depth_reached)],
         ) + "\n";
     }

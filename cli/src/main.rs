@@ -599,9 +599,9 @@ fn replay(path: &std::path::Path, language: Language) -> Result<Outcome, InputEr
     let replayed_json = replayed.to_json();
     let recorded_text = text.strip_suffix('\n').unwrap_or(&text);
     if replayed_json == recorded_text {
-        let steps = language.count(&words.steps, recorded.steps.len());
+        let steps = language.count(&words.counts.steps, recorded.steps.len());
         let stdout = fill(
-            words.replay_reproduces,
+            words.report.replay_reproduces,
             &[
                 ("source", &source_name),
                 ("scenario", &recorded.scenario.id),
@@ -619,6 +619,7 @@ fn replay(path: &std::path::Path, language: Language) -> Result<Outcome, InputEr
         let difference = first_difference(&recorded, &replayed);
         render::trace_difference(&difference.unwrap_or(TraceDifference::Summary))
     };
-    let stdout = fill(words.replay_differs, &[("source", &source_name), ("why", &why)]) + "\n";
+    let stdout =
+        fill(words.report.replay_differs, &[("source", &source_name), ("why", &why)]) + "\n";
     Ok(Outcome { stdout, exit_code: EXIT_VIOLATED })
 }

@@ -56,17 +56,17 @@ pub fn explanation(
         let _ = writeln!(text, "{line}");
     }
     let _ = writeln!(text);
-    let _ = writeln!(text, "{}", words.explain_patterns);
+    let _ = writeln!(text, "{}", words.glossary.explain_patterns);
     for &pattern in scenario.focus_patterns() {
         let _ = writeln!(text, "  {pattern:?}  {}", pattern_title(pattern, language));
     }
-    let _ = writeln!(text, "{}", words.explain_faults);
+    let _ = writeln!(text, "{}", words.glossary.explain_faults);
     let mut injected: BTreeMap<FaultClass, usize> = BTreeMap::new();
     for injection in &scenario.injections {
         *injected.entry(injection.fault_class()).or_insert(0) += 1;
     }
     if injected.is_empty() && scenario.fault_rates.is_none() {
-        let _ = writeln!(text, "  {}", words.explain_none);
+        let _ = writeln!(text, "  {}", words.glossary.explain_none);
     }
     for (class, count) in &injected {
         let times = if *count == 1 { String::new() } else { format!(" x{count}") };
@@ -74,7 +74,7 @@ pub fn explanation(
             text,
             "  {:<3}  {}{times}: {}",
             class.to_string(),
-            words.explain_injected,
+            words.glossary.explain_injected,
             class.description_in(language)
         );
     }
@@ -84,16 +84,16 @@ pub fn explanation(
                 text,
                 "  {:<3}  {}: {}",
                 class.to_string(),
-                fill(words.explain_at_random, &[("per_million", per_million)]),
+                fill(words.glossary.explain_at_random, &[("per_million", per_million)]),
                 class.description_in(language)
             );
         }
     }
     let seed = outcomes.first().map_or(0, |outcome| outcome.seed);
-    let _ = writeln!(text, "{}", fill(words.explain_expected, &[("seed", &seed)]));
+    let _ = writeln!(text, "{}", fill(words.glossary.explain_expected, &[("seed", &seed)]));
     for outcome in outcomes {
         let violated = if outcome.violated.is_empty() {
-            words.explain_none.to_owned()
+            words.glossary.explain_none.to_owned()
         } else {
             outcome
                 .violated
@@ -104,18 +104,21 @@ pub fn explanation(
         };
         let _ = writeln!(text, "  {:<10}  {violated}", outcome.mode_name);
     }
-    let _ =
-        writeln!(text, "{} idempotency-lab run {source_name} --mode naive", words.explain_see_it);
+    let _ = writeln!(
+        text,
+        "{} idempotency-lab run {source_name} --mode naive",
+        words.glossary.explain_see_it
+    );
     text
 }
 
 fn pattern_title(pattern: Pattern, language: Language) -> &'static str {
     let words = language.words();
     match pattern {
-        Pattern::P1 => words.p1_title,
-        Pattern::P2 => words.p2_title,
-        Pattern::P3 => words.p3_title,
-        Pattern::P4 => words.p4_title,
+        Pattern::P1 => words.glossary.p1_title,
+        Pattern::P2 => words.glossary.p2_title,
+        Pattern::P3 => words.glossary.p3_title,
+        Pattern::P4 => words.glossary.p4_title,
     }
 }
 
@@ -136,7 +139,7 @@ pub fn run_header(trace: &Trace, source_name: &str, mode_name: &str, language: L
         mode(patterns.p4_inbox),
     );
     let head = fill(
-        language.words().run_header,
+        language.words().report.run_header,
         &[
             ("source", &source_name),
             ("mode", &mode_name),
@@ -231,10 +234,10 @@ pub fn invariant_report(trace: &Trace, language: Language) -> String {
     let words = language.words();
     let mut text = String::new();
     let stopped = fill(
-        words.report_stopped,
+        words.report.report_stopped,
         &[
             ("reason", &stop_sentence(&trace.stop, language)),
-            ("steps", &language.count(&words.steps, trace.summary.steps)),
+            ("steps", &language.count(&words.counts.steps, trace.summary.steps)),
             ("tick", &trace.summary.final_tick.0),
         ],
     );
@@ -242,7 +245,11 @@ pub fn invariant_report(trace: &Trace, language: Language) -> String {
     if !trace.summary.faults.is_empty() {
         let faults: Vec<String> =
             trace.summary.faults.iter().map(|(class, count)| format!("{class} x{count}")).collect();
-        let _ = writeln!(text, "{}", fill(words.report_faults, &[("faults", &faults.join(", "))]));
+        let _ = writeln!(
+            text,
+            "{}",
+            fill(words.report.report_faults, &[("faults", &faults.join(", "))])
+        );
     }
     for line in idempotency_lab::view::dead_letter_sentences(&trace.steps, language) {
         let _ = writeln!(text, "{line}");
@@ -253,10 +260,10 @@ pub fn invariant_report(trace: &Trace, language: Language) -> String {
     }
     let violated = trace.invariants_ever_violated();
     if violated.is_empty() {
-        let _ = writeln!(text, "{}", words.report_all_held);
+        let _ = writeln!(text, "{}", words.report.report_all_held);
         return text;
     }
-    let _ = writeln!(text, "{}", fill(words.report_violated, &[("count", &violated.len())]));
+    let _ = writeln!(text, "{}", fill(words.report.report_violated, &[("count", &violated.len())]));
     for (invariant, first_step) in &trace.summary.first_violation_step {
         let sentence = trace
             .steps
@@ -266,16 +273,16 @@ pub fn invariant_report(trace: &Trace, language: Language) -> String {
                 step.new_violations.iter().find(|violation| violation.invariant == *invariant)
             })
             .map_or_else(
-                || words.report_no_sentence.to_owned(),
+                || words.report.report_no_sentence.to_owned(),
                 |violation| violation.sentence_in(language),
             );
         let still = if trace.summary.violated_at_end.contains(invariant) {
-            words.report_still
+            words.report.report_still
         } else {
-            words.report_held_again
+            words.report.report_held_again
         };
         let first_broken = fill(
-            words.report_first_broken,
+            words.report.report_first_broken,
             &[
                 ("invariant", invariant),
                 ("title", &invariant.title_in(language)),

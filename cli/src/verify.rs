@@ -190,7 +190,7 @@ fn check_verdict(run: &Run<'_>, report: CheckReport) -> CheckVerdict {
             kind: CheckKind::Proved,
             stats: *stats,
             text: fill(
-                words.check_proved,
+                words.report.check_proved,
                 &[
                     ("depth", &stats.depth_reached),
                     ("states", &stats.states_explored),
@@ -205,7 +205,7 @@ fn check_verdict(run: &Run<'_>, report: CheckReport) -> CheckVerdict {
             kind: CheckKind::Bounded,
             stats: *stats,
             text: fill(
-                words.check_bounded,
+                words.report.check_bounded,
                 &[
                     ("reason", &reason.sentence_in(language)),
                     ("states", &stats.states_explored),
@@ -219,12 +219,12 @@ fn check_verdict(run: &Run<'_>, report: CheckReport) -> CheckVerdict {
         },
         CheckOutcome::Violated(counterexample) => {
             let mut text = String::new();
-            let steps = language.count(&words.steps, counterexample.path.len());
+            let steps = language.count(&words.counts.steps, counterexample.path.len());
             let _ = writeln!(
                 text,
                 "{}",
                 fill(
-                    words.check_violated,
+                    words.report.check_violated,
                     &[
                         ("states", &stats.states_explored),
                         ("unique", &stats.unique_states),
@@ -243,7 +243,7 @@ fn check_verdict(run: &Run<'_>, report: CheckReport) -> CheckVerdict {
             }
             let trace = counterexample.trace;
             let headline = text.clone();
-            let _ = writeln!(text, "\n{}", words.check_counterexample);
+            let _ = writeln!(text, "\n{}", words.report.check_counterexample);
             text.push_str(&render::run_header(&trace, source_name, mode_name, language));
             text.push_str(&render::trace_lines(&trace));
             text.push_str(&render::invariant_report(&trace, language));
@@ -294,12 +294,12 @@ pub fn fuzz(run: &Run<'_>, scenario: Scenario, fuzz_seed: u64, cases: u32) -> Fu
         text,
         "{}",
         fill(
-            words.fuzz_violation,
+            words.report.fuzz_violation,
             &[
                 ("case", &report.cases_run),
                 ("cases", &cases),
                 ("violated", &violated.join(", ")),
-                ("shrink", &language.count(&words.steps, failure.shrink_steps)),
+                ("shrink", &language.count(&words.counts.steps, failure.shrink_steps)),
                 ("seed", &failure.shrunk.seed),
             ],
         )
@@ -310,32 +310,36 @@ pub fn fuzz(run: &Run<'_>, scenario: Scenario, fuzz_seed: u64, cases: u32) -> Fu
         text,
         "{}",
         fill(
-            words.fuzz_fired,
+            words.report.fuzz_fired,
             &[
                 ("injected", &fired_faults_text(&fired.injected, language)),
                 ("random", &fired_faults_text(&fired.random, language)),
             ],
         )
     );
-    let _ =
-        writeln!(text, "{}", fill(words.fuzz_injections, &[("count", &shrunk.injections.len())]));
+    let _ = writeln!(
+        text,
+        "{}",
+        fill(words.report.fuzz_injections, &[("count", &shrunk.injections.len())])
+    );
     for injection in &shrunk.injections {
         let json = serde_json::to_string(injection).unwrap_or_default();
         let _ = writeln!(text, "  {} {json}", injection.fault_class());
     }
     if shrunk.fault_rates.0.is_empty() {
-        let _ = writeln!(text, "{}", words.fuzz_rates_none);
+        let _ = writeln!(text, "{}", words.report.fuzz_rates_none);
     } else {
         let rates: Vec<String> = shrunk
             .fault_rates
             .0
             .iter()
-            .map(|(class, rate)| fill(words.fuzz_rate, &[("class", class), ("rate", rate)]))
+            .map(|(class, rate)| fill(words.report.fuzz_rate, &[("class", class), ("rate", rate)]))
             .collect();
-        let _ = writeln!(text, "{}", fill(words.fuzz_rates, &[("rates", &rates.join(", "))]));
+        let _ =
+            writeln!(text, "{}", fill(words.report.fuzz_rates, &[("rates", &rates.join(", "))]));
     }
     let headline = text.clone();
-    let _ = writeln!(text, "\n{}", words.fuzz_shrunk_trace);
+    let _ = writeln!(text, "\n{}", words.report.fuzz_shrunk_trace);
     text.push_str(&render::run_header(&failure.trace, source_name, mode_name, language));
     text.push_str(&render::trace_lines(&failure.trace));
     text.push_str(&render::invariant_report(&failure.trace, language));
@@ -397,18 +401,18 @@ fn no_violation_verdict(report: &FuzzReport, language: Language) -> FuzzVerdict 
         "distinct_seeds": report.distinct_seeds,
     });
     let mut text = fill(
-        words.fuzz_no_violation,
+        words.report.fuzz_no_violation,
         &[
-            ("cases", &language.count(&words.cases, report.cases_run)),
+            ("cases", &language.count(&words.counts.cases, report.cases_run)),
             ("seeds", &report.distinct_seeds),
         ],
     ) + "\n";
     if let Some((case, limit)) = &report.first_limit_reached {
         summary["limits_reached"] = report.limits_reached.into();
         let first = idempotency_lab::view::limit_reached_sentence(limit, language);
-        let cases = language.count(&words.cases, report.limits_reached);
+        let cases = language.count(&words.counts.cases, report.limits_reached);
         let line = fill(
-            words.fuzz_limits_reached,
+            words.check.fuzz_limits_reached,
             &[("cases", &cases), ("seed", &case.seed), ("first", &first)],
         );
         let _ = writeln!(text, "{line}");

@@ -13,9 +13,9 @@
 //! sentence in the catalogue. `sim::tests` checks that the simulator's `Action`,
 //! `AnchoredAction` and `Injection` carry the names the table gives.
 //!
-//! Adding a class: a row here, and its sentence in `words/` (the field in `catalogue.rs`, the
-//! text in `en.rs` and `ru.rs`). Then what it does, which the compiler asks for one match at
-//! a time: its [`crate::sim::Action`] in `sim/action.rs` and what enables and applies it in
+//! Adding a class: a row here, and its sentence in `words/glossary.rs` (one entry, its English
+//! and Russian side by side). Then what it does, which the compiler asks for one match at a
+//! time: its [`crate::sim::Action`] in `sim/action.rs` and what enables and applies it in
 //! `sim/world.rs` (with the actor's own file), its anchored choice in `sim/choice.rs`, its
 //! injection in `sim/fault.rs` (declared, validated, drafted for the fuzzer and fired there),
 //! and its words on the page in `view/action_words.rs`. Then the tests ask for the rest: a
@@ -87,7 +87,7 @@ macro_rules! fault_classes {
             pub fn description_in(self, language: Language) -> &'static str {
                 let words = language.words();
                 match self {
-                    $( FaultClass::$class => words.$words, )*
+                    $( FaultClass::$class => words.glossary.$words, )*
                 }
             }
         }

@@ -106,11 +106,11 @@ impl BudgetPreset {
     fn label(self, language: Language) -> &'static str {
         let w = language.words();
         match self {
-            BudgetPreset::Lesson => w.ck_preset_lesson,
-            BudgetPreset::OneDuplicate => w.ck_preset_one_duplicate,
-            BudgetPreset::DuplicateAndCrash => w.ck_preset_duplicate_and_crash,
-            BudgetPreset::TwoDuplicates => w.ck_preset_two_duplicates,
-            BudgetPreset::NoFaults => w.ck_preset_no_faults,
+            BudgetPreset::Lesson => w.check.ck_preset_lesson,
+            BudgetPreset::OneDuplicate => w.check.ck_preset_one_duplicate,
+            BudgetPreset::DuplicateAndCrash => w.check.ck_preset_duplicate_and_crash,
+            BudgetPreset::TwoDuplicates => w.check.ck_preset_two_duplicates,
+            BudgetPreset::NoFaults => w.check.ck_preset_no_faults,
         }
     }
 }
@@ -118,7 +118,7 @@ impl BudgetPreset {
 /// A fault budget in words: `F1 ×1 + F2 ×1`, or `no faults`.
 pub fn budget_text(budget: &FaultBudget, language: Language) -> String {
     if budget.0.is_empty() {
-        return language.words().ck_no_faults.to_owned();
+        return language.words().check.ck_no_faults.to_owned();
     }
     let parts: Vec<String> =
         budget.0.iter().map(|(class, count)| format!("{class} ×{count}")).collect();
@@ -129,8 +129,8 @@ pub fn budget_text(budget: &FaultBudget, language: Language) -> String {
 pub fn patterns_text(patterns: &Patterns, language: Language) -> String {
     let w = language.words();
     let word = |mode: PatternMode| match mode {
-        PatternMode::Naive => w.ui_naive,
-        PatternMode::Idempotent => w.ui_idempotent,
+        PatternMode::Naive => w.labels.ui_naive,
+        PatternMode::Idempotent => w.labels.ui_idempotent,
     };
     format!(
         "P1 {}, P2 {}, P3 {}, P4 {}",
@@ -310,7 +310,7 @@ impl CheckState {
 
 fn stats_text(stats: &CheckProgress, language: Language) -> String {
     fill(
-        language.words().ck_stats,
+        language.words().check.ck_stats,
         &[
             ("explored", &stats.states_explored),
             ("unique", &stats.unique_states),
@@ -324,7 +324,7 @@ fn check_finding(outcome: CheckOutcome, stats: &CheckProgress, language: Languag
         CheckOutcome::Proved => Finding {
             kind: "proved",
             summary: fill(
-                language.words().ck_proved,
+                language.words().check.ck_proved,
                 &[
                     ("explored", &stats.states_explored),
                     ("unique", &stats.unique_states),
@@ -337,7 +337,7 @@ fn check_finding(outcome: CheckOutcome, stats: &CheckProgress, language: Languag
         CheckOutcome::Bounded { reason } => Finding {
             kind: "bounded",
             summary: fill(
-                language.words().check_panel_bounded,
+                language.words().report.check_panel_bounded,
                 &[
                     ("reason", &reason.sentence_in(language)),
                     ("states", &stats.states_explored),
@@ -359,7 +359,7 @@ fn check_finding(outcome: CheckOutcome, stats: &CheckProgress, language: Languag
             Finding {
                 kind: "violated",
                 summary: fill(
-                    language.words().ck_violated,
+                    language.words().check.ck_violated,
                     &[
                         ("ids", &ids.join(", ")),
                         ("steps", &counterexample.path.len()),
@@ -382,7 +382,7 @@ fn check_finding(outcome: CheckOutcome, stats: &CheckProgress, language: Languag
 fn error_finding(error: String, language: Language) -> Finding {
     Finding {
         kind: "error",
-        summary: fill(language.words().ck_error, &[("error", &error)]),
+        summary: fill(language.words().check.ck_error, &[("error", &error)]),
         details: vec![],
         open: None,
     }
@@ -467,7 +467,7 @@ async fn drive_check(
         SliceEnd::Cancelled(stats) => Finding {
             kind: "cancelled",
             summary: fill(
-                language.words().ck_cancelled,
+                language.words().check.ck_cancelled,
                 &[("stats", &stats_text(&stats, language))],
             ),
             details: vec![],
@@ -498,7 +498,7 @@ async fn drive_fuzz(
                 finding: Finding {
                     kind: "cancelled",
                     summary: fill(
-                        language.words().ck_fuzz_cancelled,
+                        language.words().check.ck_fuzz_cancelled,
                         &[("run", &report.cases_run), ("cases", &FUZZ_CASES)],
                     ),
                     details: vec![],
@@ -523,7 +523,7 @@ fn fuzz_finding(report: idempotency_lab::testing::FuzzReport, language: Language
         return Finding {
             kind: "passed",
             summary: fill(
-                w.ck_fuzz_passed,
+                w.check.ck_fuzz_passed,
                 &[("cases", &report.cases_run), ("seeds", &report.distinct_seeds)],
             ),
             details: vec![],
@@ -542,7 +542,7 @@ fn fuzz_finding(report: idempotency_lab::testing::FuzzReport, language: Language
     Finding {
         kind: "violated",
         summary: fill(
-            w.ck_fuzz_violated,
+            w.check.ck_fuzz_violated,
             &[
                 ("ids", &ids.join(", ")),
                 ("case", &report.cases_run),
@@ -602,7 +602,7 @@ fn on_check(
     Callback::from(move |_: MouseEvent| {
         let states_max = config.states_max;
         send.emit(CheckMsg::Start {
-            what: fill(language.words().ck_checking, &[("what", &what)]),
+            what: fill(language.words().check.ck_checking, &[("what", &what)]),
             job: Job::Checking { progress: CheckProgress::default(), states_max },
         });
         match Checker::new(scenario.clone(), seed, config.clone()) {
@@ -634,7 +634,7 @@ fn on_fuzz(props: &CheckPanelProps, cancel: &Rc<RefCell<Rc<Cell<bool>>>>) -> Cal
     Callback::from(move |_: MouseEvent| {
         send.emit(CheckMsg::Start {
             what: fill(
-                language.words().ck_fuzzing,
+                language.words().check.ck_fuzzing,
                 &[
                     ("scenario", &run.id),
                     ("patterns", &patterns_text(&run.patterns, language)),
@@ -679,24 +679,24 @@ fn check_options(state: &CheckState, send: &Callback<CheckMsg>, language: Langua
     let target = state.target;
     html! {
         <div class="check-options">
-            <label>{ w.ck_what }
+            <label>{ w.check.ck_what }
                 <select data-testid="check-target" onchange={on_target} disabled={running}>
-                    <option value="this-run" selected={target == CheckTarget::ThisRun}>{ w.ck_target_this_run }</option>
-                    <option value="reference" selected={target == CheckTarget::Reference}>{ w.ck_target_reference }</option>
-                    <option value="reference-two-orders" selected={target == CheckTarget::ReferenceTwoOrders}>{ w.ck_target_reference_two }</option>
+                    <option value="this-run" selected={target == CheckTarget::ThisRun}>{ w.check.ck_target_this_run }</option>
+                    <option value="reference" selected={target == CheckTarget::Reference}>{ w.check.ck_target_reference }</option>
+                    <option value="reference-two-orders" selected={target == CheckTarget::ReferenceTwoOrders}>{ w.check.ck_target_reference_two }</option>
                 </select>
             </label>
-            <label>{ w.ck_faults }
+            <label>{ w.check.ck_faults }
                 <select data-testid="check-budget" onchange={on_preset} disabled={running}>
                     { for BudgetPreset::ALL.iter().map(|option| html! {
                         <option value={option.key()} selected={*option == state.preset}>{ option.label(language) }</option>
                     }) }
                 </select>
             </label>
-            <label>{ w.ck_limit }
+            <label>{ w.check.ck_limit }
                 <select data-testid="check-limit" onchange={on_limit} disabled={running}>
                     { for STATE_LIMITS.iter().map(|limit| html! {
-                        <option value={limit.to_string()} selected={*limit == state.states_max}>{ fill(w.ck_limit_option, &[("limit", limit)]) }</option>
+                        <option value={limit.to_string()} selected={*limit == state.states_max}>{ fill(w.check.ck_limit_option, &[("limit", limit)]) }</option>
                     }) }
                 </select>
             </label>
@@ -712,7 +712,7 @@ fn progress_bar(job: &Job, language: Language) -> Html {
         Job::Checking { progress, states_max } => html! {
             <div class="check-progress" data-testid="check-progress">
                 <progress max={states_max.to_string()} value={progress.unique_states.to_string()} />
-                <span>{ fill(w.ck_progress_check, &[
+                <span>{ fill(w.check.ck_progress_check, &[
                     ("unique", &progress.unique_states),
                     ("limit", states_max),
                     ("explored", &progress.states_explored),
@@ -724,7 +724,7 @@ fn progress_bar(job: &Job, language: Language) -> Html {
         Job::Fuzzing(progress) => html! {
             <div class="check-progress" data-testid="check-progress">
                 <progress max={progress.cases.to_string()} value={progress.cases_run.to_string()} />
-                <span>{ fill(w.ck_progress_fuzz, &[("run", &progress.cases_run), ("cases", &progress.cases)]) }</span>
+                <span>{ fill(w.check.ck_progress_fuzz, &[("run", &progress.cases_run), ("cases", &progress.cases)]) }</span>
             </div>
         },
     }
@@ -744,7 +744,7 @@ fn finding_view(
                 <button data-testid="open-counterexample" onclick={
                     let on_open = on_open.clone();
                     move |_| on_open.emit((trace.clone(), step))
-                }>{ fill(language.words().ck_open, &[("step", &step)]) }</button>
+                }>{ fill(language.words().check.ck_open, &[("step", &step)]) }</button>
             }
         </div>
     }
@@ -759,7 +759,7 @@ pub fn check_panel(props: &CheckPanelProps) -> Html {
     let input = check_input(state.target, &props.scenario, state.preset, state.states_max);
     let (language, w) = (props.language, props.language.words());
     let what = fill(
-        w.ck_what_line,
+        w.check.ck_what_line,
         &[
             ("scenario", &input.0.id),
             ("patterns", &patterns_text(&input.0.patterns, language)),
@@ -768,7 +768,7 @@ pub fn check_panel(props: &CheckPanelProps) -> Html {
             ("limit", &input.1.states_max),
         ],
     );
-    let will_check = fill(w.ck_will_check, &[("what", &what)]);
+    let will_check = fill(w.check.ck_will_check, &[("what", &what)]);
     let on_check = on_check(props, &cancel, input, what);
     let on_fuzz = on_fuzz(props, &cancel);
     let on_cancel = Callback::from(move |_: MouseEvent| cancel.borrow().set(true));
@@ -778,14 +778,14 @@ pub fn check_panel(props: &CheckPanelProps) -> Html {
         (false, false) => "idle",
     };
     html! {
-        <section class="check-panel" aria-label={props.language.words().ui_check_group} data-testid="check-panel" data-status={status}>
-            <h2>{ w.ck_heading }</h2>
+        <section class="check-panel" aria-label={props.language.words().labels.ui_check_group} data-testid="check-panel" data-status={status}>
+            <h2>{ w.check.ck_heading }</h2>
             { check_options(state, &props.on_message, language) }
             <p class="check-what" data-testid="check-what">{ will_check }</p>
             <div class="check-buttons">
-                <button data-testid="check-run" onclick={on_check} disabled={running}>{ w.ck_run_check }</button>
-                <button data-testid="fuzz-run" onclick={on_fuzz} disabled={running}>{ fill(w.ck_run_fuzz, &[("cases", &FUZZ_CASES)]) }</button>
-                <button data-testid="check-cancel" onclick={on_cancel} disabled={!running}>{ w.ck_cancel }</button>
+                <button data-testid="check-run" onclick={on_check} disabled={running}>{ w.check.ck_run_check }</button>
+                <button data-testid="fuzz-run" onclick={on_fuzz} disabled={running}>{ fill(w.check.ck_run_fuzz, &[("cases", &FUZZ_CASES)]) }</button>
+                <button data-testid="check-cancel" onclick={on_cancel} disabled={!running}>{ w.check.ck_cancel }</button>
             </div>
             if running || state.finding.is_some() {
                 <p class="check-running" data-testid="check-running-what">{ state.what.clone() }</p>

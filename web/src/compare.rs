@@ -39,10 +39,10 @@ pub fn compare_view(props: &CompareViewProps) -> Html {
     let language = props.language;
     let w = language.words();
     let verdict = if comparison.naive_only.is_empty() && comparison.row_differences.is_empty() {
-        w.cmp_same.to_owned()
+        w.course.cmp_same.to_owned()
     } else {
         fill(
-            w.cmp_verdict,
+            w.course.cmp_verdict,
             &[
                 ("invariants", &list(&comparison.naive_only, language)),
                 ("rows", &comparison.row_differences.len()),
@@ -50,8 +50,8 @@ pub fn compare_view(props: &CompareViewProps) -> Html {
         )
     };
     html! {
-        <section class="compare" data-testid="compare" aria-label={w.cmp_aria}>
-            <h2>{ w.cmp_heading }</h2>
+        <section class="compare" data-testid="compare" aria-label={w.course.cmp_aria}>
+            <h2>{ w.course.cmp_heading }</h2>
             <p class="verdict" data-testid="compare-verdict">{ verdict }</p>
             { choices(comparison, language) }
             <div class="compare-sides">
@@ -70,8 +70,10 @@ fn choices(comparison: &Comparison, language: Language) -> Html {
     }
     let w = language.words();
     let outcome = |outcome: &ChoiceOutcome, twin: &str| match outcome {
-        ChoiceOutcome::Taken { step } => fill(w.cmp_taken, &[("twin", &twin), ("step", step)]),
-        ChoiceOutcome::TargetMissing => fill(w.cmp_missing, &[("twin", &twin)]),
+        ChoiceOutcome::Taken { step } => {
+            fill(w.course.cmp_taken, &[("twin", &twin), ("step", step)])
+        }
+        ChoiceOutcome::TargetMissing => fill(w.course.cmp_missing, &[("twin", &twin)]),
     };
     html! {
         <ul class="compare-choices" data-testid="compare-choices">
@@ -80,11 +82,11 @@ fn choices(comparison: &Comparison, language: Language) -> Html {
                 html! {
                     <li class={classes!(missing.then_some("missing"))} data-testid={format!("compare-choice-{index}")}
                         data-naive={outcome_code(&choice.naive)} data-idempotent={outcome_code(&choice.idempotent)}>
-                        { fill(w.cmp_choice, &[
+                        { fill(w.course.cmp_choice, &[
                             ("step", &choice.choice.step),
                             ("target", &choice_target_text(&choice.choice.action, language)),
-                            ("naive", &outcome(&choice.naive, w.cmp_naive)),
-                            ("idempotent", &outcome(&choice.idempotent, w.cmp_idempotent)),
+                            ("naive", &outcome(&choice.naive, w.course.cmp_naive)),
+                            ("idempotent", &outcome(&choice.idempotent, w.course.cmp_idempotent)),
                         ]) }
                     </li>
                 }
@@ -102,7 +104,7 @@ fn outcome_code(outcome: &ChoiceOutcome) -> String {
 
 fn list(ids: &[InvariantId], language: Language) -> String {
     if ids.is_empty() {
-        return language.words().cmp_none.to_owned();
+        return language.words().course.cmp_none.to_owned();
     }
     ids.iter().map(|id| format!("{id} ({})", id.title_in(language))).collect::<Vec<_>>().join(", ")
 }
@@ -120,8 +122,8 @@ fn side(
     let tables = run.simulation.world().store().committed();
     html! {
         <div class={classes!("compare-side", name)} data-testid={format!("compare-{name}")}>
-            <h3>{ fill(if naive { w.cmp_side_naive } else { w.cmp_side_idempotent },
-                &[("steps", &language.count(&w.steps, run.trace.steps.len()))]) }</h3>
+            <h3>{ fill(if naive { w.course.cmp_side_naive } else { w.course.cmp_side_idempotent },
+                &[("steps", &language.count(&w.counts.steps, run.trace.steps.len()))]) }</h3>
             <ul class="compare-invariants">
                 { for InvariantId::ALL.iter().map(|&id| {
                     let broken = ever.contains(&id);

@@ -55,8 +55,8 @@ pub fn install(language: Language) {
 pub fn set_language(language: Language) {
     let Some(root) = gloo::utils::document().document_element() else { return };
     let words = language.words();
-    root.set_attribute("data-lab-crash", words.crash_stopped).ok();
-    root.set_attribute("data-lab-reload", words.crash_reload).ok();
+    root.set_attribute("data-lab-crash", words.build.crash_stopped).ok();
+    root.set_attribute("data-lab-reload", words.build.crash_reload).ok();
 }
 
 /// The panic hook: logs the panic and records its message for the banner; the trap that

@@ -176,7 +176,7 @@ pub fn sequence_diagram(props: &SequenceDiagramProps) -> Html {
     let width = last_x + RIGHT;
     let words = props.language.words();
     html! {
-        <section class="diagram-box" aria-label={words.ui_sequence_diagram}>
+        <section class="diagram-box" aria-label={words.labels.ui_sequence_diagram}>
             <div class="diagram-scroll" ref={scroller} data-testid="diagram" {onscroll}>
               <div class="diagram-canvas" style={format!("--diagram-units: {width}")}>
                 <svg class="diagram lanes-head" viewBox={format!("0 0 {width} 40")} preserveAspectRatio="xMinYMin meet" aria-hidden="true">
@@ -184,7 +184,7 @@ pub fn sequence_diagram(props: &SequenceDiagramProps) -> Html {
                 </svg>
                 if hidden > 0 {
                     <button type="button" class="earlier" data-testid="diagram-earlier" onclick={on_earlier}>
-                        { fill(words.ui_earlier_not_drawn, &[("hidden", &hidden), ("more", &hidden.min(WINDOW_STEPS))]) }
+                        { fill(words.labels.ui_earlier_not_drawn, &[("hidden", &hidden), ("more", &hidden.min(WINDOW_STEPS))]) }
                     </button>
                 }
                 { drawing(props, lanes, width) }
@@ -515,12 +515,12 @@ pub fn pending_left_out(
     let total = number(drawn.total);
     let (shown, button) = if drawn.left_out() > 0 {
         let shown = fill(
-            words.ui_pending_shown,
+            words.labels.ui_pending_shown,
             &[("shown", &number(drawn.items.len())), ("total", &total)],
         );
-        (Some(shown), fill(words.ui_show_all, &[("total", &total)]))
+        (Some(shown), fill(words.labels.ui_show_all, &[("total", &total)]))
     } else {
-        (None, words.ui_show_fewer.to_owned())
+        (None, words.labels.ui_show_fewer.to_owned())
     };
     html! {
         <p class="pending-left-out" data-testid="pending-left-out">

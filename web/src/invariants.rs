@@ -27,8 +27,8 @@ pub struct InvariantsPanelProps {
 pub fn invariants_panel(props: &InvariantsPanelProps) -> Html {
     let words = props.language.words();
     html! {
-        <section class="invariants" aria-label={words.ui_invariants}>
-            <h2>{ words.ui_invariants }</h2>
+        <section class="invariants" aria-label={words.labels.ui_invariants}>
+            <h2>{ words.labels.ui_invariants }</h2>
             <ul>
             { for props.lines.iter().map(|line| {
                 let ok = line.holds();
@@ -45,7 +45,7 @@ pub fn invariants_panel(props: &InvariantsPanelProps) -> Html {
                         if let Some(step) = line.broke_at.filter(|_| !ok) {
                             <button class="jump" data-testid={format!("jump-{id}")}
                                 onclick={let on_jump = props.on_jump.clone(); move |_| on_jump.emit(step)}>
-                                { fill(words.ui_go_to_break, &[("step", &step)]) }
+                                { fill(words.labels.ui_go_to_break, &[("step", &step)]) }
                             </button>
                         }
                     </li>

@@ -51,22 +51,24 @@ impl Problem {
     pub fn text(&self, language: Language) -> String {
         let w = language.words();
         match self {
-            Problem::Link(why) => fill(w.problem_link, &[("why", why)]),
-            Problem::Run(why) => fill(w.problem_run, &[("why", why)]),
+            Problem::Link(why) => fill(w.notices.problem_link, &[("why", why)]),
+            Problem::Run(why) => fill(w.notices.problem_run, &[("why", why)]),
             Problem::FileKind { name, trace, scenario } => fill(
-                w.problem_file_kind,
+                w.notices.problem_file_kind,
                 &[("name", name), ("trace", trace), ("scenario", scenario)],
             ),
             Problem::FileUnread { name, why } => {
-                fill(w.problem_file_unread, &[("name", name), ("why", why)])
+                fill(w.notices.problem_file_unread, &[("name", name), ("why", why)])
             }
-            Problem::FaultWithoutTarget(action) => {
-                fill(w.problem_fault_no_target, &[("fault", &action_text(action, language))])
-            }
-            Problem::FaultNotEnabled(action) => {
-                fill(w.problem_fault_not_enabled, &[("fault", &action_text(action, language))])
-            }
-            Problem::Fault(why) => fill(w.problem_fault, &[("why", why)]),
+            Problem::FaultWithoutTarget(action) => fill(
+                w.notices.problem_fault_no_target,
+                &[("fault", &action_text(action, language))],
+            ),
+            Problem::FaultNotEnabled(action) => fill(
+                w.notices.problem_fault_not_enabled,
+                &[("fault", &action_text(action, language))],
+            ),
+            Problem::Fault(why) => fill(w.notices.problem_fault, &[("why", why)]),
             Problem::Said(text) => text.clone(),
         }
     }
@@ -110,21 +112,26 @@ impl Notice {
                     .iter()
                     .map(|choice| {
                         let target = choice_target_text(&choice.action, language);
-                        fill(w.notice_choice_missed, &[("step", &choice.step), ("target", &target)])
+                        fill(
+                            w.notices.notice_choice_missed,
+                            &[("step", &choice.step), ("target", &target)],
+                        )
                     })
                     .collect::<Vec<_>>()
                     .join("; ");
-                let count = language.count(&w.choices, choices.len());
-                fill(w.notice_choices_missed, &[("choices", &count), ("targets", &targets)])
+                let count = language.count(&w.counts.choices, choices.len());
+                fill(w.notices.notice_choices_missed, &[("choices", &count), ("targets", &targets)])
             }
-            Notice::NewBranch { step, later: 0 } => fill(w.notice_new_branch, &[("step", step)]),
+            Notice::NewBranch { step, later: 0 } => {
+                fill(w.notices.notice_new_branch, &[("step", step)])
+            }
             Notice::NewBranch { step, later } => {
-                let later = language.count(&w.choices, *later);
-                fill(w.notice_new_branch_choices, &[("step", step), ("choices", &later)])
+                let later = language.count(&w.counts.choices, *later);
+                fill(w.notices.notice_new_branch_choices, &[("step", step), ("choices", &later)])
             }
             Notice::OpeningCancelled { steps, total } => {
-                let steps = language.count(&w.steps, *steps);
-                fill(w.opening_cancelled, &[("steps", &steps), ("total", total)])
+                let steps = language.count(&w.counts.steps, *steps);
+                fill(w.notices.opening_cancelled, &[("steps", &steps), ("total", total)])
             }
         }
     }

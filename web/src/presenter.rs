@@ -216,7 +216,7 @@ pub fn presenter_tables(props: &PresenterTablesProps) -> Html {
     });
     html! {
         // A scrolling box is focusable, so that the keyboard can scroll it too.
-        <section class="tables presenter-tables" aria-label={props.language.words().ui_store_tables} tabindex="0">
+        <section class="tables presenter-tables" aria-label={props.language.words().labels.ui_store_tables} tabindex="0">
             { for order.map(|table| {
                 drawn_table(table, &props.tables, &props.changes, &drawn_in_full, props.language)
             }) }

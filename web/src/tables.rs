@@ -28,7 +28,7 @@ pub struct StoreTablesProps {
 pub fn store_tables(props: &StoreTablesProps) -> Html {
     let drawn_in_full = use_state(Vec::new);
     html! {
-        <section class="tables" aria-label={props.language.words().ui_store_tables}>
+        <section class="tables" aria-label={props.language.words().labels.ui_store_tables}>
             { for TableName::ALL.iter().map(|&table| {
                 drawn_table(table, &props.tables, &props.changes, &drawn_in_full, props.language)
             }) }
@@ -67,12 +67,12 @@ pub fn drawn_table(
     let more = drawn.left_out() > 0;
     let line = more.then(|| {
         let shown = language.number(drawn.rows.len() as u64);
-        fill(words.ui_rows_shown, &[("shown", &shown), ("total", &total)])
+        fill(words.labels.ui_rows_shown, &[("shown", &shown), ("total", &total)])
     });
     let button = if more {
-        fill(words.ui_show_all, &[("total", &total)])
+        fill(words.labels.ui_show_all, &[("total", &total)])
     } else {
-        words.ui_show_fewer.to_owned()
+        words.labels.ui_show_fewer.to_owned()
     };
     let footer = if more || (all && drawn.total > ROWS_DRAWN) {
         html! {
@@ -133,7 +133,7 @@ pub fn table_view(props: &TableViewProps) -> Html {
                 <thead><tr>{ for columns.iter().map(|column| html! { <th>{ *column }</th> }) }</tr></thead>
                 <tbody>
                     if props.rows.is_empty() {
-                        <tr class="empty"><td colspan={columns.len().to_string()}>{ props.language.words().ui_no_rows }</td></tr>
+                        <tr class="empty"><td colspan={columns.len().to_string()}>{ props.language.words().labels.ui_no_rows }</td></tr>
                     }
                     { for props.rows.iter().map(|row| {
                         let row_id = columns.first().map(|column| cell_text(&row[*column])).unwrap_or_default();
@@ -149,7 +149,7 @@ pub fn table_view(props: &TableViewProps) -> Html {
                 </tbody>
             </table>
             if !deleted.is_empty() {
-                <p class="deleted" data-testid="deleted-rows">{ fill(props.language.words().ui_deleted_rows, &[("rows", &deleted.join(", "))]) }</p>
+                <p class="deleted" data-testid="deleted-rows">{ fill(props.language.words().build.ui_deleted_rows, &[("rows", &deleted.join(", "))]) }</p>
             }
             { props.footer.clone() }
         </figure>

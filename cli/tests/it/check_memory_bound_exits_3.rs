@@ -39,9 +39,10 @@ fn a_memory_bound_hit_first_prints_the_progress_and_exits_3() {
     assert_eq!(russian.code, 3);
     // The same report in the catalogue's Russian.
     let words = Language::Ru.words();
-    let reason = fill(words.check_bound_bytes_max, &[("bytes_max", &100000), ("mib", &"0.1")]);
+    let reason =
+        fill(words.report.check_bound_bytes_max, &[("bytes_max", &100000), ("mib", &"0.1")]);
     let expected = fill(
-        words.check_bounded,
+        words.report.check_bounded,
         &[("reason", &reason), ("states", &states), ("unique", &unique), ("depth", &depth)],
     );
     assert_eq!(russian.stdout, format!("{expected}\n"));

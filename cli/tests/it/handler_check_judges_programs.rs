@@ -27,13 +27,13 @@ fn verdict_lines(args: &[&str]) -> String {
     let mut shown: Vec<String> = vec![format!("exit {}", run.code)];
     let language = if args.contains(&"ru") { Language::Ru } else { Language::En };
     let why = [
-        language.words().handler_why_ack_before_commit,
-        language.words().handler_why_inbox_own_transaction,
-        language.words().handler_why_check_then_insert,
-        language.words().handler_why_no_inbox,
-        language.words().handler_why_check_then_update,
-        language.words().handler_why_unguarded_update,
-        language.words().handler_why_other,
+        language.words().report.handler_why_ack_before_commit,
+        language.words().report.handler_why_inbox_own_transaction,
+        language.words().report.handler_why_check_then_insert,
+        language.words().report.handler_why_no_inbox,
+        language.words().report.handler_why_check_then_update,
+        language.words().report.handler_why_unguarded_update,
+        language.words().report.handler_why_other,
     ];
     for line in run.stdout.lines() {
         if !line.is_empty() && !line.contains("first broken at step") {

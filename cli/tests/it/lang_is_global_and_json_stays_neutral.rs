@@ -11,7 +11,7 @@ use idempotency_lab::words::Language;
 fn run_in_russian_reports_the_violations_in_russian() {
     let run = run_cli(&["run", "f01-duplicate-delivery", "--mode", "naive", "--lang", "ru"]);
     assert_eq!(run.code, 1);
-    let stopped = Language::Ru.words().report_stopped.split(':').next().unwrap();
+    let stopped = Language::Ru.words().report.report_stopped.split(':').next().unwrap();
     let report: Vec<&str> =
         run.stdout.lines().skip_while(|line| !line.starts_with(stopped)).collect();
     // The report, the I2 sentence among it, with Russian plurals.
@@ -58,6 +58,6 @@ fn every_command_takes_lang_and_json_is_the_same_in_both_languages() {
     expect_file!["snapshots/fuzz_f01_idempotent_ru.txt"].assert_eq(&fuzz.stdout);
     let check =
         run_cli(&["check", "f01-duplicate-delivery", "--mode", "idempotent", "--lang", "ru"]);
-    let proved = Language::Ru.words().check_proved.split('{').next().unwrap();
+    let proved = Language::Ru.words().report.check_proved.split('{').next().unwrap();
     assert!(check.stdout.starts_with(proved), "{}", check.stdout);
 }

@@ -59,5 +59,5 @@ fn explain_in_russian_of_an_own_file_keeps_its_own_text() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     let lines: Vec<&str> = run.stdout.lines().collect();
     assert_eq!(lines[1..4], ["My own lesson", "", "My words."]);
-    assert!(lines.contains(&Language::Ru.words().explain_faults), "{}", run.stdout);
+    assert!(lines.contains(&Language::Ru.words().glossary.explain_faults), "{}", run.stdout);
 }

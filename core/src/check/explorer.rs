@@ -161,17 +161,17 @@ impl BoundReason {
         let words = language.words();
         match self {
             BoundReason::DepthMax { depth_max } => {
-                fill(words.check_bound_depth_max, &[("depth_max", depth_max)])
+                fill(words.report.check_bound_depth_max, &[("depth_max", depth_max)])
             }
             BoundReason::StatesMax { states_max } => {
-                fill(words.check_bound_states_max, &[("states_max", states_max)])
+                fill(words.report.check_bound_states_max, &[("states_max", states_max)])
             }
             BoundReason::BytesMax { bytes_max } => {
                 let mib = format!("{:.1}", *bytes_max as f64 / f64::from(1 << 20));
-                fill(words.check_bound_bytes_max, &[("bytes_max", bytes_max), ("mib", &mib)])
+                fill(words.report.check_bound_bytes_max, &[("bytes_max", bytes_max), ("mib", &mib)])
             }
             BoundReason::ModelLimit { depth, error } => {
-                fill(words.check_bound_model_limit, &[("depth", depth), ("error", error)])
+                fill(words.report.check_bound_model_limit, &[("depth", depth), ("error", error)])
             }
         }
     }

@@ -151,13 +151,13 @@ impl Judgement {
 pub fn why_in(program: &HandlerProgram, language: Language) -> &'static str {
     let words = language.words();
     match diagnose(program) {
-        Some(Mistake::AckBeforeCommit) => words.handler_why_ack_before_commit,
-        Some(Mistake::InboxInOwnTransaction) => words.handler_why_inbox_own_transaction,
-        Some(Mistake::CheckThenInsert) => words.handler_why_check_then_insert,
-        Some(Mistake::NoInbox) => words.handler_why_no_inbox,
-        Some(Mistake::CheckThenUpdate) => words.handler_why_check_then_update,
-        Some(Mistake::UnguardedUpdate) => words.handler_why_unguarded_update,
-        None => words.handler_why_other,
+        Some(Mistake::AckBeforeCommit) => words.report.handler_why_ack_before_commit,
+        Some(Mistake::InboxInOwnTransaction) => words.report.handler_why_inbox_own_transaction,
+        Some(Mistake::CheckThenInsert) => words.report.handler_why_check_then_insert,
+        Some(Mistake::NoInbox) => words.report.handler_why_no_inbox,
+        Some(Mistake::CheckThenUpdate) => words.report.handler_why_check_then_update,
+        Some(Mistake::UnguardedUpdate) => words.report.handler_why_unguarded_update,
+        None => words.report.handler_why_other,
     }
 }
 

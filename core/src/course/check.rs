@@ -134,54 +134,57 @@ impl NotYet {
     pub fn text(&self, language: Language) -> String {
         let words = language.words();
         match self {
-            NotYet::OtherScenario => words.course_other_scenario.to_owned(),
-            NotYet::Patterns { patterns, .. } => {
-                fill(words.course_patterns, &[("patterns", &patterns_text(*patterns, language))])
-            }
-            NotYet::NoFault => words.course_no_fault.to_owned(),
+            NotYet::OtherScenario => words.course.course_other_scenario.to_owned(),
+            NotYet::Patterns { patterns, .. } => fill(
+                words.course.course_patterns,
+                &[("patterns", &patterns_text(*patterns, language))],
+            ),
+            NotYet::NoFault => words.course.course_no_fault.to_owned(),
             NotYet::TooManyFaults { placed, max } => fill(
-                words.course_too_many_faults,
+                words.course.course_too_many_faults,
                 &[("placed", &placed.to_string()), ("max", &max.to_string())],
             ),
             NotYet::TooFewFaults { placed, min } => fill(
-                words.course_too_few_faults,
+                words.course.course_too_few_faults,
                 &[("placed", &placed.to_string()), ("min", &min.to_string())],
             ),
             NotYet::FaultNotAllowed { class } => {
-                fill(words.course_fault_not_allowed, &[("class", &format!("{class:?}"))])
+                fill(words.course.course_fault_not_allowed, &[("class", &format!("{class:?}"))])
             }
             NotYet::NotBroken { invariant } => {
-                fill(words.course_not_broken, &[("invariant", &invariant.to_string())])
+                fill(words.course.course_not_broken, &[("invariant", &invariant.to_string())])
             }
-            NotYet::NotAtEnd => words.course_not_at_end.to_owned(),
+            NotYet::NotAtEnd => words.course.course_not_at_end.to_owned(),
             NotYet::Broken { invariant } => {
-                fill(words.course_broken, &[("invariant", &invariant.to_string())])
+                fill(words.course.course_broken, &[("invariant", &invariant.to_string())])
             }
             NotYet::NotOneSwitch { pattern: Some(pattern), start, .. } => fill(
-                words.course_not_one_switch,
+                words.course.course_not_one_switch,
                 &[
                     ("pattern", &format!("{pattern:?}")),
                     ("start", &patterns_text(*start, language)),
                 ],
             ),
             NotYet::NotOneSwitch { pattern: None, start, candidates } => fill(
-                words.course_not_one_switch_any,
+                words.course.course_not_one_switch_any,
                 &[("candidates", &names(candidates)), ("start", &patterns_text(*start, language))],
             ),
             NotYet::NaiveHoldsToo { invariant } => {
-                fill(words.course_naive_holds_too, &[("invariant", &invariant.to_string())])
+                fill(words.course.course_naive_holds_too, &[("invariant", &invariant.to_string())])
             }
-            NotYet::NotJudged => words.course_build_not_judged.to_owned(),
+            NotYet::NotJudged => words.build.course_build_not_judged.to_owned(),
             NotYet::NotOnThePalette { index: Some(index) } => {
-                fill(words.course_build_not_on_the_palette, &[("n", &(index + 1))])
+                fill(words.build.course_build_not_on_the_palette, &[("n", &(index + 1))])
             }
-            NotYet::NotOnThePalette { index: None } => words.course_build_other_handler.to_owned(),
+            NotYet::NotOnThePalette { index: None } => {
+                words.build.course_build_other_handler.to_owned()
+            }
             NotYet::Refuted { invariant, steps } => fill(
-                words.course_build_refuted,
+                words.build.course_build_refuted,
                 &[("invariant", invariant as &dyn std::fmt::Display), ("steps", steps)],
             ),
             NotYet::JudgeBounded { states } => {
-                fill(words.course_build_bounded, &[("states", states)])
+                fill(words.build.course_build_bounded, &[("states", states)])
             }
         }
     }
@@ -192,8 +195,8 @@ impl NotYet {
 pub(crate) fn patterns_text(patterns: Patterns, language: Language) -> String {
     let words = language.words();
     let mode = |mode: PatternMode| match mode {
-        PatternMode::Naive => words.course_naive,
-        PatternMode::Idempotent => words.course_idempotent,
+        PatternMode::Naive => words.course.course_naive,
+        PatternMode::Idempotent => words.course.course_idempotent,
     };
     [
         (Pattern::P1, patterns.p1_stock),

@@ -218,34 +218,35 @@ impl CourseLinkError {
             CourseLinkError::Malformed(malformed) => {
                 let why = match malformed {
                     Malformed::TooLong { bytes, max } => fill(
-                        words.course_link_too_long,
+                        words.course.course_link_too_long,
                         &[("bytes", &bytes.to_string()), ("max", &max.to_string())],
                     ),
                     Malformed::NotAField { part } => {
-                        fill(words.course_link_not_a_field, &[("part", part)])
+                        fill(words.course.course_link_not_a_field, &[("part", part)])
                     }
                     Malformed::UnknownField { field } => {
-                        fill(words.course_link_unknown_field, &[("field", field)])
+                        fill(words.course.course_link_unknown_field, &[("field", field)])
                     }
                     Malformed::DuplicateField { field } => {
-                        fill(words.course_link_duplicate_field, &[("field", field)])
+                        fill(words.course.course_link_duplicate_field, &[("field", field)])
                     }
-                    Malformed::StepTwice => words.course_link_step_twice.to_owned(),
-                    Malformed::NoLesson => words.course_link_no_lesson.to_owned(),
-                    Malformed::BadStep { field, value } => {
-                        fill(words.course_link_bad_step, &[("field", field), ("value", value)])
-                    }
+                    Malformed::StepTwice => words.course.course_link_step_twice.to_owned(),
+                    Malformed::NoLesson => words.course.course_link_no_lesson.to_owned(),
+                    Malformed::BadStep { field, value } => fill(
+                        words.course.course_link_bad_step,
+                        &[("field", field), ("value", value)],
+                    ),
                     Malformed::BadPresenter { value } => {
-                        fill(words.course_link_bad_presenter, &[("value", value)])
+                        fill(words.course.course_link_bad_presenter, &[("value", value)])
                     }
                 };
-                fill(words.course_link_malformed, &[("why", &why)])
+                fill(words.course.course_link_malformed, &[("why", &why)])
             }
             CourseLinkError::UnknownLesson { id } => {
-                fill(words.course_link_unknown_lesson, &[("id", id)])
+                fill(words.course.course_link_unknown_lesson, &[("id", id)])
             }
             CourseLinkError::StepOutOfRange { lesson, step, steps } => fill(
-                words.course_link_step_out_of_range,
+                words.course.course_link_step_out_of_range,
                 &[("lesson", lesson), ("step", &step.to_string()), ("last", &steps.to_string())],
             ),
         }

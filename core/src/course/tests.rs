@@ -488,7 +488,7 @@ fn a_lesson_is_graded_over_several_traces_each_task_by_the_first_that_passes_it(
     assert_eq!(
         reason.text(Language::Ru),
         crate::words::fill(
-            ru.course_patterns,
+            ru.course.course_patterns,
             &[(
                 "patterns",
                 &check::patterns_text(Patterns::all(PatternMode::Idempotent), Language::Ru)
@@ -701,7 +701,7 @@ fn a_tasks_reason_names_the_patterns_the_lesson_starts_from_not_all_naive() {
          exactly one pattern, P1, to idempotent, and leave the others as they start."
     );
     assert!(!reason.text(Language::En).contains("others naive"));
-    let ru = format!("P2 {}", Language::Ru.words().course_idempotent);
+    let ru = format!("P2 {}", Language::Ru.words().course.course_idempotent);
     assert!(reason.text(Language::Ru).contains(&ru), "{}", reason.text(Language::Ru));
     // "All idempotent" in the page switches every pattern: in mark-paid that turns P3 on too,
     // and the task, which asks that P2 alone fix the charge, does not pass.

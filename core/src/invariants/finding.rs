@@ -317,10 +317,10 @@ impl Finding {
     /// The sentence of an I1-I3 finding (stock, reservations, charges); `None` for the others.
     fn rows_sentence(&self, language: Language) -> Option<String> {
         let words = language.words();
-        let units = |qty: &i64| language.count(&words.units, *qty);
+        let units = |qty: &i64| language.count(&words.counts.units, *qty);
         let text = match self {
             Finding::StockNotConserved { sku, on_hand, available, reserved, accounted } => fill(
-                words.i1_not_conserved,
+                words.findings.i1_not_conserved,
                 &[
                     ("sku", sku),
                     ("on_hand", on_hand),
@@ -330,27 +330,29 @@ impl Finding {
                 ],
             ),
             Finding::AvailableBelowZero { sku, available } => {
-                fill(words.i1_below_zero, &[("sku", sku), ("available", available)])
+                fill(words.findings.i1_below_zero, &[("sku", sku), ("available", available)])
             }
             Finding::ReservedWithoutStock { sku, reserved } => {
-                fill(words.i1_no_stock_row, &[("sku", sku), ("reserved", reserved)])
+                fill(words.findings.i1_no_stock_row, &[("sku", sku), ("reserved", reserved)])
             }
-            Finding::ReservedForMissingOrder { order, sku, qty } => {
-                fill(words.i2_no_order, &[("order", order), ("units", &units(qty)), ("sku", sku)])
-            }
-            Finding::ReservedWithoutLine { order, sku, qty } => {
-                fill(words.i2_no_line, &[("order", order), ("units", &units(qty)), ("sku", sku)])
-            }
+            Finding::ReservedForMissingOrder { order, sku, qty } => fill(
+                words.findings.i2_no_order,
+                &[("order", order), ("units", &units(qty)), ("sku", sku)],
+            ),
+            Finding::ReservedWithoutLine { order, sku, qty } => fill(
+                words.findings.i2_no_line,
+                &[("order", order), ("units", &units(qty)), ("sku", sku)],
+            ),
             Finding::ReservedTooMuch { order, sku, qty, ordered, runs } => {
                 let how_often = match runs {
                     Some(runs) => {
                         let runs = u128::try_from(*runs).unwrap_or(0);
-                        fill(words.i2_effect_ran, &[("times", &language.times(runs))])
+                        fill(words.findings.i2_effect_ran, &[("times", &language.times(runs))])
                     }
-                    None => words.i2_effects_ran.to_owned(),
+                    None => words.findings.i2_effects_ran.to_owned(),
                 };
                 fill(
-                    words.i2_too_much,
+                    words.findings.i2_too_much,
                     &[
                         ("order", order),
                         ("units", &units(qty)),
@@ -360,11 +362,12 @@ impl Finding {
                     ],
                 )
             }
-            Finding::ReservedNegative { order, sku, qty } => {
-                fill(words.i2_negative, &[("order", order), ("units", &units(qty)), ("sku", sku)])
-            }
+            Finding::ReservedNegative { order, sku, qty } => fill(
+                words.findings.i2_negative,
+                &[("order", order), ("units", &units(qty)), ("sku", sku)],
+            ),
             Finding::ChargedAgain { order, charges } => fill(
-                words.i3_charged_again,
+                words.findings.i3_charged_again,
                 &[
                     ("order", order),
                     ("times", &language.times(charges.len())),
@@ -372,16 +375,16 @@ impl Finding {
                 ],
             ),
             Finding::ChargedMissingOrder { order, charges } => fill(
-                words.i3_no_order,
+                words.findings.i3_no_order,
                 &[("order", order), ("charges", &charge_list(charges, language))],
             ),
             Finding::NeverCharged { order, status, payment } => fill(
-                words.i3_never_charged,
+                words.findings.i3_never_charged,
                 &[("order", order), ("status", status), ("payment", payment)],
             ),
             Finding::ChargeForOtherPayment { order, status, payment, charge, charge_payment } => {
                 fill(
-                    words.i3_other_payment,
+                    words.findings.i3_other_payment,
                     &[
                         ("order", order),
                         ("status", status),
@@ -402,11 +405,11 @@ impl Finding {
         let text = match self {
             Finding::DifferentAnswers { key, first, then, source } => {
                 let how = match source {
-                    AnswerSource::Replay => words.i4_how_replay,
-                    AnswerSource::HandlerRanAgain => words.i4_how_ran_again,
+                    AnswerSource::Replay => words.findings.i4_how_replay,
+                    AnswerSource::HandlerRanAgain => words.findings.i4_how_ran_again,
                 };
                 fill(
-                    words.i4_different_answers,
+                    words.findings.i4_different_answers,
                     &[
                         ("key", key),
                         ("first", &first.0.describe(language)),
@@ -419,11 +422,11 @@ impl Finding {
             }
             Finding::AnotherRequest { key, answer, first_at, source } => {
                 let how = match source {
-                    AnswerSource::Replay => words.i4_how_replay_stored,
-                    AnswerSource::HandlerRanAgain => words.i4_how_ran_again_for_it,
+                    AnswerSource::Replay => words.findings.i4_how_replay_stored,
+                    AnswerSource::HandlerRanAgain => words.findings.i4_how_ran_again_for_it,
                 };
                 fill(
-                    words.i4_another_request,
+                    words.findings.i4_another_request,
                     &[
                         ("key", key),
                         ("answer", &answer.0.describe(language)),
@@ -436,17 +439,17 @@ impl Finding {
             Finding::HandlerRanTwice { key, run, holder, hold } => {
                 let (run_id, token, started_at) = run;
                 let token = match token {
-                    Some(token) => fill(words.i4_with_token, &[("token", token)]),
+                    Some(token) => fill(words.findings.i4_with_token, &[("token", token)]),
                     None => String::new(),
                 };
                 fill(
-                    words.i4_ran_twice,
+                    words.findings.i4_ran_twice,
                     &[
                         ("key", key),
-                        ("run", &fill(words.run_name, &[("n", &run_id.0)])),
+                        ("run", &fill(words.counts.run_name, &[("n", &run_id.0)])),
                         ("token", &token),
                         ("started_at", started_at),
-                        ("holder", &fill(words.run_name, &[("n", &holder.0.0)])),
+                        ("holder", &fill(words.counts.run_name, &[("n", &holder.0.0)])),
                         ("holder_started_at", &holder.1),
                         ("hold", &hold.describe(language)),
                     ],
@@ -454,11 +457,11 @@ impl Finding {
             }
             Finding::ServerErrorForDuplicate { key, answer } => {
                 let key = match key {
-                    Some(key) => fill(words.i7_with_key, &[("key", key)]),
-                    None => words.i7_without_key.to_owned(),
+                    Some(key) => fill(words.findings.i7_with_key, &[("key", key)]),
+                    None => words.findings.i7_without_key.to_owned(),
                 };
                 fill(
-                    words.i7_server_error,
+                    words.findings.i7_server_error,
                     &[("key", &key), ("answer", &answer.0.describe(language)), ("at", &answer.1)],
                 )
             }
@@ -473,7 +476,7 @@ impl Finding {
         let words = language.words();
         let text = match self {
             Finding::InboxRowWithoutEffect { message, consumer } => fill(
-                words.i5_row_without_effect,
+                words.findings.i5_row_without_effect,
                 &[
                     ("row", &row_name(message, consumer)),
                     ("consumer", consumer),
@@ -481,7 +484,7 @@ impl Finding {
                 ],
             ),
             Finding::InboxRowAfterPurge { message, consumer, purged_at } => fill(
-                words.i5_row_after_purge,
+                words.findings.i5_row_after_purge,
                 &[
                     ("row", &row_name(message, consumer)),
                     ("purged_at", purged_at),
@@ -490,7 +493,7 @@ impl Finding {
                 ],
             ),
             Finding::EffectWithoutInboxRow { message, consumer, committed_at } => fill(
-                words.i5_effect_without_row,
+                words.findings.i5_effect_without_row,
                 &[
                     ("consumer", consumer),
                     ("message", message),
@@ -501,7 +504,7 @@ impl Finding {
             Finding::EffectsBetweenPurges { message, consumer, committed_at } => {
                 let ticks = committed_at.iter().map(Tick::to_string).collect::<Vec<_>>().join(", ");
                 fill(
-                    words.i5_effects_between_purges,
+                    words.findings.i5_effects_between_purges,
                     &[
                         ("consumer", consumer),
                         ("message", message),
@@ -511,9 +514,11 @@ impl Finding {
                     ],
                 )
             }
-            Finding::NoOrderPlaced { order } => fill(words.i6_no_message, &[("order", order)]),
+            Finding::NoOrderPlaced { order } => {
+                fill(words.findings.i6_no_message, &[("order", order)])
+            }
             Finding::NotProcessedOnce { consumer, message, order, processed, published } => fill(
-                words.i6_not_once,
+                words.findings.i6_not_once,
                 &[
                     ("consumer", consumer),
                     ("message", message),
@@ -532,9 +537,9 @@ impl FoundAnswer {
     fn describe(&self, language: Language) -> String {
         let words = language.words();
         if self.body.is_empty() {
-            fill(words.answer_empty, &[("status", &self.status)])
+            fill(words.findings.answer_empty, &[("status", &self.status)])
         } else {
-            fill(words.answer_body, &[("status", &self.status), ("body", &self.body)])
+            fill(words.findings.answer_body, &[("status", &self.status), ("body", &self.body)])
         }
     }
 }
@@ -544,23 +549,27 @@ impl KeyHold {
         let words = language.words();
         match self {
             KeyHold::Lease { token, until } => {
-                fill(words.hold_lease, &[("token", &token), ("until", &until)])
+                fill(words.findings.hold_lease, &[("token", &token), ("until", &until)])
             }
             KeyHold::CrashedInLease { at, token, until } => fill(
-                words.hold_crashed_in_lease,
+                words.findings.hold_crashed_in_lease,
                 &[("at", &at), ("token", &token), ("until", &until)],
             ),
             KeyHold::FinishedInLease { at, token, until } => fill(
-                words.hold_finished_in_lease,
+                words.findings.hold_finished_in_lease,
                 &[("at", &at), ("token", &token), ("until", &until)],
             ),
             KeyHold::LeaseAfterFinish { token, until, at } => fill(
-                words.hold_lease_after_finish,
+                words.findings.hold_lease_after_finish,
                 &[("token", &token), ("until", &until), ("at", &at)],
             ),
-            KeyHold::NoLeaseRunning => words.hold_no_lease_running.to_owned(),
-            KeyHold::NoLeaseFinished { at } => fill(words.hold_no_lease_finished, &[("at", &at)]),
-            KeyHold::NoLeaseCrashed { at } => fill(words.hold_no_lease_crashed, &[("at", &at)]),
+            KeyHold::NoLeaseRunning => words.findings.hold_no_lease_running.to_owned(),
+            KeyHold::NoLeaseFinished { at } => {
+                fill(words.findings.hold_no_lease_finished, &[("at", &at)])
+            }
+            KeyHold::NoLeaseCrashed { at } => {
+                fill(words.findings.hold_no_lease_crashed, &[("at", &at)])
+            }
         }
     }
 }
@@ -570,7 +579,7 @@ fn charge_list(charges: &[(ChargeId, PaymentId)], language: Language) -> String 
     charges
         .iter()
         .map(|(charge, payment)| {
-            fill(words.i3_charge_item, &[("charge", charge), ("payment", payment)])
+            fill(words.findings.i3_charge_item, &[("charge", charge), ("payment", payment)])
         })
         .collect::<Vec<_>>()
         .join(", ")

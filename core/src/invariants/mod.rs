@@ -29,7 +29,7 @@
 //!
 //! Adding an invariant: a row in the table; its check beside those that read the same
 //! (`rows.rs`, `answers.rs`, `messages.rs`), what it finds as a [`Finding`] (`finding.rs`),
-//! its title, description and sentence in `words/` (`catalogue.rs`, `en.rs`, `ru.rs`); its
+//! its title and description in `words/glossary.rs` and its sentence in `words/findings.rs`; its
 //! group's index and violations in [`Incremental`] (`incremental.rs`, which debug builds and a
 //! property test compare with [`check_all`] after every step); and its id in the TypeScript
 //! union of `web/src/api/mod.rs`. The exhaustive checker (`check/world_model.rs`) stays sound
@@ -94,7 +94,7 @@ macro_rules! invariants {
             pub fn title_in(self, language: Language) -> &'static str {
                 let words = language.words();
                 match self {
-                    $( InvariantId::$id => words.$title, )*
+                    $( InvariantId::$id => words.glossary.$title, )*
                 }
             }
 
@@ -102,7 +102,7 @@ macro_rules! invariants {
             pub fn description_in(self, language: Language) -> &'static str {
                 let words = language.words();
                 match self {
-                    $( InvariantId::$id => words.$description, )*
+                    $( InvariantId::$id => words.glossary.$description, )*
                 }
             }
 

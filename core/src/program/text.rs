@@ -34,7 +34,7 @@ impl Block {
             Block::SelectInbox => {
                 "SELECT 1 FROM inbox WHERE message_id = $id AND consumer = $consumer".to_owned()
             }
-            Block::ForEachLine => words.block_for_each_line.to_owned(),
+            Block::ForEachLine => words.build.block_for_each_line.to_owned(),
             Block::SelectReservation => {
                 "SELECT qty FROM reservations WHERE order_id = $order AND sku = $sku".to_owned()
             }
@@ -44,9 +44,11 @@ impl Block {
             Block::TakeStock { .. } => {
                 "UPDATE stock SET available_qty = available_qty - $qty".to_owned()
             }
-            Block::NextLine => words.block_next_line.to_owned(),
-            Block::IfNoRowsSkipTo { .. } => fill(words.block_if_no_rows, &[("label", &label)]),
-            Block::IfRowsSkipTo { .. } => fill(words.block_if_rows, &[("label", &label)]),
+            Block::NextLine => words.build.block_next_line.to_owned(),
+            Block::IfNoRowsSkipTo { .. } => {
+                fill(words.build.block_if_no_rows, &[("label", &label)])
+            }
+            Block::IfRowsSkipTo { .. } => fill(words.build.block_if_rows, &[("label", &label)]),
             Block::Label { name } => format!("{name}:"),
             Block::UpdateOrderPaid { .. } => {
                 "UPDATE orders SET status = 'paid', payment_id = $payment".to_owned()
@@ -56,16 +58,16 @@ impl Block {
             }
             Block::InsertCharge => "INSERT INTO charges (order_id, payment_id)".to_owned(),
             Block::IfNotPlacedSkipTo { .. } => {
-                fill(words.block_if_not_placed, &[("label", &label)])
+                fill(words.build.block_if_not_placed, &[("label", &label)])
             }
             Block::IfPaidByThisPaymentSkipTo { .. } => {
-                fill(words.block_if_paid_by_this, &[("label", &label)])
+                fill(words.build.block_if_paid_by_this, &[("label", &label)])
             }
-            Block::AnswerPaid => words.block_answer_paid.to_owned(),
-            Block::Refuse => words.block_refuse.to_owned(),
+            Block::AnswerPaid => words.build.block_answer_paid.to_owned(),
+            Block::Refuse => words.build.block_refuse.to_owned(),
             Block::Commit => "COMMIT".to_owned(),
             Block::Rollback => "ROLLBACK".to_owned(),
-            Block::Ack => words.block_ack.to_owned(),
+            Block::Ack => words.build.block_ack.to_owned(),
         }
     }
 
@@ -76,7 +78,7 @@ impl Block {
         Some(match self {
             Block::InsertInbox { on_conflict: InboxConflict::Error }
             | Block::InsertReservation { on_conflict: ReservationConflict::Error } => {
-                words.block_no_on_conflict.to_owned()
+                words.build.block_no_on_conflict.to_owned()
             }
             Block::InsertInbox { on_conflict: InboxConflict::DoNothing }
             | Block::InsertReservation { on_conflict: ReservationConflict::DoNothing } => {
@@ -93,7 +95,7 @@ impl Block {
             Block::UpdateOrderPaid { guard: OrderGuard::Placed } => {
                 "WHERE id = $id AND status = 'placed'".to_owned()
             }
-            Block::SelectOrder { lock: SelectLock::None } => words.block_no_lock.to_owned(),
+            Block::SelectOrder { lock: SelectLock::None } => words.build.block_no_lock.to_owned(),
             Block::SelectOrder { lock: SelectLock::ForUpdate } => "FOR UPDATE".to_owned(),
             skip if skip.skip_label().is_some() => skip.skip_label().unwrap_or_default().to_owned(),
             _ => return None,
@@ -110,49 +112,51 @@ impl ProgramError {
             fill(template, &[("n", &(index + 1) as &dyn std::fmt::Display), (name, &label)])
         };
         match self {
-            ProgramError::Empty => words.pe_empty.to_owned(),
+            ProgramError::Empty => words.build.pe_empty.to_owned(),
             ProgramError::SkipWithoutOrderRead { index } => {
-                at(words.pe_skip_without_order_read, *index)
+                at(words.build.pe_skip_without_order_read, *index)
             }
             ProgramError::AnswerInTransaction { index } => {
-                at(words.pe_answer_in_transaction, *index)
+                at(words.build.pe_answer_in_transaction, *index)
             }
-            ProgramError::MissingAnswer => words.pe_missing_answer.to_owned(),
+            ProgramError::MissingAnswer => words.build.pe_missing_answer.to_owned(),
             ProgramError::DuplicateLabel { index, name, .. } => {
-                at_label(words.pe_duplicate_label, *index, "name", name)
+                at_label(words.build.pe_duplicate_label, *index, "name", name)
             }
             ProgramError::UnknownLabel { index, label } => {
-                at_label(words.pe_unknown_label, *index, "label", label)
+                at_label(words.build.pe_unknown_label, *index, "label", label)
             }
             ProgramError::JumpBackwards { index, label, .. } => {
-                at_label(words.pe_jump_backwards, *index, "label", label)
+                at_label(words.build.pe_jump_backwards, *index, "label", label)
             }
             ProgramError::JumpIntoLoop { index, label } => {
-                at_label(words.pe_jump_into_loop, *index, "label", label)
+                at_label(words.build.pe_jump_into_loop, *index, "label", label)
             }
-            ProgramError::NestedLoop { index } => at(words.pe_nested_loop, *index),
+            ProgramError::NestedLoop { index } => at(words.build.pe_nested_loop, *index),
             ProgramError::NextLineWithoutLoop { index } => {
-                at(words.pe_next_line_without_loop, *index)
+                at(words.build.pe_next_line_without_loop, *index)
             }
-            ProgramError::LoopNotClosed { index } => at(words.pe_loop_not_closed, *index),
+            ProgramError::LoopNotClosed { index } => at(words.build.pe_loop_not_closed, *index),
             ProgramError::LineStatementOutsideLoop { index, .. } => {
-                at(words.pe_line_outside_loop, *index)
+                at(words.build.pe_line_outside_loop, *index)
             }
-            ProgramError::MissingAck => words.pe_missing_ack.to_owned(),
-            ProgramError::SecondAck { index, .. } => at(words.pe_second_ack, *index),
-            ProgramError::AckInLoop { index } => at(words.pe_ack_in_loop, *index),
+            ProgramError::MissingAck => words.build.pe_missing_ack.to_owned(),
+            ProgramError::SecondAck { index, .. } => at(words.build.pe_second_ack, *index),
+            ProgramError::AckInLoop { index } => at(words.build.pe_ack_in_loop, *index),
             ProgramError::SkipWithoutRowCount { index } => {
-                at(words.pe_skip_without_row_count, *index)
+                at(words.build.pe_skip_without_row_count, *index)
             }
-            ProgramError::BeginInTransaction { index } => at(words.pe_begin_in_transaction, *index),
+            ProgramError::BeginInTransaction { index } => {
+                at(words.build.pe_begin_in_transaction, *index)
+            }
             ProgramError::StatementOutsideTransaction { index, .. } => {
-                at(words.pe_statement_outside_transaction, *index)
+                at(words.build.pe_statement_outside_transaction, *index)
             }
             ProgramError::EndWithoutBegin { index, block } => {
-                at_label(words.pe_end_without_begin, *index, "block", &block.to_uppercase())
+                at_label(words.build.pe_end_without_begin, *index, "block", &block.to_uppercase())
             }
             ProgramError::TransactionLeftOpen { begin_index } => {
-                at(words.pe_transaction_left_open, *begin_index)
+                at(words.build.pe_transaction_left_open, *begin_index)
             }
             ProgramError::TooLong { .. }
             | ProgramError::Json { .. }
@@ -162,7 +166,7 @@ impl ProgramError {
             | ProgramError::BlockNotForHandler { .. }
             | ProgramError::TooManyBlocks { .. }
             | ProgramError::InvalidLabel { .. } => {
-                fill(words.pe_other, &[("error", &self.to_string())])
+                fill(words.build.pe_other, &[("error", &self.to_string())])
             }
         }
     }

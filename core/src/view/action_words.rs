@@ -20,7 +20,7 @@ use crate::words::fill;
 /// The faults of `counts` (`F3 x2, F5 x1`), or that there were none, in `language`.
 pub fn fired_faults_text(counts: &BTreeMap<FaultClass, usize>, language: Language) -> String {
     if counts.is_empty() {
-        language.words().explain_none.to_owned()
+        language.words().glossary.explain_none.to_owned()
     } else {
         FiredFaults::describe(counts)
     }
@@ -29,57 +29,71 @@ pub fn fired_faults_text(counts: &BTreeMap<FaultClass, usize>, language: Languag
 /// What `action` does, in `language`: `client sends request 0`, `Consumer A runs a statement`.
 pub fn action_text(action: &Action, language: Language) -> String {
     let w = language.words();
-    let ticks = |ticks: u64| language.count(&w.ticks, ticks);
+    let ticks = |ticks: u64| language.count(&w.counts.ticks, ticks);
     match action {
-        Action::ClientSend { request } => fill(w.act_client_send, &[("request", &request.0)]),
-        Action::ClientTimeout { request } => fill(w.act_client_timeout, &[("request", &request.0)]),
-        Action::ClientRetry { request } => fill(w.act_client_retry, &[("request", &request.0)]),
-        Action::ApiStep { attempt } => fill(w.act_api_step, &[("attempt", &attempt.0)]),
-        Action::DeliverResponse { attempt } => {
-            fill(w.act_deliver_response, &[("attempt", &attempt.0)])
+        Action::ClientSend { request } => {
+            fill(w.actions.act_client_send, &[("request", &request.0)])
         }
-        Action::RelayStep => w.act_relay_step.to_owned(),
+        Action::ClientTimeout { request } => {
+            fill(w.actions.act_client_timeout, &[("request", &request.0)])
+        }
+        Action::ClientRetry { request } => {
+            fill(w.actions.act_client_retry, &[("request", &request.0)])
+        }
+        Action::ApiStep { attempt } => fill(w.actions.act_api_step, &[("attempt", &attempt.0)]),
+        Action::DeliverResponse { attempt } => {
+            fill(w.actions.act_deliver_response, &[("attempt", &attempt.0)])
+        }
+        Action::RelayStep => w.actions.act_relay_step.to_owned(),
         Action::BrokerDeliver { entry, instance } => fill(
-            w.act_broker_deliver,
+            w.actions.act_broker_deliver,
             &[("entry", &entry.0), ("instance", &instance_name(*instance, language))],
         ),
         Action::ConsumerStep { instance } => {
-            fill(w.act_consumer_step, &[("instance", &instance_name(*instance, language))])
+            fill(w.actions.act_consumer_step, &[("instance", &instance_name(*instance, language))])
         }
-        Action::PurgeStep => w.act_purge_step.to_owned(),
-        Action::AdvanceClock { ticks: n } => fill(w.act_advance_clock, &[("ticks", &ticks(*n))]),
-        Action::DuplicateMessage { entry } => fill(w.act_duplicate, &[("entry", &entry.0)]),
-        Action::CrashConsumerAfterCommit { instance } => {
-            fill(w.act_crash_after_commit, &[("instance", &instance_name(*instance, language))])
+        Action::PurgeStep => w.actions.act_purge_step.to_owned(),
+        Action::AdvanceClock { ticks: n } => {
+            fill(w.actions.act_advance_clock, &[("ticks", &ticks(*n))])
         }
-        Action::CrashConsumerBeforeCommit { instance } => {
-            fill(w.act_crash_before_commit, &[("instance", &instance_name(*instance, language))])
-        }
+        Action::DuplicateMessage { entry } => fill(w.actions.act_duplicate, &[("entry", &entry.0)]),
+        Action::CrashConsumerAfterCommit { instance } => fill(
+            w.actions.act_crash_after_commit,
+            &[("instance", &instance_name(*instance, language))],
+        ),
+        Action::CrashConsumerBeforeCommit { instance } => fill(
+            w.actions.act_crash_before_commit,
+            &[("instance", &instance_name(*instance, language))],
+        ),
         Action::DeliverConcurrently { entry, instance } => fill(
-            w.act_deliver_concurrently,
+            w.actions.act_deliver_concurrently,
             &[("entry", &entry.0), ("instance", &instance_name(*instance, language))],
         ),
-        Action::LoseResponse { attempt } => fill(w.act_lose_response, &[("attempt", &attempt.0)]),
-        Action::DoubleSubmit { request } => fill(w.act_double_submit, &[("request", &request.0)]),
-        Action::SendWithKeyOf { request, key_of } => {
-            fill(w.act_send_with_key_of, &[("request", &request.0), ("key_of", &key_of.0)])
+        Action::LoseResponse { attempt } => {
+            fill(w.actions.act_lose_response, &[("attempt", &attempt.0)])
         }
-        Action::CrashApi { attempt } => fill(w.act_crash_api, &[("attempt", &attempt.0)]),
+        Action::DoubleSubmit { request } => {
+            fill(w.actions.act_double_submit, &[("request", &request.0)])
+        }
+        Action::SendWithKeyOf { request, key_of } => {
+            fill(w.actions.act_send_with_key_of, &[("request", &request.0), ("key_of", &key_of.0)])
+        }
+        Action::CrashApi { attempt } => fill(w.actions.act_crash_api, &[("attempt", &attempt.0)]),
         Action::HoldMessage { entry, until } => match until {
             HoldRelease::RequestAnswered { request } => {
-                fill(w.act_hold_until, &[("entry", &entry.0), ("request", &request.0)])
+                fill(w.actions.act_hold_until, &[("entry", &entry.0), ("request", &request.0)])
             }
             HoldRelease::Ticks { ticks: n } => {
-                fill(w.act_hold_ticks, &[("entry", &entry.0), ("ticks", &ticks(*n))])
+                fill(w.actions.act_hold_ticks, &[("entry", &entry.0), ("ticks", &ticks(*n))])
             }
         },
         Action::DuplicateAfterRetention { entry } => {
-            fill(w.act_after_retention, &[("entry", &entry.0)])
+            fill(w.actions.act_after_retention, &[("entry", &entry.0)])
         }
         Action::RetryWithNewKey { request } => {
-            fill(w.act_retry_new_key, &[("request", &request.0)])
+            fill(w.actions.act_retry_new_key, &[("request", &request.0)])
         }
-        Action::CrashRelay => w.act_crash_relay.to_owned(),
+        Action::CrashRelay => w.actions.act_crash_relay.to_owned(),
     }
 }
 
@@ -88,28 +102,32 @@ pub fn action_text(action: &Action, language: Language) -> String {
 /// [`action_text`].
 pub fn fault_button_text(action: &Action, language: Language) -> String {
     let w = language.words();
-    let ticks = |ticks: u64| language.count(&w.ticks, ticks);
+    let ticks = |ticks: u64| language.count(&w.counts.ticks, ticks);
     match action {
-        Action::DuplicateMessage { .. } => w.btn_duplicate.to_owned(),
+        Action::DuplicateMessage { .. } => w.actions.btn_duplicate.to_owned(),
         Action::DeliverConcurrently { instance, .. } => {
-            fill(w.btn_race, &[("instance", &instance_name(*instance, language))])
+            fill(w.actions.btn_race, &[("instance", &instance_name(*instance, language))])
         }
         Action::HoldMessage { until: HoldRelease::Ticks { ticks: n }, .. } => {
-            fill(w.btn_hold_ticks, &[("ticks", &ticks(*n))])
+            fill(w.actions.btn_hold_ticks, &[("ticks", &ticks(*n))])
         }
         Action::HoldMessage { until: HoldRelease::RequestAnswered { request }, .. } => {
-            fill(w.btn_hold_until, &[("request", &request.0)])
+            fill(w.actions.btn_hold_until, &[("request", &request.0)])
         }
-        Action::DuplicateAfterRetention { .. } => w.btn_after_retention.to_owned(),
-        Action::CrashConsumerAfterCommit { .. } => w.btn_crash_after_commit.to_owned(),
-        Action::CrashConsumerBeforeCommit { .. } => w.btn_crash_before_commit.to_owned(),
-        Action::LoseResponse { .. } => w.btn_lose_response.to_owned(),
-        Action::CrashApi { .. } => w.btn_crash_api.to_owned(),
-        Action::DoubleSubmit { .. } => w.btn_double_submit.to_owned(),
-        Action::SendWithKeyOf { key_of, .. } => fill(w.btn_reuse_key, &[("key_of", &key_of.0)]),
-        Action::RetryWithNewKey { .. } => w.btn_retry_new_key.to_owned(),
-        Action::CrashRelay => w.btn_crash_relay.to_owned(),
-        Action::AdvanceClock { ticks: n } => fill(w.btn_advance_clock, &[("ticks", &ticks(*n))]),
+        Action::DuplicateAfterRetention { .. } => w.actions.btn_after_retention.to_owned(),
+        Action::CrashConsumerAfterCommit { .. } => w.actions.btn_crash_after_commit.to_owned(),
+        Action::CrashConsumerBeforeCommit { .. } => w.actions.btn_crash_before_commit.to_owned(),
+        Action::LoseResponse { .. } => w.actions.btn_lose_response.to_owned(),
+        Action::CrashApi { .. } => w.actions.btn_crash_api.to_owned(),
+        Action::DoubleSubmit { .. } => w.actions.btn_double_submit.to_owned(),
+        Action::SendWithKeyOf { key_of, .. } => {
+            fill(w.actions.btn_reuse_key, &[("key_of", &key_of.0)])
+        }
+        Action::RetryWithNewKey { .. } => w.actions.btn_retry_new_key.to_owned(),
+        Action::CrashRelay => w.actions.btn_crash_relay.to_owned(),
+        Action::AdvanceClock { ticks: n } => {
+            fill(w.actions.btn_advance_clock, &[("ticks", &ticks(*n))])
+        }
         other => action_text(other, language),
     }
 }
@@ -120,14 +138,17 @@ pub fn fault_button_text(action: &Action, language: Language) -> String {
 pub fn choice_target_text(choice: &AnchoredAction, language: Language) -> String {
     use AnchoredAction as A;
     let w = language.words();
-    let request = |request: crate::sim::RequestIndex| fill(w.request_name, &[("n", &request.0)]);
+    let request =
+        |request: crate::sim::RequestIndex| fill(w.counts.request_name, &[("n", &request.0)]);
     let message = |message: MessageAnchor| match message {
-        MessageAnchor::OrderPlacedOf(of) => fill(w.target_order_placed_of, &[("request", &of.0)]),
-        MessageAnchor::Id(id) => fill(w.target_message, &[("message", &id.0)]),
+        MessageAnchor::OrderPlacedOf(of) => {
+            fill(w.notices.target_order_placed_of, &[("request", &of.0)])
+        }
+        MessageAnchor::Id(id) => fill(w.notices.target_message, &[("message", &id.0)]),
     };
     let copy = |copy: crate::sim::CopyRef| {
         let number = copy.copy.saturating_add(1);
-        fill(w.target_copy, &[("copy", &number), ("message", &message(copy.message))])
+        fill(w.notices.target_copy, &[("copy", &number), ("message", &message(copy.message))])
     };
     match choice {
         A::ClientSend { request: of }
@@ -136,29 +157,29 @@ pub fn choice_target_text(choice: &AnchoredAction, language: Language) -> String
         | A::DoubleSubmit { request: of }
         | A::RetryWithNewKey { request: of } => request(*of),
         A::SendWithKeyOf { request: of, key_of } => {
-            fill(w.target_key_of, &[("request", &of.0), ("key_of", &key_of.0)])
+            fill(w.notices.target_key_of, &[("request", &of.0), ("key_of", &key_of.0)])
         }
         A::ApiStep { send }
         | A::DeliverResponse { send }
         | A::LoseResponse { send }
         | A::CrashApi { send } => {
-            fill(w.target_send, &[("send", &send.send), ("request", &send.request.0)])
+            fill(w.notices.target_send, &[("send", &send.send), ("request", &send.request.0)])
         }
         A::BrokerDeliver { copy: of, instance } | A::DeliverConcurrently { copy: of, instance } => {
             let instance = instance_name(*instance, language);
-            fill(w.target_copy_to, &[("copy", &copy(*of)), ("instance", &instance)])
+            fill(w.notices.target_copy_to, &[("copy", &copy(*of)), ("instance", &instance)])
         }
         A::DuplicateMessage { copy: of }
         | A::HoldMessage { copy: of, .. }
         | A::DuplicateAfterRetention { copy: of } => copy(*of),
         A::CrashConsumerAfterCommit { delivery } | A::CrashConsumerBeforeCommit { delivery } => {
             let (number, message) = (delivery.delivery, message(delivery.message));
-            fill(w.target_delivery, &[("delivery", &number), ("message", &message)])
+            fill(w.notices.target_delivery, &[("delivery", &number), ("message", &message)])
         }
         A::ConsumerStep { instance } => instance_name(*instance, language),
-        A::RelayStep | A::CrashRelay => w.target_relay.to_owned(),
-        A::PurgeStep => w.target_retention.to_owned(),
-        A::AdvanceClock => w.target_clock.to_owned(),
+        A::RelayStep | A::CrashRelay => w.notices.target_relay.to_owned(),
+        A::PurgeStep => w.notices.target_retention.to_owned(),
+        A::AdvanceClock => w.notices.target_clock.to_owned(),
     }
 }
 
@@ -177,11 +198,11 @@ mod tests {
             assert_eq!(fired_faults_text(&fired, language), "F3 x2, F5 x1");
             assert_eq!(
                 fired_faults_text(&BTreeMap::new(), language),
-                language.words().explain_none
+                language.words().glossary.explain_none
             );
         }
         assert_eq!(fired_faults_text(&BTreeMap::new(), Language::En), "none");
-        assert_ne!(Language::Ru.words().explain_none, "none");
+        assert_ne!(Language::Ru.words().glossary.explain_none, "none");
     }
 
     #[test]

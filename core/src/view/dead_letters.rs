@@ -27,7 +27,7 @@ pub(crate) fn dead_letter_sentence(
     language: Language,
 ) -> String {
     fill(
-        language.words().dead_lettered,
+        language.words().labels.dead_lettered,
         &[("step", &step), ("message", &message_id), ("entry", &entry.0)],
     )
 }

@@ -69,7 +69,7 @@ pub(crate) fn instance_name(instance: InstanceId, language: Language) -> String 
         .filter(|index| *index < 26)
         .map(|index| char::from(b'A' + index));
     let name = letter.map_or_else(|| instance.0.to_string(), String::from);
-    fill(language.words().lane_consumer, &[("name", &name)])
+    fill(language.words().glossary.lane_consumer, &[("name", &name)])
 }
 
 impl Lane {
@@ -91,13 +91,13 @@ impl Lane {
     pub fn name_in(self, language: Language) -> String {
         let words = language.words();
         match self {
-            Lane::Client => words.lane_client.to_owned(),
-            Lane::Api => words.lane_api.to_owned(),
-            Lane::Store => words.lane_store.to_owned(),
-            Lane::Relay => words.lane_relay.to_owned(),
-            Lane::Broker => words.lane_broker.to_owned(),
+            Lane::Client => words.glossary.lane_client.to_owned(),
+            Lane::Api => words.glossary.lane_api.to_owned(),
+            Lane::Store => words.glossary.lane_store.to_owned(),
+            Lane::Relay => words.glossary.lane_relay.to_owned(),
+            Lane::Broker => words.glossary.lane_broker.to_owned(),
             Lane::Consumer { instance } => instance_name(instance, language),
-            Lane::Retention => words.lane_retention.to_owned(),
+            Lane::Retention => words.glossary.lane_retention.to_owned(),
         }
     }
 
@@ -296,29 +296,29 @@ pub fn step_items_in(step: &TraceStep, language: Language) -> Vec<DiagramItem> {
         Action::DeliverConcurrently { entry, instance } => items.push(mark(
             Lane::Broker,
             MarkKind::Duplicate,
-            w.dg_concurrent.to_owned(),
+            w.diagram.dg_concurrent.to_owned(),
             fill(
-                w.dgt_concurrent,
+                w.diagram.dgt_concurrent,
                 &[("entry", &entry.0), ("instance", &instance_name(*instance, language))],
             ),
         )),
         Action::DoubleSubmit { request } => items.push(mark(
             Lane::Client,
             MarkKind::Duplicate,
-            w.dg_double_submit.to_owned(),
-            fill(w.dgt_double_submit, &[("request", &request.0)]),
+            w.diagram.dg_double_submit.to_owned(),
+            fill(w.diagram.dgt_double_submit, &[("request", &request.0)]),
         )),
         Action::SendWithKeyOf { request, key_of } => items.push(mark(
             Lane::Client,
             MarkKind::Duplicate,
-            fill(w.dg_key_of, &[("request", &key_of.0)]),
-            fill(w.dgt_key_of, &[("request", &request.0), ("key_of", &key_of.0)]),
+            fill(w.diagram.dg_key_of, &[("request", &key_of.0)]),
+            fill(w.diagram.dgt_key_of, &[("request", &request.0), ("key_of", &key_of.0)]),
         )),
         Action::RetryWithNewKey { request } => items.push(mark(
             Lane::Client,
             MarkKind::Duplicate,
-            w.dg_retry_new_key.to_owned(),
-            fill(w.dgt_retry_new_key, &[("request", &request.0)]),
+            w.diagram.dg_retry_new_key.to_owned(),
+            fill(w.diagram.dgt_retry_new_key, &[("request", &request.0)]),
         )),
         _ => {}
     }
@@ -329,7 +329,7 @@ pub fn step_items_in(step: &TraceStep, language: Language) -> Vec<DiagramItem> {
         items.push(mark(
             lane,
             MarkKind::Violation,
-            fill(w.dg_violated, &[("invariant", &violation.invariant)]),
+            fill(w.diagram.dg_violated, &[("invariant", &violation.invariant)]),
             violation.to_string(),
         ));
     }

@@ -14,16 +14,17 @@ pub fn limit_reached_sentence(limit: &LimitReached, language: Language) -> Strin
     let step: (&str, &dyn std::fmt::Display) = ("step", &limit.step);
     match &limit.refusal {
         StoreError::TooManyOpenTransactions { limit, .. } => {
-            fill(words.limit_open_transactions, &[step, ("limit", limit)])
+            fill(words.check.limit_open_transactions, &[step, ("limit", limit)])
         }
-        StoreError::TableFull { table, limit } => {
-            fill(words.limit_table_full, &[step, ("table", &table.as_str()), ("limit", limit)])
-        }
+        StoreError::TableFull { table, limit } => fill(
+            words.check.limit_table_full,
+            &[step, ("table", &table.as_str()), ("limit", limit)],
+        ),
         // Only a limit's refusal is recorded (`Store::take_limit_refusal`); any other is worded
         // as the failed step it would be.
         other @ (StoreError::UnknownTransaction { .. }
         | StoreError::UniqueViolation { .. }
-        | StoreError::Blocked(_)) => fill(words.stop_step_failed, &[step, ("error", other)]),
+        | StoreError::Blocked(_)) => fill(words.report.stop_step_failed, &[step, ("error", other)]),
     }
 }
 

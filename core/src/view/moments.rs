@@ -85,14 +85,16 @@ impl MomentKind {
     pub fn headline(self, language: Language) -> &'static str {
         let words = language.words();
         match self {
-            MomentKind::ReservationAlreadyPresent => words.moment_reservation_already_present,
-            MomentKind::InboxDuplicate => words.moment_inbox_duplicate,
-            MomentKind::AlreadyPaid => words.moment_already_paid,
-            MomentKind::KeyInProgress => words.moment_key_in_progress,
-            MomentKind::KeyReused => words.moment_key_reused,
-            MomentKind::LeaseTakeover => words.moment_lease_takeover,
-            MomentKind::StaleCompletion => words.moment_stale_completion,
-            MomentKind::ResponseReplayed => words.moment_response_replayed,
+            MomentKind::ReservationAlreadyPresent => {
+                words.notices.moment_reservation_already_present
+            }
+            MomentKind::InboxDuplicate => words.notices.moment_inbox_duplicate,
+            MomentKind::AlreadyPaid => words.notices.moment_already_paid,
+            MomentKind::KeyInProgress => words.notices.moment_key_in_progress,
+            MomentKind::KeyReused => words.notices.moment_key_reused,
+            MomentKind::LeaseTakeover => words.notices.moment_lease_takeover,
+            MomentKind::StaleCompletion => words.notices.moment_stale_completion,
+            MomentKind::ResponseReplayed => words.notices.moment_response_replayed,
         }
     }
 
@@ -100,14 +102,16 @@ impl MomentKind {
     pub fn why(self, language: Language) -> &'static str {
         let words = language.words();
         match self {
-            MomentKind::ReservationAlreadyPresent => words.moment_reservation_already_present_why,
-            MomentKind::InboxDuplicate => words.moment_inbox_duplicate_why,
-            MomentKind::AlreadyPaid => words.moment_already_paid_why,
-            MomentKind::KeyInProgress => words.moment_key_in_progress_why,
-            MomentKind::KeyReused => words.moment_key_reused_why,
-            MomentKind::LeaseTakeover => words.moment_lease_takeover_why,
-            MomentKind::StaleCompletion => words.moment_stale_completion_why,
-            MomentKind::ResponseReplayed => words.moment_response_replayed_why,
+            MomentKind::ReservationAlreadyPresent => {
+                words.notices.moment_reservation_already_present_why
+            }
+            MomentKind::InboxDuplicate => words.notices.moment_inbox_duplicate_why,
+            MomentKind::AlreadyPaid => words.notices.moment_already_paid_why,
+            MomentKind::KeyInProgress => words.notices.moment_key_in_progress_why,
+            MomentKind::KeyReused => words.notices.moment_key_reused_why,
+            MomentKind::LeaseTakeover => words.notices.moment_lease_takeover_why,
+            MomentKind::StaleCompletion => words.notices.moment_stale_completion_why,
+            MomentKind::ResponseReplayed => words.notices.moment_response_replayed_why,
         }
     }
 }

@@ -156,8 +156,8 @@ pub fn pending_in(world: &World, language: Language) -> Vec<PendingItem> {
             PendingWork::Delivery { instance, .. } => delivery_item(world, instance, language),
             PendingWork::RetentionRun => Some(item(
                 PendingTarget::Retention,
-                w.pend_retention_label.to_owned(),
-                w.pend_retention_detail.to_owned(),
+                w.diagram.pend_retention_label.to_owned(),
+                w.diagram.pend_retention_detail.to_owned(),
             )),
         };
         items.extend(item);
@@ -172,16 +172,23 @@ fn request_item(world: &World, request: RequestIndex, w: &Words) -> Option<Pendi
     let client = world.clients().get(request.0)?;
     let what = operation_label(&client.spec.operation);
     let state = match &client.state {
-        ClientState::NotSent => w.pend_not_sent.to_owned(),
-        ClientState::Awaiting { deadline, .. } => fill(w.pend_awaits, &[("tick", &deadline.0)]),
-        ClientState::BackingOff { retry_at } => fill(w.pend_retries_at, &[("tick", &retry_at.0)]),
+        ClientState::NotSent => w.diagram.pend_not_sent.to_owned(),
+        ClientState::Awaiting { deadline, .. } => {
+            fill(w.diagram.pend_awaits, &[("tick", &deadline.0)])
+        }
+        ClientState::BackingOff { retry_at } => {
+            fill(w.diagram.pend_retries_at, &[("tick", &retry_at.0)])
+        }
         ClientState::Answered { .. } | ClientState::GaveUp => return None,
     };
     Some(item(
         PendingTarget::Request { request },
-        fill(w.pend_request_label, &[("request", &request.0), ("what", &what), ("state", &state)]),
         fill(
-            w.pend_request_detail,
+            w.diagram.pend_request_label,
+            &[("request", &request.0), ("what", &what), ("state", &state)],
+        ),
+        fill(
+            w.diagram.pend_request_detail,
             &[
                 ("request", &request.0),
                 ("what", &what),
@@ -194,7 +201,7 @@ fn request_item(world: &World, request: RequestIndex, w: &Words) -> Option<Pendi
 
 fn waiting_text(waiting_for: Option<TxId>, w: &Words) -> String {
     match waiting_for {
-        Some(holder) => fill(w.pend_waits_for, &[("holder", &holder)]),
+        Some(holder) => fill(w.diagram.pend_waits_for, &[("holder", &holder)]),
         None => String::new(),
     }
 }
@@ -210,11 +217,11 @@ fn attempt_item(
     Some(item(
         PendingTarget::Attempt { attempt },
         fill(
-            w.pend_attempt_label,
+            w.diagram.pend_attempt_label,
             &[("attempt", &attempt.0), ("request", &running.request.0), ("waiting", &waiting)],
         ),
         fill(
-            w.pend_attempt_detail,
+            w.diagram.pend_attempt_detail,
             &[
                 ("send", &running.send_number),
                 ("request", &running.request.0),
@@ -229,9 +236,9 @@ fn answer_item(world: &World, attempt: AttemptId, w: &Words) -> Option<PendingIt
     let status = answer.response.status;
     Some(item(
         PendingTarget::Answer { attempt },
-        fill(w.pend_answer_label, &[("status", &status), ("request", &answer.request.0)]),
+        fill(w.diagram.pend_answer_label, &[("status", &status), ("request", &answer.request.0)]),
         fill(
-            w.pend_answer_detail,
+            w.diagram.pend_answer_detail,
             &[
                 ("status", &status),
                 ("attempt", &attempt.0),
@@ -247,15 +254,15 @@ fn relay_item(world: &World, w: &Words) -> PendingItem {
         world.store().committed().outbox.values().filter(|row| !row.published).count();
     let published = world.relay_published_not_marked();
     let label = match (world.relay().is_some(), published.len()) {
-        (true, 0) => w.pend_relay_runs.to_owned(),
-        (true, count) => fill(w.pend_relay_published, &[("count", &count)]),
-        (false, _) => fill(w.pend_outbox_unpublished, &[("count", &unpublished)]),
+        (true, 0) => w.diagram.pend_relay_runs.to_owned(),
+        (true, count) => fill(w.diagram.pend_relay_published, &[("count", &count)]),
+        (false, _) => fill(w.diagram.pend_outbox_unpublished, &[("count", &unpublished)]),
     };
     let ids = published.iter().map(short).collect::<Vec<_>>().join(", ");
     item(
         PendingTarget::Relay,
         label,
-        fill(w.pend_relay_detail, &[("unpublished", &unpublished), ("ids", &ids)]),
+        fill(w.diagram.pend_relay_detail, &[("unpublished", &unpublished), ("ids", &ids)]),
     )
 }
 
@@ -264,31 +271,33 @@ fn message_item(world: &World, entry: EntryId, language: Language) -> Option<Pen
     let copy = world.broker().entries.get(&entry)?;
     let state = match &copy.state {
         EntryState::Ready { visible_at } if *visible_at > world.now() => {
-            fill(w.pend_queued_visible, &[("tick", &visible_at.0)])
+            fill(w.diagram.pend_queued_visible, &[("tick", &visible_at.0)])
         }
-        EntryState::Ready { .. } => w.pend_queued.to_owned(),
+        EntryState::Ready { .. } => w.diagram.pend_queued.to_owned(),
         EntryState::InFlight { instances, .. } => {
             let names = instances
                 .iter()
                 .map(|instance| instance_name(*instance, language))
                 .collect::<Vec<_>>()
                 .join(", ");
-            fill(w.pend_in_flight, &[("instances", &names)])
+            fill(w.diagram.pend_in_flight, &[("instances", &names)])
         }
         EntryState::HeldUntilAnswered { request } => {
-            fill(w.pend_held_until_answered, &[("request", &request.0)])
+            fill(w.diagram.pend_held_until_answered, &[("request", &request.0)])
         }
-        EntryState::HeldUntil { tick } => fill(w.pend_held_until_tick, &[("tick", &tick.0)]),
-        EntryState::AwaitingOriginalAck { .. } => w.pend_late_copy.to_owned(),
+        EntryState::HeldUntil { tick } => {
+            fill(w.diagram.pend_held_until_tick, &[("tick", &tick.0)])
+        }
+        EntryState::AwaitingOriginalAck { .. } => w.diagram.pend_late_copy.to_owned(),
     };
     Some(item(
         PendingTarget::Message { entry },
         fill(
-            w.pend_message_label,
+            w.diagram.pend_message_label,
             &[("id", &short(&copy.message_id)), ("entry", &entry.0), ("state", &state)],
         ),
         fill(
-            w.pend_message_detail,
+            w.diagram.pend_message_detail,
             &[("entry", &entry.0), ("id", &copy.message_id), ("deliveries", &copy.deliveries)],
         ),
     ))
@@ -301,7 +310,7 @@ fn delivery_item(world: &World, instance: InstanceId, language: Language) -> Opt
     Some(item(
         PendingTarget::Delivery { instance },
         fill(
-            w.pend_delivery_label,
+            w.diagram.pend_delivery_label,
             &[
                 ("number", &delivery.delivery_number),
                 ("id", &short(&delivery.message_id)),
@@ -309,7 +318,7 @@ fn delivery_item(world: &World, instance: InstanceId, language: Language) -> Opt
             ],
         ),
         fill(
-            w.pend_delivery_detail,
+            w.diagram.pend_delivery_detail,
             &[
                 ("instance", &instance_name(instance, language)),
                 ("entry", &delivery.entry.0),
@@ -332,11 +341,11 @@ fn clock_item(world: &World, items: &mut Vec<PendingItem>, w: &Words) -> Vec<Act
     let due = due_at(world, deadline, w);
     items.push(item(
         PendingTarget::Clock,
-        fill(w.pend_clock_label, &[("now", &world.now().0), ("deadline", &deadline.0)]),
+        fill(w.diagram.pend_clock_label, &[("now", &world.now().0), ("deadline", &deadline.0)]),
         if due.is_empty() {
-            fill(w.pend_clock_something, &[("tick", &deadline.0)])
+            fill(w.diagram.pend_clock_something, &[("tick", &deadline.0)])
         } else {
-            fill(w.pend_clock_due, &[("tick", &deadline.0), ("due", &due.join("; "))])
+            fill(w.diagram.pend_clock_due, &[("tick", &deadline.0), ("due", &due.join("; "))])
         },
     ));
     vec![advance.clone()]
@@ -395,22 +404,30 @@ fn due_at(world: &World, tick: Tick, w: &Words) -> Vec<String> {
 /// A deadline's reason, in words.
 fn due_text(reason: &DeadlineReason, w: &Words) -> String {
     match reason {
-        DeadlineReason::RequestDue { request } => fill(w.due_request, &[("request", &request.0)]),
-        DeadlineReason::ClientTimeout { request } => {
-            fill(w.due_timeout, &[("request", &request.0)])
+        DeadlineReason::RequestDue { request } => {
+            fill(w.diagram.due_request, &[("request", &request.0)])
         }
-        DeadlineReason::ClientRetry { request } => fill(w.due_retry, &[("request", &request.0)]),
-        DeadlineReason::MessageVisible { entry } => fill(w.due_visible, &[("entry", &entry.0)]),
-        DeadlineReason::Redelivery { entry } => fill(w.due_redelivery, &[("entry", &entry.0)]),
-        DeadlineReason::HoldEnds { entry } => fill(w.due_hold_ends, &[("entry", &entry.0)]),
+        DeadlineReason::ClientTimeout { request } => {
+            fill(w.diagram.due_timeout, &[("request", &request.0)])
+        }
+        DeadlineReason::ClientRetry { request } => {
+            fill(w.diagram.due_retry, &[("request", &request.0)])
+        }
+        DeadlineReason::MessageVisible { entry } => {
+            fill(w.diagram.due_visible, &[("entry", &entry.0)])
+        }
+        DeadlineReason::Redelivery { entry } => {
+            fill(w.diagram.due_redelivery, &[("entry", &entry.0)])
+        }
+        DeadlineReason::HoldEnds { entry } => fill(w.diagram.due_hold_ends, &[("entry", &entry.0)]),
         DeadlineReason::InboxRowExpires { message_id } => {
-            fill(w.due_inbox_expires, &[("id", &short(message_id))])
+            fill(w.diagram.due_inbox_expires, &[("id", &short(message_id))])
         }
         DeadlineReason::KeyRetentionEnds { key } => {
-            fill(w.due_key_expires, &[("key", &short(key))])
+            fill(w.diagram.due_key_expires, &[("key", &short(key))])
         }
         DeadlineReason::KeyLeaseAndRetentionEnd { key } => {
-            fill(w.due_key_lease_expires, &[("key", &short(key))])
+            fill(w.diagram.due_key_lease_expires, &[("key", &short(key))])
         }
     }
 }

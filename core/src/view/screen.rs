@@ -204,8 +204,12 @@ impl Screen {
             .collect();
         let words = language.words();
         let empty = steps.is_empty().then(|| {
-            if input.waits { words.ui_run_waits_for_prediction } else { words.ui_diagram_empty }
-                .to_owned()
+            if input.waits {
+                words.labels.ui_run_waits_for_prediction
+            } else {
+                words.labels.ui_diagram_empty
+            }
+            .to_owned()
         });
         Screen {
             language,
@@ -229,9 +233,9 @@ fn caption(input: &ScreenInput<'_>, last: Option<&TraceStep>) -> String {
     let step = match last {
         Some(step) => format!(
             "{} {} ({} {}): {}{}",
-            words.ui_step_caption,
+            words.labels.ui_step_caption,
             step.step,
-            words.ui_tick,
+            words.labels.ui_tick,
             step.tick,
             action_text(&step.action, input.language),
             step.statement
@@ -239,12 +243,16 @@ fn caption(input: &ScreenInput<'_>, last: Option<&TraceStep>) -> String {
                 .map(|statement| format!(" — {statement}"))
                 .unwrap_or_default()
         ),
-        None if input.waits => words.ui_run_waits_for_prediction.to_owned(),
-        None => words.ui_start.to_owned(),
+        None if input.waits => words.labels.ui_run_waits_for_prediction.to_owned(),
+        None => words.labels.ui_start.to_owned(),
     };
     match input.stop {
         Some(stop) => {
-            format!("{step}  ·  {}: {}", words.ui_run_ended, stop_sentence(stop, input.language))
+            format!(
+                "{step}  ·  {}: {}",
+                words.labels.ui_run_ended,
+                stop_sentence(stop, input.language)
+            )
         }
         None => step,
     }
@@ -300,17 +308,17 @@ pub fn invariant_lines(
 pub fn stop_sentence(stop: &StopReason, language: Language) -> String {
     let words = language.words();
     match stop {
-        StopReason::Running => words.stop_running.to_owned(),
-        StopReason::Quiescent => words.stop_quiescent.to_owned(),
-        StopReason::Stuck { pending } => fill(words.stop_stuck, &[("pending", pending)]),
+        StopReason::Running => words.report.stop_running.to_owned(),
+        StopReason::Quiescent => words.report.stop_quiescent.to_owned(),
+        StopReason::Stuck { pending } => fill(words.report.stop_stuck, &[("pending", pending)]),
         StopReason::StepLimit { steps_max } => {
-            fill(words.stop_step_limit, &[("steps_max", steps_max)])
+            fill(words.report.stop_step_limit, &[("steps_max", steps_max)])
         }
         StopReason::TraceFull { trace_steps_max } => {
-            fill(words.stop_trace_full, &[("trace_steps_max", trace_steps_max)])
+            fill(words.report.stop_trace_full, &[("trace_steps_max", trace_steps_max)])
         }
         StopReason::StepFailed { step, error } => {
-            fill(words.stop_step_failed, &[("step", step), ("error", error)])
+            fill(words.report.stop_step_failed, &[("step", step), ("error", error)])
         }
     }
 }

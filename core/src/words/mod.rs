@@ -1,12 +1,14 @@
-//! The lab's words: one catalogue per language ([`Words`], `en.rs` and `ru.rs`), the
-//! languages themselves ([`Language`]), their plural rules ([`Plural`]) and the filling of a
-//! template's named placeholders ([`fill`]).
+//! The lab's words: the catalogue ([`Words`], one file per topic, each entry in English and
+//! Russian side by side), the languages themselves ([`Language`]), their plural rules
+//! ([`Plural`]) and the filling of a template's named placeholders ([`fill`]).
 //!
 //! Every learner-facing string of the core, the page and the CLI is an entry of [`Words`]: a
 //! plain text, a template with `{name}` placeholders, or a [`Plural`] with the forms a count
-//! needs (Russian three: 1 шаг, 2 шага, 5 шагов; English two). A language's catalogue is a
-//! `const` of that struct, so an entry missing in one language does not compile, and a test
-//! checks that both languages use the same placeholders in every entry.
+//! needs (Russian three: 1 шаг, 2 шага, 5 шагов; English two). An entry is declared once, in
+//! its topic's file (`counts.rs`, `findings.rs`, `glossary.rs`, ...: see `catalogue.rs`), with
+//! its English and Russian side by side, so adding one touches one file and an entry missing in
+//! one language does not compile; a test checks that both languages use the same placeholders
+//! in every entry.
 //!
 //! It is a typed catalogue rather than Fluent: the texts are compiled in (no parser, no
 //! resource files, nothing to load in the page), and the module sits at the bottom of the
@@ -18,10 +20,21 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
+mod actions;
+mod build;
 mod catalogue;
-mod en;
+mod check;
+mod counts;
+mod course;
+mod diagram;
+mod findings;
+mod glossary;
+mod labels;
+mod lessons;
+mod notices;
 mod plural;
-mod ru;
+mod report;
+mod topic;
 
 pub use catalogue::Entry;
 pub(crate) use catalogue::Words;
@@ -52,8 +65,8 @@ impl Language {
     /// The language's catalogue.
     pub fn words(self) -> &'static Words {
         match self {
-            Language::En => &en::WORDS,
-            Language::Ru => &ru::WORDS,
+            Language::En => &Words::EN,
+            Language::Ru => &Words::RU,
         }
     }
 
@@ -114,9 +127,9 @@ impl Language {
         let count: u128 = count.try_into().unwrap_or(0);
         let words = self.words();
         match count {
-            1 => words.times_once.to_owned(),
-            2 => words.times_twice.to_owned(),
-            _ => self.count(&words.times, count),
+            1 => words.counts.times_once.to_owned(),
+            2 => words.counts.times_twice.to_owned(),
+            _ => self.count(&words.counts.times, count),
         }
     }
 }

@@ -77,7 +77,7 @@ fn plural_forms_take_their_count() {
 
 #[test]
 fn russian_plurals_pick_one_few_or_many() {
-    let steps = |count: u128| Language::Ru.count(&Language::Ru.words().steps, count);
+    let steps = |count: u128| Language::Ru.count(&Language::Ru.words().counts.steps, count);
     let expected = [
         (0, "0 шагов"),
         (1, "1 шаг"),
@@ -98,13 +98,13 @@ fn russian_plurals_pick_one_few_or_many() {
     for (count, text) in expected {
         assert_eq!(steps(count), text, "{count}");
     }
-    let units = |count: u128| Language::Ru.count(&Language::Ru.words().units, count);
+    let units = |count: u128| Language::Ru.count(&Language::Ru.words().counts.units, count);
     assert_eq!([units(1), units(2), units(5)], ["1 единица", "2 единицы", "5 единиц"]);
 }
 
 #[test]
 fn english_plurals_pick_one_or_many() {
-    let steps = |count: u128| Language::En.count(&Language::En.words().steps, count);
+    let steps = |count: u128| Language::En.count(&Language::En.words().counts.steps, count);
     for (count, text) in [(0, "0 steps"), (1, "1 step"), (2, "2 steps"), (21, "21 steps")] {
         assert_eq!(steps(count), text);
     }

@@ -50,8 +50,8 @@ fn a_stopped_lab_says_so_and_reloads_from_its_address(language: Language) {
     );
     let words = language.words();
     let banner = page.text("[data-testid=crashed]");
-    assert!(banner.starts_with(words.crash_stopped), "{banner:?}");
-    assert_eq!(page.text("[data-testid=crash-reload]"), words.crash_reload);
+    assert!(banner.starts_with(words.build.crash_stopped), "{banner:?}");
+    assert_eq!(page.text("[data-testid=crash-reload]"), words.build.crash_reload);
     assert_eq!(
         page.evaluate("document.activeElement?.dataset.testid ?? ''"),
         "crash-reload",

@@ -18,7 +18,7 @@ fn axe_finds_no_violation_wide_in_the_presenter_view_and_on_a_phone() {
     page.click("[data-testid=lang-ru]");
     page.wait_for_text(
         "[data-testid=position]",
-        &format!("{} 12 /", Language::Ru.words().ui_position),
+        &format!("{} 12 /", Language::Ru.words().labels.ui_position),
     );
     check(&page, "wide, Russian");
     page.set_viewport(1280, 720, false);

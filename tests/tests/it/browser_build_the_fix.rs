@@ -111,7 +111,7 @@ fn assert_refuted_in_the_diagram(page: &LabPage, verdict: &str) {
     let words = Language::En.words();
     let title = InvariantId::I6.title_in(Language::En);
     assert!(verdict.contains(&format!("Breaks I6 ({title})")), "{verdict}");
-    assert!(verdict.contains(words.handler_why_ack_before_commit), "{verdict}");
+    assert!(verdict.contains(words.report.handler_why_ack_before_commit), "{verdict}");
     page.wait_for_text("[data-testid=position]", "step 29 / 29");
     assert_eq!(
         page.attribute("[data-testid=invariant-I6]", "data-state").as_deref(),
@@ -166,7 +166,7 @@ fn a_wrong_consumer_is_refuted_in_the_diagram_and_fixed_by_one_move_with_real_cl
     let verdict = verdict_when(&page, "holds");
     assert!(
         verdict.contains(&fill(
-            Language::En.words().bd_holds,
+            Language::En.words().build.bd_holds,
             &[("states", &Language::En.number(41_426))]
         )),
         "{verdict}"
@@ -187,10 +187,10 @@ fn a_wrong_consumer_is_refuted_in_the_diagram_and_fixed_by_one_move_with_real_cl
     // In Russian: the catalogue's words, the same verdict.
     page.tap("[data-testid=lang-ru]");
     let ru = Language::Ru.words();
-    page.wait_for_text("[data-testid=build-check]", ru.bd_check);
+    page.wait_for_text("[data-testid=build-check]", ru.build.bd_check);
     assert!(
         page.text("[data-testid=build-verdict]")
-            .contains(&fill(ru.bd_holds, &[("states", &Language::Ru.number(41_426))]))
+            .contains(&fill(ru.build.bd_holds, &[("states", &Language::Ru.number(41_426))]))
     );
     page.evaluate("document.querySelector('[data-testid=build-editor]').scrollIntoView(), true");
     page.screenshot("build-holds-ru");
@@ -205,7 +205,7 @@ fn a_wrong_consumer_is_refuted_in_the_diagram_and_fixed_by_one_move_with_real_cl
     page.evaluate("document.querySelector('[data-testid=build-editor]').scrollIntoView(), true");
     page.screenshot("build-phone-ru");
     page.tap("[data-testid=lang-en]");
-    page.wait_for_text("[data-testid=build-check]", Language::En.words().bd_check);
+    page.wait_for_text("[data-testid=build-check]", Language::En.words().build.bd_check);
     assert_eq!(page.overflow().0, 0, "the page is wider than the phone");
     page.evaluate("document.querySelector('[data-testid=build-editor]').scrollIntoView(), true");
     page.screenshot("build-phone-en");

@@ -99,7 +99,7 @@ fn a_lesson_offers_the_choices_of_the_run_it_replaced_and_keep_carries_them() {
     page.click(&format!("[data-testid=course-open-{}]", lesson.id));
     page.wait_until("the lesson opens", "!!document.querySelector('[data-testid=lesson-panel]')");
     assert_eq!(page.text("[data-testid=position]"), "step 0 / 0", "the lesson's own run");
-    let offer = Language::En.count(&Language::En.words().carry_offer, 1);
+    let offer = Language::En.count(&Language::En.words().notices.carry_offer, 1);
     assert_eq!(page.text("[data-testid=carry-offer] span"), offer);
     page.screenshot("lesson-offers-the-previous-choices");
 

@@ -44,11 +44,14 @@ fn the_comparison_marks_the_invariants_and_rows_that_differ() {
     // In Russian, the same comparison in the core's Russian words.
     let ru = idempotency_lab::view::Language::Ru.words();
     page.click("[data-testid=lang-ru]");
-    page.wait_for_text("[data-testid=compare-verdict]", ru.cmp_verdict.split(':').next().unwrap());
-    assert_eq!(page.text("[data-testid=compare] h2"), ru.cmp_heading);
+    page.wait_for_text(
+        "[data-testid=compare-verdict]",
+        ru.course.cmp_verdict.split(':').next().unwrap(),
+    );
+    assert_eq!(page.text("[data-testid=compare] h2"), ru.course.cmp_heading);
     let naive_heading = page.text("[data-testid=compare-naive] h3");
     assert!(
-        naive_heading.starts_with(ru.cmp_side_naive.split('{').next().unwrap()),
+        naive_heading.starts_with(ru.course.cmp_side_naive.split('{').next().unwrap()),
         "{naive_heading}"
     );
     page.screenshot("compare-view-ru");

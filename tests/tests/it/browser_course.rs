@@ -563,10 +563,10 @@ fn a_trainers_link_opens_a_lesson_at_a_step_and_a_bad_one_says_what_is_wrong() {
     let titles: Vec<String> =
         course().lessons.iter().map(|lesson| lesson.title.ru.clone()).collect();
     assert_eq!(page.texts(".course-lesson h3"), titles);
-    assert_eq!(text_of(&page, "#course-heading"), Language::Ru.words().ui_course_heading);
+    assert_eq!(text_of(&page, "#course-heading"), Language::Ru.words().lessons.ui_course_heading);
     assert_eq!(
         text_of(&page, "[data-testid=course-open-inbox]"),
-        Language::Ru.words().ui_course_resume
+        Language::Ru.words().lessons.ui_course_resume
     );
     page.screenshot("course-list-ru");
     assert_accessible(&page, "the course, Russian");

@@ -19,9 +19,9 @@ fn assert_page_in(page: &LabPage, language: Language) {
     assert_eq!(page.text("[data-testid=scenario-description]"), lesson.description);
     let words = language.words();
     let (step, position, all_naive, lang) = (
-        words.ui_step,
-        format!("{} 0 / 0", words.ui_position),
-        words.ui_all_naive,
+        words.labels.ui_step,
+        format!("{} 0 / 0", words.labels.ui_position),
+        words.labels.ui_all_naive,
         language.code(),
     );
     assert_eq!(page.text("[data-testid=step]"), step);
@@ -68,8 +68,8 @@ fn the_language_switch_turns_the_lesson_and_the_labels_russian_and_stays_after_a
     assert_eq!(page.text("[data-testid=scenario-description]"), p3.description);
     page.click("[data-testid=step]");
     let ru = Language::Ru.words();
-    page.wait_for_text("[data-testid=position]", &format!("{} 1 /", ru.ui_position));
-    let caption = format!("{} 1 ({} ", ru.ui_step_caption, ru.ui_tick);
+    page.wait_for_text("[data-testid=position]", &format!("{} 1 /", ru.labels.ui_position));
+    let caption = format!("{} 1 ({} ", ru.labels.ui_step_caption, ru.labels.ui_tick);
     assert!(page.text("[data-testid=current-step]").starts_with(&caption));
 
     page.set_value("[data-testid=scenario]", LESSON);

@@ -100,7 +100,7 @@ fn cancel_when_shown(page: &LabPage) -> (String, String) {
 
 /// The progress line's text in `language` up to the step's number.
 fn progress_prefix(language: Language) -> &'static str {
-    language.words().opening_progress.split("{step}").next().unwrap_or_default()
+    language.words().notices.opening_progress.split("{step}").next().unwrap_or_default()
 }
 
 #[test]
@@ -197,7 +197,7 @@ fn a_long_link_opens_in_slices_with_progress_and_cancel() {
         "the opening stops",
         "document.querySelector('[data-testid=opening]') === null",
     );
-    let cancelled = Language::En.words().opening_cancelled;
+    let cancelled = Language::En.words().notices.opening_cancelled;
     let head = cancelled.split('{').next().unwrap_or_default();
     page.wait_for_text("[data-testid=notice]", head);
     assert_eq!(snapshot(&page), before, "Cancel left the run shown before in place");
@@ -208,25 +208,25 @@ fn a_long_link_opens_in_slices_with_progress_and_cancel() {
 
     // The progress line and its button speak Russian on the Russian page.
     page.click("[data-testid=lang-ru]");
-    page.wait_for_text("[data-testid=step]", Language::Ru.words().ui_step);
+    page.wait_for_text("[data-testid=step]", Language::Ru.words().labels.ui_step);
     page.set_value("[data-testid=scenario]", "f03-crash-before-commit");
     page.wait_for_text(
         "[data-testid=position]",
-        &format!("{} 0 /", Language::Ru.words().ui_position),
+        &format!("{} 0 /", Language::Ru.words().labels.ui_position),
     );
     paste(&page, &fragment);
     let (progress, button) = cancel_when_shown(&page);
     assert!(progress.starts_with(progress_prefix(Language::Ru)), "{progress:?}");
-    assert_eq!(button, Language::Ru.words().opening_cancel);
+    assert_eq!(button, Language::Ru.words().notices.opening_cancel);
     page.wait_until(
         "the opening stops",
         "document.querySelector('[data-testid=opening]') === null",
     );
-    let head = Language::Ru.words().opening_cancelled.split('{').next().unwrap_or_default();
+    let head = Language::Ru.words().notices.opening_cancelled.split('{').next().unwrap_or_default();
     page.wait_for_text("[data-testid=notice]", head);
     assert_eq!(
         page.text("[data-testid=position]"),
-        format!("{} 0 / 0", Language::Ru.words().ui_position)
+        format!("{} 0 / 0", Language::Ru.words().labels.ui_position)
     );
     page.click("[data-testid=lang-en]");
     assert_eq!(page.console_errors(), Vec::<String>::new());

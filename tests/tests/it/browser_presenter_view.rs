@@ -67,7 +67,7 @@ fn at_1280x720_go_to_step_shows_the_step_the_invariant_and_the_changed_stock_row
 
     // The same in Russian, still one screen.
     page.click("[data-testid=lang-ru]");
-    let position = Language::Ru.words().ui_position;
+    let position = Language::Ru.words().labels.ui_position;
     page.wait_for_text("[data-testid=position]", &format!("{position} {broke_at} / {steps}"));
     page.wait_in_view(".diagram .step.current");
     page.wait_in_view("[data-testid=invariant-I2]");

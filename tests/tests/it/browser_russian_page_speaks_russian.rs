@@ -206,7 +206,7 @@ fn walk_the_free_lab(tally: &mut Tally, allowed: &[String]) {
     page.set_viewport(1280, 720, false);
     page.click("[data-testid=lang-ru]");
     page.wait_until("the page is Russian", "document.documentElement.lang === 'ru'");
-    let position = Language::Ru.words().ui_position;
+    let position = Language::Ru.words().labels.ui_position;
     page.wait_for_text("[data-testid=position]", &format!("{position} 0 /"));
     tally.read(&page, allowed);
     for _ in 0..6 {

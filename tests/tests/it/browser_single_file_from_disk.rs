@@ -126,7 +126,7 @@ fn the_file_from_disk_breaks_the_naive_shop_and_its_link_reopens_the_run() {
     page.click("[data-testid=lang-ru]");
     page.wait_until("the page is Russian", "document.documentElement.lang === 'ru'");
     page.reload(false);
-    let position = Language::Ru.words().ui_position;
+    let position = Language::Ru.words().labels.ui_position;
     page.wait_for_text(
         "[data-testid=position]",
         &format!("{position} {steps_total} / {steps_total}"),
@@ -154,7 +154,7 @@ fn a_browser_that_refuses_local_storage_still_runs_the_file_and_keeps_the_choice
     page.click("[data-testid=step]");
     page.wait_for_text(
         "[data-testid=position]",
-        &format!("{} 1 /", Language::Ru.words().ui_position),
+        &format!("{} 1 /", Language::Ru.words().labels.ui_position),
     );
     page.click("[data-testid=play]");
     page.wait_until(

@@ -91,7 +91,7 @@ fn on_a_phone_the_run_is_a_list_of_steps_with_its_fault_buttons_and_nothing_over
     page.screenshot("phone-390x844-en-steps");
 
     page.click("[data-testid=lang-ru]");
-    let position = idempotency_lab::view::Language::Ru.words().ui_position;
+    let position = idempotency_lab::view::Language::Ru.words().labels.ui_position;
     page.wait_for_text("[data-testid=position]", &format!("{position} {steps_total} /"));
     assert_fits_the_phone(&page);
     page.evaluate("window.scrollTo(0, 0), true");

@@ -44,7 +44,7 @@ pub fn scenario_bar(state: &PageState, edges: &Edges, in_lesson: bool) -> Html {
         })
     });
     html! {
-        <section class="scenario" aria-label={language.words().ui_scenario_group}>
+        <section class="scenario" aria-label={language.words().labels.ui_scenario_group}>
             <div class="scenario-row">
                 // A lesson runs its own scenario and seed; the lesson panel tells about it.
                 if !in_lesson {
@@ -88,7 +88,7 @@ pub fn pattern_switches(state: &PageState, edges: &Edges) -> Html {
         (Pattern::P4, ui.patterns[3], patterns.p4_inbox),
     ];
     html! {
-        <div class="patterns" role="group" aria-label={language.words().ui_patterns_group}>
+        <div class="patterns" role="group" aria-label={language.words().labels.ui_patterns_group}>
             { for switches.into_iter().map(|(pattern, name, mode)| {
                 let naive = mode == PatternMode::Naive;
                 let focus = lab.base.focus.contains(&pattern);
@@ -124,7 +124,7 @@ pub fn run_controls(state: &PageState, edges: &Edges) -> Html {
         }
     });
     html! {
-        <section class="controls" aria-label={language.words().ui_controls_group}>
+        <section class="controls" aria-label={language.words().labels.ui_controls_group}>
             <button data-testid="reset" onclick={lab_button(Action::Reset)} title={ui.reset.1}>{ ui.reset.0 }</button>
             <button data-testid="step-back" onclick={lab_button(Action::StepBack)} disabled={lab.cursor == 0} title={ui.back.1}>{ ui.back.0 }</button>
             <button data-testid="step" onclick={lab_button(Action::StepForward)} disabled={waits || !lab.can_step_forward()} title={ui.step.1}>{ ui.step.0 }</button>
@@ -139,7 +139,7 @@ pub fn run_controls(state: &PageState, edges: &Edges) -> Html {
                     }) }
                 </select>
             </label>
-            <input type="range" class="slider" data-testid="slider" aria-label={language.words().ui_go_to_step}
+            <input type="range" class="slider" data-testid="slider" aria-label={language.words().labels.ui_go_to_step}
                 min="0" max={steps_total.to_string()} value={lab.cursor.to_string()} oninput={on_slider} disabled={waits} />
             <span class="position" data-testid="position">{ format!("{} {} / {}", ui.position, lab.cursor, steps_total) }</span>
             { view_buttons(state, edges) }
@@ -176,7 +176,7 @@ pub fn files_bar(state: &PageState, edges: &Edges, files: &Files) -> Html {
         })
     };
     html! {
-        <section class="files" aria-label={language.words().ui_files_group}>
+        <section class="files" aria-label={language.words().labels.ui_files_group}>
             <button data-testid="compare-toggle" class={classes!(lab.compare_open.then_some("active"))}
                 onclick={send(edges, PageAction::Lab(Action::ToggleCompare))} aria-pressed={lab.compare_open.to_string()}>
                 { if lab.compare_open { ui.compare.1 } else { ui.compare.0 } }

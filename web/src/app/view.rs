@@ -153,33 +153,33 @@ pub fn banners(state: &PageState, edges: &Edges) -> Html {
             if let Some(error) = &lab.error {
                 <div class="error-banner" role="alert" data-testid="error" tabindex="-1">
                     <span>{ error.text(language) }</span>
-                    <button class="dismiss" onclick={dismiss.clone()}>{ language.words().banner_dismiss }</button>
+                    <button class="dismiss" onclick={dismiss.clone()}>{ language.words().notices.banner_dismiss }</button>
                 </div>
             }
             if let Some(opening) = &lab.opening {
                 <div class="opening-banner" role="status" data-testid="opening">
-                    <span data-testid="opening-progress">{ fill(language.words().opening_progress, &[("step", &opening.steps), ("total", &opening.total)]) }</span>
+                    <span data-testid="opening-progress">{ fill(language.words().notices.opening_progress, &[("step", &opening.steps), ("total", &opening.total)]) }</span>
                     <progress max={opening.total.max(1).to_string()} value={opening.steps.min(opening.total).to_string()} aria-hidden="true"></progress>
-                    <button class="dismiss" data-testid="opening-cancel" onclick={on_cancel_opening(state, edges)}>{ language.words().opening_cancel }</button>
+                    <button class="dismiss" data-testid="opening-cancel" onclick={on_cancel_opening(state, edges)}>{ language.words().notices.opening_cancel }</button>
                 </div>
             }
             if let Some(notice) = &lab.notice {
                 <div class="notice-banner" role="status" data-testid="notice">
                     <span>{ notice.text(language) }</span>
-                    <button class="dismiss" onclick={dismiss.clone()}>{ language.words().banner_dismiss }</button>
+                    <button class="dismiss" onclick={dismiss.clone()}>{ language.words().notices.banner_dismiss }</button>
                 </div>
             }
             if !lab.dropped.is_empty() {
                 <div class="notice-banner" role="status" data-testid="choices-dropped">
                     <span>{ dropped_text(&lab.dropped, language) }</span>
-                    <button class="dismiss" onclick={dismiss}>{ language.words().banner_dismiss }</button>
+                    <button class="dismiss" onclick={dismiss}>{ language.words().notices.banner_dismiss }</button>
                 </div>
             }
             if !lab.left_behind.is_empty() {
                 <div class="notice-banner carry-offer" role="status" data-testid="carry-offer" data-choices={lab.left_behind.len().to_string()}>
-                    <span>{ language.count(&language.words().carry_offer, lab.left_behind.len()) }</span>
-                    <button data-testid="carry-offer-keep" onclick={send(edges, PageAction::Lab(Action::KeepLeftBehind))}>{ language.words().carry_offer_keep }</button>
-                    <button class="dismiss" data-testid="carry-offer-dismiss" onclick={send(edges, PageAction::Lab(Action::DeclineLeftBehind))}>{ language.words().banner_dismiss }</button>
+                    <span>{ language.count(&language.words().notices.carry_offer, lab.left_behind.len()) }</span>
+                    <button data-testid="carry-offer-keep" onclick={send(edges, PageAction::Lab(Action::KeepLeftBehind))}>{ language.words().notices.carry_offer_keep }</button>
+                    <button class="dismiss" data-testid="carry-offer-dismiss" onclick={send(edges, PageAction::Lab(Action::DeclineLeftBehind))}>{ language.words().notices.banner_dismiss }</button>
                 </div>
             }
         </>
@@ -189,9 +189,9 @@ pub fn banners(state: &PageState, edges: &Edges) -> Html {
 /// The learner's choices a seed change, a scenario change or Keep dropped, in words.
 fn dropped_text(steps: &[usize], language: Language) -> String {
     let words = language.words();
-    let choices = language.count(&words.choices, steps.len());
+    let choices = language.count(&words.counts.choices, steps.len());
     let steps = steps.iter().map(usize::to_string).collect::<Vec<_>>().join(", ");
-    fill(words.choices_dropped, &[("choices", &choices), ("steps", &steps)])
+    fill(words.notices.choices_dropped, &[("choices", &choices), ("steps", &steps)])
 }
 
 /// Cancel of an opening: its task stops, and the page says how far it got.

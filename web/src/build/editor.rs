@@ -35,7 +35,7 @@ pub fn build_editor(props: &BuildEditorProps) -> Html {
     let w = language.words();
     let invariants: Vec<String> = goal.invariants.iter().map(ToString::to_string).collect();
     let bounds = fill(
-        w.bd_bounds,
+        w.build.bd_bounds,
         &[
             ("faults", &budget_text(&goal.check_config().faults, language)),
             ("invariants", &invariants.join(", ")),
@@ -52,14 +52,14 @@ pub fn build_editor(props: &BuildEditorProps) -> Html {
             <div class="build-columns">
                 { palette(goal, &state.assembly, language, &props.on_msg) }
                 <div class="build-program">
-                    <h3 id="build-heading">{ w.bd_heading }</h3>
+                    <h3 id="build-heading">{ w.build.bd_heading }</h3>
                     if let Some(error) = &refusal {
                         <p class="build-refusal" data-testid="build-refusal">
-                            { fill(w.bd_invalid, &[("error", &error.text_in(language))]) }
+                            { fill(w.build.bd_invalid, &[("error", &error.text_in(language))]) }
                         </p>
                     }
                     <button class="primary build-check" data-testid="build-check" onclick={check}
-                        disabled={refusal.is_some()}>{ w.bd_check }</button>
+                        disabled={refusal.is_some()}>{ w.build.bd_check }</button>
                     <div class="build-verdict" data-testid="build-verdict" data-kind={status} aria-live="polite"
                         data-judge-ms={state.judged.as_ref().map(|judged| format!("{:.0}", judged.elapsed_ms))}>
                         { verdict(goal, state, language) }
@@ -82,19 +82,19 @@ fn palette(
     let unplaced = goal.unplaced(assembly);
     html! {
         <div class="build-palette">
-            <h3>{ w.bd_palette }</h3>
+            <h3>{ w.build.bd_palette }</h3>
             if unplaced.is_empty() {
-                <p class="build-empty">{ w.bd_palette_empty }</p>
+                <p class="build-empty">{ w.build.bd_palette_empty }</p>
             }
-            <ul class="build-blocks" aria-label={w.bd_palette}>
+            <ul class="build-blocks" aria-label={w.build.bd_palette}>
                 { for unplaced.into_iter().map(|entry| {
                     let text = goal.palette[entry].text_in(language);
-                    let name = fill(w.bd_add_name, &[("block", &text)]);
+                    let name = fill(w.build.bd_add_name, &[("block", &text)]);
                     html! {
                         <li class="build-block" key={entry} data-entry={entry.to_string()}>
                             <code>{ text }</code>
                             <button data-testid={format!("build-add-{entry}")} aria-label={name}
-                                onclick={on_msg.reform(move |_: MouseEvent| BuildMsg::Add(entry))}>{ w.bd_add }</button>
+                                onclick={on_msg.reform(move |_: MouseEvent| BuildMsg::Add(entry))}>{ w.build.bd_add }</button>
                         </li>
                     }
                 }) }
@@ -112,12 +112,12 @@ fn program(
 ) -> Html {
     let w = language.words();
     if assembly.placed.is_empty() {
-        return html! { <p class="build-empty" data-testid="build-program-empty">{ w.bd_program_empty }</p> };
+        return html! { <p class="build-empty" data-testid="build-program-empty">{ w.build.bd_program_empty }</p> };
     }
     let last = assembly.placed.len() - 1;
     let depths = loop_depths(assembly.placed.iter().map(|placed| &placed.block));
     html! {
-        <ol class="build-blocks program" data-testid="build-program" aria-label={w.bd_heading}>
+        <ol class="build-blocks program" data-testid="build-program" aria-label={w.build.bd_heading}>
             { for assembly.placed.iter().enumerate().map(|(position, placed)| {
                 let depth = depths.get(position).copied().unwrap_or(0);
                 let text = placed.block.text_in(language);
@@ -138,11 +138,11 @@ fn program(
                             <code data-testid={format!("build-block-{position}")}>{ text.clone() }</code>
                         }
                         <span class="build-moves">
-                            { button(BlockControl::Up, w.bd_up, named(w.bd_up_name), position == 0,
+                            { button(BlockControl::Up, w.build.bd_up, named(w.build.bd_up_name), position == 0,
                                 BuildMsg::Shift { position, up: true }) }
-                            { button(BlockControl::Down, w.bd_down, named(w.bd_down_name), position == last,
+                            { button(BlockControl::Down, w.build.bd_down, named(w.build.bd_down_name), position == last,
                                 BuildMsg::Shift { position, up: false }) }
-                            { button(BlockControl::Remove, w.bd_remove, named(w.bd_remove_name), false,
+                            { button(BlockControl::Remove, w.build.bd_remove, named(w.build.bd_remove_name), false,
                                 BuildMsg::Remove(position)) }
                         </span>
                     </li>
@@ -168,7 +168,7 @@ fn form_picker(
         let select: web_sys::HtmlSelectElement = event.target_unchecked_into();
         BuildMsg::SetForm { position, form: select.value().parse().unwrap_or(0) }
     });
-    let name = fill(language.words().bd_form_name, &[("n", &(position + 1))]);
+    let name = fill(language.words().build.bd_form_name, &[("n", &(position + 1))]);
     html! {
         <select class="build-form" data-testid={format!("build-form-{position}")} aria-label={name} {onchange}>
             { for forms.iter().enumerate().map(|(index, form)| html! {
@@ -188,7 +188,7 @@ fn verdict(goal: &BuildGoal, state: &BuildState, language: Language) -> Html {
         return html! {
             <p class="build-judging">
                 <progress max={goal.states_max.to_string()} value={judging.states.to_string()} />
-                { " " }{ fill(w.bd_checking, &[("states", &language.number(judging.states as u64))]) }
+                { " " }{ fill(w.build.bd_checking, &[("states", &language.number(judging.states as u64))]) }
             </p>
         };
     }
@@ -197,11 +197,11 @@ fn verdict(goal: &BuildGoal, state: &BuildState, language: Language) -> Html {
     let program = goal.program(&judged.assembly);
     let lines: Vec<String> = match &judged.result {
         Ok((BuildVerdict::Holds { states }, _)) => {
-            vec![fill(w.bd_holds, &[("states", &language.number(*states as u64))])]
+            vec![fill(w.build.bd_holds, &[("states", &language.number(*states as u64))])]
         }
         Ok((BuildVerdict::Refuted { invariant, steps }, violation)) => {
             let mut lines = vec![fill(
-                w.bd_refuted,
+                w.build.bd_refuted,
                 &[
                     ("invariant", invariant as &dyn std::fmt::Display),
                     ("title", &invariant.title_in(language)),
@@ -213,14 +213,14 @@ fn verdict(goal: &BuildGoal, state: &BuildState, language: Language) -> Html {
             lines
         }
         Ok((BuildVerdict::Bounded { states }, _)) => {
-            vec![fill(w.bd_bounded, &[("states", &language.number(*states as u64))])]
+            vec![fill(w.build.bd_bounded, &[("states", &language.number(*states as u64))])]
         }
-        Err(error) => vec![fill(w.bd_error, &[("error", error)])],
+        Err(error) => vec![fill(w.build.bd_error, &[("error", error)])],
     };
     html! {
         <>
             if stale {
-                <p class="build-stale" data-testid="build-stale">{ w.bd_stale }</p>
+                <p class="build-stale" data-testid="build-stale">{ w.build.bd_stale }</p>
             }
             { for lines.into_iter().enumerate().map(|(index, line)| html! {
                 <p class={classes!(if index == 0 { "build-summary" } else { "sentence" })}>{ line }</p>

@@ -550,10 +550,10 @@ fn the_offer_is_worded_in_both_languages_with_their_plurals() {
     for language in Language::ALL {
         let words = language.words();
         for count in [1_usize, 2, 5, 21] {
-            let offer = language.count(&words.carry_offer, count);
+            let offer = language.count(&words.notices.carry_offer, count);
             assert!(offer.contains(&count.to_string()) && !offer.contains('{'), "{offer}");
         }
-        assert!(!words.carry_offer_keep.trim().is_empty());
+        assert!(!words.notices.carry_offer_keep.trim().is_empty());
     }
 }
 

@@ -232,6 +232,6 @@ fn a_violation_serializes_as_before_and_reads_back_with_its_recorded_sentence() 
     assert_eq!(read, violation);
     assert_eq!(read.finding, Finding::Recorded);
     assert_eq!(read.sentence_in(Language::Ru), violation.sentence);
-    let six_units = Language::Ru.count(&Language::Ru.words().units, 6);
+    let six_units = Language::Ru.count(&Language::Ru.words().counts.units, 6);
     assert!(violation.sentence_in(Language::Ru).contains(&six_units));
 }

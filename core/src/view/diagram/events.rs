@@ -59,7 +59,9 @@ fn request_items(event: &SimEvent, items: &mut Vec<DiagramItem>, language: Langu
         SimEvent::RequestSent { request, attempt, kind, key, method_and_path } => {
             let label = match kind {
                 RequestAttempt::First => method_and_path.to_string(),
-                RequestAttempt::Duplicate => fill(w.dg_again, &[("request", method_and_path)]),
+                RequestAttempt::Duplicate => {
+                    fill(w.diagram.dg_again, &[("request", method_and_path)])
+                }
             };
             items.push(arrow(
                 Lane::Client,
@@ -67,7 +69,7 @@ fn request_items(event: &SimEvent, items: &mut Vec<DiagramItem>, language: Langu
                 ArrowKind::Request,
                 label,
                 fill(
-                    w.dgt_request_sent,
+                    w.diagram.dgt_request_sent,
                     &[("request", &request.0), ("attempt", &attempt.0), ("key", key)],
                 ),
             ));
@@ -76,38 +78,39 @@ fn request_items(event: &SimEvent, items: &mut Vec<DiagramItem>, language: Langu
             IdempotencyEvent::ResponseReplayed { key, status } => items.push(mark(
                 Lane::Api,
                 MarkKind::Duplicate,
-                fill(w.dg_replayed, &[("status", status)]),
-                fill(w.dgt_replayed, &[("key", key), ("status", status)]),
+                fill(w.diagram.dg_replayed, &[("status", status)]),
+                fill(w.diagram.dgt_replayed, &[("key", key), ("status", status)]),
             )),
             IdempotencyEvent::KeyInProgress { key, lease_expires_at } => items.push(mark(
                 Lane::Api,
                 MarkKind::Duplicate,
-                w.dg_key_in_progress.to_owned(),
-                fill(w.dgt_key_in_progress, &[("key", key), ("until", lease_expires_at)]),
+                w.diagram.dg_key_in_progress.to_owned(),
+                fill(w.diagram.dgt_key_in_progress, &[("key", key), ("until", lease_expires_at)]),
             )),
             IdempotencyEvent::FingerprintMismatch { key, .. } => items.push(mark(
                 Lane::Api,
                 MarkKind::Duplicate,
-                w.dg_key_reused.to_owned(),
-                fill(w.dgt_key_reused, &[("key", key)]),
+                w.diagram.dg_key_reused.to_owned(),
+                fill(w.diagram.dgt_key_reused, &[("key", key)]),
             )),
             _ => {}
         },
         SimEvent::ApiFailed { attempt, error } => items.push(mark(
             Lane::Api,
             MarkKind::Failed,
-            w.dg_failed_no_answer.to_owned(),
-            fill(w.dgt_api_failed, &[("attempt", &attempt.0), ("error", error)]),
+            w.diagram.dg_failed_no_answer.to_owned(),
+            fill(w.diagram.dgt_api_failed, &[("attempt", &attempt.0), ("error", error)]),
         )),
         SimEvent::ApiCrashed { attempt, rolled_back } => items.push(mark(
             Lane::Api,
             MarkKind::Crash,
-            w.dg_api_crash.to_owned(),
+            w.diagram.dg_api_crash.to_owned(),
             match rolled_back {
-                Some(tx) => {
-                    fill(w.dgt_api_crash_rolled_back, &[("attempt", &attempt.0), ("tx", tx)])
-                }
-                None => fill(w.dgt_api_crash, &[("attempt", &attempt.0)]),
+                Some(tx) => fill(
+                    w.diagram.dgt_api_crash_rolled_back,
+                    &[("attempt", &attempt.0), ("tx", tx)],
+                ),
+                None => fill(w.diagram.dgt_api_crash, &[("attempt", &attempt.0)]),
             },
         )),
         SimEvent::ResponseDelivered { attempt, status } => items.push(arrow(
@@ -115,31 +118,31 @@ fn request_items(event: &SimEvent, items: &mut Vec<DiagramItem>, language: Langu
             Lane::Client,
             ArrowKind::Response,
             status.to_string(),
-            fill(w.dgt_answer, &[("attempt", &attempt.0), ("status", status)]),
+            fill(w.diagram.dgt_answer, &[("attempt", &attempt.0), ("status", status)]),
         )),
         SimEvent::LateResponseIgnored { attempt } => items.push(mark(
             Lane::Client,
             MarkKind::Timeout,
-            w.dg_late_ignored.to_owned(),
-            fill(w.dgt_late_ignored, &[("attempt", &attempt.0)]),
+            w.diagram.dg_late_ignored.to_owned(),
+            fill(w.diagram.dgt_late_ignored, &[("attempt", &attempt.0)]),
         )),
         SimEvent::ResponseLost { attempt } => items.push(mark(
             Lane::Api,
             MarkKind::LostResponse,
-            w.dg_response_lost.to_owned(),
-            fill(w.dgt_response_lost, &[("attempt", &attempt.0)]),
+            w.diagram.dg_response_lost.to_owned(),
+            fill(w.diagram.dgt_response_lost, &[("attempt", &attempt.0)]),
         )),
         SimEvent::ClientTimedOut { request } => items.push(mark(
             Lane::Client,
             MarkKind::Timeout,
-            w.dg_timeout.to_owned(),
-            fill(w.dgt_timeout, &[("request", &request.0)]),
+            w.diagram.dg_timeout.to_owned(),
+            fill(w.diagram.dgt_timeout, &[("request", &request.0)]),
         )),
         SimEvent::ClientGaveUp { request } => items.push(mark(
             Lane::Client,
             MarkKind::Timeout,
-            w.dg_gave_up.to_owned(),
-            fill(w.dgt_gave_up, &[("request", &request.0)]),
+            w.diagram.dg_gave_up.to_owned(),
+            fill(w.diagram.dgt_gave_up, &[("request", &request.0)]),
         )),
         // The other events are drawn by the other groups.
         _ => {}
@@ -155,23 +158,23 @@ fn message_items(event: &SimEvent, items: &mut Vec<DiagramItem>, language: Langu
             Lane::Relay,
             Lane::Broker,
             ArrowKind::Publish,
-            fill(w.dg_publish, &[("id", &short(message_id))]),
-            fill(w.dgt_published, &[("id", message_id), ("entry", &entry.0)]),
+            fill(w.diagram.dg_publish, &[("id", &short(message_id))]),
+            fill(w.diagram.dgt_published, &[("id", message_id), ("entry", &entry.0)]),
         )),
         SimEvent::RelayFailed { error } => {
             items.push(mark(
                 Lane::Relay,
                 MarkKind::Failed,
-                w.dg_relay_failed.to_owned(),
+                w.diagram.dg_relay_failed.to_owned(),
                 error.clone(),
             ));
         }
         SimEvent::RelayCrashed { crashed } => items.push(mark(
             Lane::Relay,
             MarkKind::Crash,
-            w.dg_relay_crash.to_owned(),
+            w.diagram.dg_relay_crash.to_owned(),
             fill(
-                w.dgt_relay_crash,
+                w.diagram.dgt_relay_crash,
                 &[(
                     "published",
                     &crashed
@@ -186,26 +189,29 @@ fn message_items(event: &SimEvent, items: &mut Vec<DiagramItem>, language: Langu
         SimEvent::MessageDuplicated { entry, copy, message_id } => items.push(mark(
             Lane::Broker,
             MarkKind::Duplicate,
-            fill(w.dg_duplicate, &[("id", &short(message_id))]),
-            fill(w.dgt_duplicate, &[("id", message_id), ("copy", &copy.0), ("entry", &entry.0)]),
+            fill(w.diagram.dg_duplicate, &[("id", &short(message_id))]),
+            fill(
+                w.diagram.dgt_duplicate,
+                &[("id", message_id), ("copy", &copy.0), ("entry", &entry.0)],
+            ),
         )),
         SimEvent::MessageHeld { entry } => items.push(mark(
             Lane::Broker,
             MarkKind::Held,
-            fill(w.dg_hold, &[("entry", &entry.0)]),
-            fill(w.dgt_held, &[("entry", &entry.0)]),
+            fill(w.diagram.dg_hold, &[("entry", &entry.0)]),
+            fill(w.diagram.dgt_held, &[("entry", &entry.0)]),
         )),
         SimEvent::MessageReleased { entry } => items.push(mark(
             Lane::Broker,
             MarkKind::Held,
-            fill(w.dg_release, &[("entry", &entry.0)]),
-            fill(w.dgt_released, &[("entry", &entry.0)]),
+            fill(w.diagram.dg_release, &[("entry", &entry.0)]),
+            fill(w.diagram.dgt_released, &[("entry", &entry.0)]),
         )),
         SimEvent::DeadLettered { entry, message_id } => items.push(mark(
             Lane::Broker,
             MarkKind::Failed,
-            w.dg_dead_lettered.to_owned(),
-            fill(w.dgt_dead_lettered, &[("entry", &entry.0), ("id", message_id)]),
+            w.diagram.dg_dead_lettered.to_owned(),
+            fill(w.diagram.dgt_dead_lettered, &[("entry", &entry.0), ("id", message_id)]),
         )),
         // The other events are drawn by the other groups.
         _ => {}
@@ -222,9 +228,12 @@ fn consumer_items(event: &SimEvent, items: &mut Vec<DiagramItem>, language: Lang
                 Lane::Broker,
                 Lane::Consumer { instance: *instance },
                 ArrowKind::Deliver,
-                fill(w.dg_deliver, &[("number", delivery_number), ("id", &short(message_id))]),
                 fill(
-                    w.dgt_delivered,
+                    w.diagram.dg_deliver,
+                    &[("number", delivery_number), ("id", &short(message_id))],
+                ),
+                fill(
+                    w.diagram.dgt_delivered,
                     &[("entry", &entry.0), ("id", message_id), ("number", delivery_number)],
                 ),
             ));
@@ -232,8 +241,11 @@ fn consumer_items(event: &SimEvent, items: &mut Vec<DiagramItem>, language: Lang
                 items.push(mark(
                     Lane::Consumer { instance: *instance },
                     MarkKind::Duplicate,
-                    fill(w.dg_delivery_again, &[("number", delivery_number)]),
-                    fill(w.dgt_delivered_again, &[("id", message_id), ("number", delivery_number)]),
+                    fill(w.diagram.dg_delivery_again, &[("number", delivery_number)]),
+                    fill(
+                        w.diagram.dgt_delivered_again,
+                        &[("id", message_id), ("number", delivery_number)],
+                    ),
                 ));
             }
         }
@@ -246,39 +258,41 @@ fn consumer_items(event: &SimEvent, items: &mut Vec<DiagramItem>, language: Lang
                 items.push(mark(
                     consumer,
                     MarkKind::Duplicate,
-                    w.dg_duplicate_ignored.to_owned(),
-                    fill(w.dgt_duplicate_ignored, &[("id", message_id)]),
+                    w.diagram.dg_duplicate_ignored.to_owned(),
+                    fill(w.diagram.dgt_duplicate_ignored, &[("id", message_id)]),
                 ));
             }
             items.push(arrow(
                 consumer,
                 Lane::Broker,
                 ArrowKind::Ack,
-                fill(w.dg_ack, &[("id", &message_short)]).trim_end().to_owned(),
+                fill(w.diagram.dg_ack, &[("id", &message_short)]).trim_end().to_owned(),
                 match message {
-                    Some(id) => fill(w.dgt_ack, &[("instance", &consumer_name), ("id", &id)]),
-                    None => fill(w.dgt_ack_delivery, &[("instance", &consumer_name)]),
+                    Some(id) => {
+                        fill(w.diagram.dgt_ack, &[("instance", &consumer_name), ("id", &id)])
+                    }
+                    None => fill(w.diagram.dgt_ack_delivery, &[("instance", &consumer_name)]),
                 },
             ));
         }
         SimEvent::ConsumerFailed { instance, error } => items.push(mark(
             Lane::Consumer { instance: *instance },
             MarkKind::Failed,
-            w.dg_failed_no_ack.to_owned(),
+            w.diagram.dg_failed_no_ack.to_owned(),
             error.clone(),
         )),
         SimEvent::ConsumerCrashed { instance, crashed } => items.push(mark(
             Lane::Consumer { instance: *instance },
             MarkKind::Crash,
             match crashed {
-                ConsumerCrashed::BeforeBegin => w.dg_crash,
-                ConsumerCrashed::BeforeCommit { .. } => w.dg_crash_before_commit,
-                ConsumerCrashed::AfterCommitBeforeAck { .. } => w.dg_crash_after_commit,
-                ConsumerCrashed::AfterEnd => w.dg_crash_after_ack,
+                ConsumerCrashed::BeforeBegin => w.diagram.dg_crash,
+                ConsumerCrashed::BeforeCommit { .. } => w.diagram.dg_crash_before_commit,
+                ConsumerCrashed::AfterCommitBeforeAck { .. } => w.diagram.dg_crash_after_commit,
+                ConsumerCrashed::AfterEnd => w.diagram.dg_crash_after_ack,
             }
             .to_owned(),
             fill(
-                w.dgt_consumer_crashed,
+                w.diagram.dgt_consumer_crashed,
                 &[
                     ("instance", &instance_name(*instance, language)),
                     ("crashed", &format!("{crashed:?}")),
@@ -298,9 +312,9 @@ fn store_items(lane: Lane, event: &SimEvent, items: &mut Vec<DiagramItem>, langu
         SimEvent::Blocked { wait } => items.push(mark(
             lane,
             MarkKind::Blocked,
-            fill(w.dg_waits_for, &[("holder", &wait.holder)]),
+            fill(w.diagram.dg_waits_for, &[("holder", &wait.holder)]),
             fill(
-                w.dgt_waits_for,
+                w.diagram.dgt_waits_for,
                 &[
                     ("tx", &wait.tx),
                     ("holder", &wait.holder),
@@ -312,15 +326,15 @@ fn store_items(lane: Lane, event: &SimEvent, items: &mut Vec<DiagramItem>, langu
         SimEvent::RetentionFailed { error } => items.push(mark(
             Lane::Retention,
             MarkKind::Failed,
-            w.dg_retention_failed.to_owned(),
+            w.diagram.dg_retention_failed.to_owned(),
             error.clone(),
         )),
         SimEvent::DeadlockDetected { cycle, victim } => items.push(mark(
             Lane::Store,
             MarkKind::Failed,
-            fill(w.dg_deadlock, &[("victim", victim)]),
+            fill(w.diagram.dg_deadlock, &[("victim", victim)]),
             fill(
-                w.dgt_deadlock,
+                w.diagram.dgt_deadlock,
                 &[
                     (
                         "cycle",

@@ -41,16 +41,16 @@ fn an_empty_run_says_how_to_start_or_that_it_waits_for_the_prediction() {
     };
     let screen = Screen::at(&input);
     let words = Language::En.words();
-    assert_eq!(screen.caption, words.ui_start);
-    assert_eq!(screen.empty.as_deref(), Some(words.ui_diagram_empty));
+    assert_eq!(screen.caption, words.labels.ui_start);
+    assert_eq!(screen.empty.as_deref(), Some(words.labels.ui_diagram_empty));
     assert!(screen.steps.is_empty() && screen.hidden == 0 && screen.changes.is_empty());
     assert_eq!(screen.lanes, lanes(simulation.scenario()));
     assert!(screen.invariants.iter().all(InvariantLine::holds));
     assert!(!screen.pending.is_empty(), "the first requests wait to be sent");
     input.waits = true;
     let screen = Screen::at(&input);
-    assert_eq!(screen.caption, words.ui_run_waits_for_prediction);
-    assert_eq!(screen.empty.as_deref(), Some(words.ui_run_waits_for_prediction));
+    assert_eq!(screen.caption, words.labels.ui_run_waits_for_prediction);
+    assert_eq!(screen.empty.as_deref(), Some(words.labels.ui_run_waits_for_prediction));
 }
 
 #[test]
@@ -68,9 +68,9 @@ fn the_caption_says_the_step_shown_and_why_the_run_ended_in_the_screens_language
     assert_eq!(en.caption, expected);
     let ru = screen_of(&simulation, 0, Language::Ru);
     let words = Language::Ru.words();
-    assert!(ru.caption.starts_with(&format!("{} {} ", words.ui_step_caption, last.step)));
-    assert!(ru.caption.ends_with(words.stop_quiescent), "{}", ru.caption);
-    assert_ne!(words.stop_quiescent, Language::En.words().stop_quiescent);
+    assert!(ru.caption.starts_with(&format!("{} {} ", words.labels.ui_step_caption, last.step)));
+    assert!(ru.caption.ends_with(words.report.stop_quiescent), "{}", ru.caption);
+    assert_ne!(words.report.stop_quiescent, Language::En.words().report.stop_quiescent);
     // Before the end, the caption says no reason.
     let world = simulation.world_after(3).unwrap();
     let mid = Screen::at(&ScreenInput {
