@@ -18,7 +18,7 @@ use idempotency_lab::testing::harness::system::{
     DeliveryError, Envelope, SystemUnderTest, UnitOfWork,
 };
 use proptest::prelude::*;
-use rusqlite::{Connection, Transaction, params};
+use rusqlite::{Connection, params};
 
 /// The message: add `points` to `customer`'s balance.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -71,29 +71,15 @@ impl PointsConsumer {
 
 const AWARD: &str = "UPDATE points SET balance = balance + ?1 WHERE customer = ?2";
 
-/// The effect: the message's points added to its customer's balance.
-fn add_points(tx: &Transaction<'_>, award: &AwardPoints) -> rusqlite::Result<()> {
-    tx.execute(AWARD, params![award.points, award.customer])?;
-    Ok(())
-}
-
-/// The message's id in the inbox: whether it was inserted, `false` for a copy.
-fn insert_inbox(tx: &Transaction<'_>, envelope: &Envelope<AwardPoints>) -> rusqlite::Result<bool> {
-    let inserted = tx.execute(
-        "INSERT INTO inbox (message_id) VALUES (?1) ON CONFLICT DO NOTHING",
-        [envelope.message_id.to_string()],
-    )?;
-    Ok(inserted == 1)
-}
-
 /// Naive: the points on every delivery.
 fn award_naive(
     connection: &mut Connection,
     envelope: &Envelope<AwardPoints>,
     unit: &mut UnitOfWork,
 ) -> Result<(), DeliveryError> {
+    let award = &envelope.payload;
     let tx = connection.transaction()?;
-    add_points(&tx, &envelope.payload)?;
+    tx.execute(AWARD, params![award.points, award.customer])?;
     unit.commit(|| tx.commit())
 }
 
@@ -103,9 +89,14 @@ fn award_with_inbox(
     envelope: &Envelope<AwardPoints>,
     unit: &mut UnitOfWork,
 ) -> Result<(), DeliveryError> {
+    let award = &envelope.payload;
     let tx = connection.transaction()?;
-    if insert_inbox(&tx, envelope)? {
-        add_points(&tx, &envelope.payload)?;
+    let inserted = tx.execute(
+        "INSERT INTO inbox (message_id) VALUES (?1) ON CONFLICT DO NOTHING",
+        [envelope.message_id.to_string()],
+    )?;
+    if inserted == 1 {
+        tx.execute(AWARD, params![award.points, award.customer])?;
     }
     unit.commit(|| tx.commit())
 }
@@ -117,12 +108,16 @@ fn award_with_inbox_apart(
     envelope: &Envelope<AwardPoints>,
     unit: &mut UnitOfWork,
 ) -> Result<(), DeliveryError> {
+    let award = &envelope.payload;
     let tx = connection.transaction()?;
-    let inserted = insert_inbox(&tx, envelope)?;
+    let inserted = tx.execute(
+        "INSERT INTO inbox (message_id) VALUES (?1) ON CONFLICT DO NOTHING",
+        [envelope.message_id.to_string()],
+    )?;
     unit.commit(|| tx.commit())?;
-    if inserted {
+    if inserted == 1 {
         let tx = connection.transaction()?;
-        add_points(&tx, &envelope.payload)?;
+        tx.execute(AWARD, params![award.points, award.customer])?;
         unit.commit(|| tx.commit())?;
     }
     Ok(())
