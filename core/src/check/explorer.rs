@@ -30,25 +30,22 @@ use crate::check::fingerprint::Fingerprint;
 use crate::sim::ApplyError;
 use crate::words::{Language, fill};
 
-/// Why the explorer could not take a transition or rebuild a state: the outcome
-/// [`BoundReason::ModelLimit`] records it in words.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub(crate) enum ModelLimit {
+/// Why the explorer could not take a transition or rebuild a state, for a model whose actions
+/// are `A`: the outcome [`BoundReason::ModelLimit`] records it in words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum ModelLimit<A> {
     /// The transition hit one of the world's own limits (a full queue, the history's bound).
-    #[error(transparent)]
-    Step(#[from] ApplyError),
+    Step(ApplyError),
     /// The model listed an action as enabled that it then could not apply (a model's bug).
-    #[error("the action {action} is not enabled")]
     #[cfg_attr(
         not(feature = "testing"),
         expect(dead_code, reason = "only the testing harness's models are built from a program")
     )]
     NotEnabled {
-        /// The action, as its `Debug` shows it (the model's own type).
-        action: String,
+        /// The action (of the model's own type).
+        action: A,
     },
     /// A stored state has no parent link up to the path rebuilt last (the explorer's bug).
-    #[error("state {node} at depth {depth} has no path to rebuild")]
     NoPath {
         /// The state's index.
         node: usize,
@@ -56,15 +53,46 @@ pub(crate) enum ModelLimit {
         depth: usize,
     },
     /// A stored state has no action that led to it (the explorer's bug).
-    #[error("state {node} has no action to replay")]
     NoAction {
         /// The state's index.
         node: usize,
     },
     /// Replaying the path to a state already explored failed, though it did not the first time
     /// (the model is not a pure function of the state and the action).
-    #[error("replaying the path to a state already explored: {0}")]
-    Replay(Box<ModelLimit>),
+    Replay(Box<ModelLimit<A>>),
+}
+
+impl<A> From<ApplyError> for ModelLimit<A> {
+    fn from(error: ApplyError) -> Self {
+        ModelLimit::Step(error)
+    }
+}
+
+/// Written by hand, not derived: a derived `Display` would ask the boxed [`ModelLimit::Replay`]
+/// to be `Display` in its own bounds, which the compiler cannot prove.
+impl<A: fmt::Debug> fmt::Display for ModelLimit<A> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ModelLimit::Step(error) => fmt::Display::fmt(error, f),
+            ModelLimit::NotEnabled { action } => write!(f, "the action {action:?} is not enabled"),
+            ModelLimit::NoPath { node, depth } => {
+                write!(f, "state {node} at depth {depth} has no path to rebuild")
+            }
+            ModelLimit::NoAction { node } => write!(f, "state {node} has no action to replay"),
+            ModelLimit::Replay(error) => {
+                write!(f, "replaying the path to a state already explored: {error}")
+            }
+        }
+    }
+}
+
+impl<A: fmt::Debug> std::error::Error for ModelLimit<A> {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ModelLimit::Step(error) => std::error::Error::source(error),
+            _ => None,
+        }
+    }
 }
 
 /// A model to explore: a pure transition system with a property checked in every state.
@@ -88,7 +116,7 @@ pub(crate) trait Model {
         &self,
         state: &Self::State,
         action: &Self::Action,
-    ) -> Result<Self::State, ModelLimit>;
+    ) -> Result<Self::State, ModelLimit<Self::Action>>;
 
     /// The property's violation in `state`, if any: a function of the state alone, so that the
     /// explorer asks it once per state, of the states it has not seen before (a transition into
@@ -484,7 +512,7 @@ impl<M: Model> Explorer<M> {
 
     /// Rebuilds the state of `pending` at the end of `self.path`: keeps the longest prefix of
     /// the path rebuilt last that leads to it, and replays the rest of its path from there.
-    fn rebuild(&mut self, pending: Pending) -> Result<(), ModelLimit> {
+    fn rebuild(&mut self, pending: Pending) -> Result<(), ModelLimit<M::Action>> {
         // The nodes between `pending` and its deepest ancestor already rebuilt, deepest first.
         let mut missing = Vec::new();
         let mut node = pending.node;

@@ -188,7 +188,8 @@ fn a_limit_of_the_world_met_by_a_transition_is_a_typed_bound_in_the_worlds_own_w
     scenario.limits.queue_len_max = 1;
     let report =
         check(scenario, 0, two_consumers_duplicate_and_crash_config(), &mut |_| {}).unwrap();
-    let limit = ModelLimit::from(crate::sim::ApplyError::QueueFull { queue_len_max: 1 });
+    let limit: ModelLimit<crate::sim::Action> =
+        ModelLimit::from(crate::sim::ApplyError::QueueFull { queue_len_max: 1 });
     assert_eq!(limit.to_string(), "the broker's queue holds 1 entries, its limit");
     match report.outcome {
         CheckOutcome::Bounded { reason: BoundReason::ModelLimit { error, .. } } => {

@@ -200,7 +200,11 @@ impl Model for WorldModel {
         actions
     }
 
-    fn next_state(&self, state: &CheckState, action: &Action) -> Result<CheckState, ModelLimit> {
+    fn next_state(
+        &self,
+        state: &CheckState,
+        action: &Action,
+    ) -> Result<CheckState, ModelLimit<Action>> {
         let mut next = state.clone();
         // The action comes from `actions`, that is from the world's enabled lists in this
         // state, so the unchecked apply is exact; every reported path is replayed with the

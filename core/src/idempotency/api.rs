@@ -7,7 +7,7 @@
 use crate::idempotency::config::{Config, Implementation};
 use crate::idempotency::error::IdempotencyError;
 use crate::idempotency::event::IdempotencyEvent;
-use crate::idempotency::layer::IdempotencyLayer;
+use crate::idempotency::layer::{HttpHandler, IdempotencyLayer};
 use crate::idempotency::naive::NaiveLayer;
 use crate::idempotency::request::{HttpRequest, HttpResponse};
 use crate::ids::{Tick, TxId};
@@ -25,11 +25,7 @@ pub enum ApiLayer<H> {
     Idempotent(IdempotencyLayer<H>),
 }
 
-impl<H> ApiLayer<H>
-where
-    H: Steps<Output = HttpResponse>,
-    H::Error: std::fmt::Display,
-{
+impl<H: HttpHandler> ApiLayer<H> {
     /// `request` through the twin `implementation`, with `handler` (built for this request)
     /// behind it. The naive twin ignores `config`.
     pub fn new(
@@ -55,11 +51,7 @@ where
     }
 }
 
-impl<H> Steps for ApiLayer<H>
-where
-    H: Steps<Output = HttpResponse>,
-    H::Error: std::fmt::Display,
-{
+impl<H: HttpHandler> Steps for ApiLayer<H> {
     type Output = HttpResponse;
     type Error = IdempotencyError;
 
@@ -108,18 +100,14 @@ pub(crate) struct HandledRequest {
 
 /// Runs `request` through the twin `implementation` alone, at `now`, to its answer.
 #[cfg(test)]
-pub(crate) fn handle_request<H>(
+pub(crate) fn handle_request<H: HttpHandler>(
     implementation: Implementation,
     config: Config,
     request: HttpRequest,
     handler: H,
     store: &mut Store,
     now: Tick,
-) -> Result<HandledRequest, RunError<IdempotencyError>>
-where
-    H: Steps<Output = HttpResponse>,
-    H::Error: std::fmt::Display,
-{
+) -> Result<HandledRequest, RunError<IdempotencyError>> {
     let mut layer = ApiLayer::new(implementation, config, request, handler);
     let response = run_to_completion(&mut layer, store, now)?;
     Ok(HandledRequest { response, events: layer.take_events() })

@@ -33,6 +33,7 @@ mod state;
 
 pub(crate) use fencing::next_fencing_token;
 use fencing::{fencing_token_of, found_key, stale_detail};
+pub use handler::HttpHandler;
 #[cfg(test)]
 pub(crate) use handler::describe_response;
 pub(crate) use handler::{failure_detail, step_handler};
@@ -65,11 +66,7 @@ pub struct IdempotencyLayer<H> {
     events: Vec<IdempotencyEvent>,
 }
 
-impl<H> IdempotencyLayer<H>
-where
-    H: Steps<Output = HttpResponse>,
-    H::Error: std::fmt::Display,
-{
+impl<H: HttpHandler> IdempotencyLayer<H> {
     /// `request` through the layer, with `handler` (built for this request) behind it. Nothing
     /// runs until the first step.
     pub(crate) fn new(config: Config, request: HttpRequest, handler: H) -> Self {
@@ -463,11 +460,7 @@ where
     }
 }
 
-impl<H> Steps for IdempotencyLayer<H>
-where
-    H: Steps<Output = HttpResponse>,
-    H::Error: std::fmt::Display,
-{
+impl<H: HttpHandler> Steps for IdempotencyLayer<H> {
     type Output = HttpResponse;
     type Error = IdempotencyError;
 

@@ -58,6 +58,7 @@ pub(crate) use key::KeyHeaderError;
 pub use key::parse_idempotency_key;
 #[cfg(test)]
 pub(crate) use key::{REJECTED_VALUE_CHARS_MAX, parse_key_value};
+pub use layer::HttpHandler;
 pub use layer::LayerState;
 #[cfg(test)]
 pub(crate) use layer::{IdempotencyLayer, describe_response, next_fencing_token};

@@ -8,7 +8,7 @@
 
 use crate::idempotency::error::IdempotencyError;
 use crate::idempotency::event::IdempotencyEvent;
-use crate::idempotency::layer::{failure_detail, step_handler};
+use crate::idempotency::layer::{HttpHandler, failure_detail, step_handler};
 use crate::idempotency::request::{HttpRequest, HttpResponse};
 use crate::ids::{Tick, TxId};
 use crate::step::{Step, Steps};
@@ -23,11 +23,7 @@ pub struct NaiveLayer<H> {
     events: Vec<IdempotencyEvent>,
 }
 
-impl<H> NaiveLayer<H>
-where
-    H: Steps<Output = HttpResponse>,
-    H::Error: std::fmt::Display,
-{
+impl<H: HttpHandler> NaiveLayer<H> {
     /// `request` with `handler` (built for this request) behind it.
     pub(crate) fn new(request: HttpRequest, handler: H) -> Self {
         NaiveLayer { request: request.into(), handler, done: false, events: Vec::new() }
@@ -44,11 +40,7 @@ where
     }
 }
 
-impl<H> Steps for NaiveLayer<H>
-where
-    H: Steps<Output = HttpResponse>,
-    H::Error: std::fmt::Display,
-{
+impl<H: HttpHandler> Steps for NaiveLayer<H> {
     type Output = HttpResponse;
     type Error = IdempotencyError;
 

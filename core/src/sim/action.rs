@@ -13,40 +13,41 @@ use serde::{Deserialize, Serialize};
 use crate::faults::FaultClass;
 use crate::sim::world::Target;
 
-/// The position of a request in the scenario's list of requests.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct RequestIndex(pub usize);
+/// Declares a numbered id: a `usize` newtype, shown as its noun and its number (`request 0`).
+macro_rules! numbered_id {
+    ($(#[$doc:meta])* $name:ident, $noun:literal) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+        #[serde(transparent)]
+        pub struct $name(pub usize);
 
-impl fmt::Display for RequestIndex {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "request {}", self.0)
-    }
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, concat!($noun, " {}"), self.0)
+            }
+        }
+    };
 }
 
-/// One HTTP request in flight to the API: one send of a request (a first send, a retry, a
-/// double submit's second copy). Numbered from 0 in the order they were sent.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct AttemptId(pub usize);
+numbered_id!(
+    /// The position of a request in the scenario's list of requests.
+    RequestIndex,
+    "request"
+);
 
-impl fmt::Display for AttemptId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "attempt {}", self.0)
-    }
-}
+numbered_id!(
+    /// One HTTP request in flight to the API: one send of a request (a first send, a retry, a
+    /// double submit's second copy). Numbered from 0 in the order they were sent.
+    AttemptId,
+    "attempt"
+);
 
-/// One copy of a message in the broker's queue. A duplicate (F1, F10, F12) is a second entry
-/// with the same message id. Numbered from 0 in the order they were enqueued.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct EntryId(pub usize);
-
-impl fmt::Display for EntryId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "entry {}", self.0)
-    }
-}
+numbered_id!(
+    /// One copy of a message in the broker's queue. A duplicate (F1, F10, F12) is a second
+    /// entry with the same message id. Numbered from 0 in the order they were enqueued.
+    EntryId,
+    "entry"
+);
 
 /// One instance of the reserve-stock consumer: 0 is "Consumer A", 1 is "Consumer B".
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

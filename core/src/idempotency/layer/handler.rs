@@ -8,15 +8,26 @@ use crate::ids::Tick;
 use crate::step::{Step, Steps};
 use crate::store::Store;
 
-/// The 500 answered when the handler returns a typed failure.
-/// Runs one statement of the business handler. A handler failure becomes its 5xx problem
-/// response, after making sure the handler's transaction is rolled back (its contract is to
-/// roll back before failing). Shared by the idempotent layer and its naive twin.
-pub(crate) fn step_handler<H>(handler: &mut H, store: &mut Store, now: Tick) -> Step<HttpResponse>
+/// A business handler behind the API: a step machine that answers with an [`HttpResponse`],
+/// whose typed failure can be told in words (the 500's detail).
+pub trait HttpHandler: Steps<Output = HttpResponse, Error: std::fmt::Display> {}
+
+impl<H> HttpHandler for H
 where
     H: Steps<Output = HttpResponse>,
     H::Error: std::fmt::Display,
 {
+}
+
+/// The 500 answered when the handler returns a typed failure.
+/// Runs one statement of the business handler. A handler failure becomes its 5xx problem
+/// response, after making sure the handler's transaction is rolled back (its contract is to
+/// roll back before failing). Shared by the idempotent layer and its naive twin.
+pub(crate) fn step_handler<H: HttpHandler>(
+    handler: &mut H,
+    store: &mut Store,
+    now: Tick,
+) -> Step<HttpResponse> {
     match handler.step(store, now) {
         Ok(step) => step,
         Err(error) => {

@@ -379,9 +379,8 @@ impl<C: ConsumerUnderTest> Model for HarnessModel<C> {
         &self,
         state: &Self::State,
         action: &HarnessAction,
-    ) -> Result<Self::State, ModelLimit> {
-        self.apply(state, action)
-            .ok_or_else(|| ModelLimit::NotEnabled { action: format!("{action:?}") })
+    ) -> Result<Self::State, ModelLimit<HarnessAction>> {
+        self.apply(state, action).ok_or_else(|| ModelLimit::NotEnabled { action: action.clone() })
     }
 
     fn violation(&self, state: &Self::State) -> Option<HarnessViolation> {

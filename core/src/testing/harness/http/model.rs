@@ -488,9 +488,8 @@ impl<H: HandlerUnderTest> Model for HttpHarnessModel<H> {
         &self,
         state: &Self::State,
         action: &HttpAction,
-    ) -> Result<Self::State, ModelLimit> {
-        self.apply(state, action)
-            .ok_or_else(|| ModelLimit::NotEnabled { action: format!("{action:?}") })
+    ) -> Result<Self::State, ModelLimit<HttpAction>> {
+        self.apply(state, action).ok_or_else(|| ModelLimit::NotEnabled { action: action.clone() })
     }
 
     fn violation(&self, state: &Self::State) -> Option<HarnessViolation> {
