@@ -22,7 +22,7 @@ use crate::program::block::{Block, InboxConflict, ReservationConflict, StockGuar
 use crate::program::format::HandlerKind;
 use crate::program::validate::CompiledProgram;
 use crate::sql::statements::{self, OnConflict};
-use crate::stock::{OrderLinesError, StockError, StockReservationEvent, check_order_lines};
+use crate::stock::{StockError, StockReservationEvent, check_order_lines};
 use crate::store::{
     InboxRow, Inserted, MessagePayload, OrderLine, ReservationRow, RowLockWait, StockRow, Store,
     StoreError,
@@ -126,26 +126,6 @@ pub(crate) struct ProgramStepped {
     pub(crate) acknowledged: Option<ConsumeOutcome<StockReservationEvent>>,
 }
 
-/// Why the reserve-stock consumer rejects a message before any statement runs: the detail of
-/// [`ProgramRunError::Rejected`] and of the trace's `-- reject` line.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-enum Rejection {
-    /// The order's lines are not valid.
-    #[error("order {order_id}: {error}")]
-    OrderLines {
-        /// The order.
-        order_id: OrderId,
-        /// What is wrong with its lines.
-        error: OrderLinesError,
-    },
-    /// The message is of a kind the consumer does not handle.
-    #[error("it does not handle {kind}")]
-    NotHandled {
-        /// The message's kind (`PaymentCaptured`).
-        kind: &'static str,
-    },
-}
-
 /// One delivery run by a compiled program.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct ProgramConsumer {
@@ -154,7 +134,7 @@ pub(crate) struct ProgramConsumer {
     message_id: MessageId,
     envelope: Envelope,
     order_id: Option<OrderId>,
-    lines: Result<Vec<OrderLine>, Rejection>,
+    lines: Result<Vec<OrderLine>, String>,
     run: RunState,
 }
 
@@ -194,14 +174,13 @@ impl ProgramConsumer {
         let (order_id, lines) = match &envelope.payload {
             MessagePayload::OrderPlaced { order_id, lines } => (
                 Some(*order_id),
-                check_order_lines(lines)
-                    .map_err(|error| Rejection::OrderLines { order_id: *order_id, error }),
+                check_order_lines(lines).map_err(|error| format!("order {order_id}: {error}")),
             ),
             MessagePayload::PaymentCaptured { .. } => {
-                (None, Err(Rejection::NotHandled { kind: "PaymentCaptured" }))
+                (None, Err("it does not handle PaymentCaptured".to_owned()))
             }
             MessagePayload::OrderCancelled { .. } => {
-                (None, Err(Rejection::NotHandled { kind: "OrderCancelled" }))
+                (None, Err("it does not handle OrderCancelled".to_owned()))
             }
         };
         let mut consumer = ProgramConsumer {
@@ -266,10 +245,7 @@ impl ProgramConsumer {
         let line_text =
             |make: &dyn Fn(OrderId, &OrderLine) -> String| match (self.order_id, self.line()) {
                 (Some(order_id), Some(line)) => make(order_id, line),
-                _ => match &self.lines {
-                    Err(rejection) => format!("-- reject: {rejection}"),
-                    Ok(_) => "-- reject: ".to_owned(),
-                },
+                _ => format!("-- reject: {}", self.lines.as_ref().err().map_or("", String::as_str)),
             };
         Some(match block {
             Block::Begin => "BEGIN".to_owned(),
@@ -424,9 +400,7 @@ impl ProgramConsumer {
     fn line_or_reject(&self) -> Result<(OrderId, OrderLine), ProgramRunError> {
         match (self.order_id, self.line(), &self.lines) {
             (Some(order_id), Some(line), _) => Ok((order_id, line.clone())),
-            (_, _, Err(rejection)) => {
-                Err(ProgramRunError::Rejected { detail: rejection.to_string() })
-            }
+            (_, _, Err(detail)) => Err(ProgramRunError::Rejected { detail: detail.clone() }),
             _ => Err(ProgramRunError::Rejected { detail: "no such line".to_owned() }),
         }
     }

@@ -13,7 +13,7 @@ use crate::sim::clock::{Deadline, DeadlineReason};
 use crate::sim::trace::SimEvent;
 use crate::sim::world::{ApplyError, StepOut, World};
 use crate::step::{Step, Steps};
-use crate::store::{KeyState, Store};
+use crate::store::KeyState;
 
 /// The retention job's current stage.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -113,10 +113,16 @@ impl World {
             stage: RetentionStage::Inbox(PurgeExpiredInboxRows::new(consumer_config)),
             waiting_for: None,
         });
-        let failed = match &mut run.stage {
+        match &mut run.stage {
             RetentionStage::Inbox(machine) => {
-                match step_stage(machine, &mut self.store, now, &mut run.waiting_for, out) {
-                    Ok(Some(purged)) => {
+                out.statement = machine.next_statement(now);
+                match machine.step(&mut self.store, now) {
+                    Ok(Step::Continue) => run.waiting_for = None,
+                    Ok(Step::Blocked(wait)) => {
+                        run.waiting_for = Some(wait.holder);
+                        out.events.push(SimEvent::Blocked { wait });
+                    }
+                    Ok(Step::Done(purged)) => {
                         for message_id in &purged.message_ids {
                             self.history.record_message_event(MessageEvent::InboxRowPurged {
                                 message_id: *message_id,
@@ -125,56 +131,34 @@ impl World {
                             })?;
                         }
                         run.stage = RetentionStage::Keys(PurgeForgottenKeys::new(api_config));
+                        run.waiting_for = None;
                         out.events.push(SimEvent::InboxRowsPurged { purged });
-                        None
                     }
-                    Ok(None) => None,
-                    Err(error) => Some(error.to_string()),
+                    Err(error) => {
+                        self.retention = None;
+                        out.events.push(SimEvent::RetentionFailed { error: error.to_string() });
+                    }
                 }
             }
             RetentionStage::Keys(machine) => {
-                match step_stage(machine, &mut self.store, now, &mut run.waiting_for, out) {
-                    Ok(Some(keys)) => {
+                out.statement = machine.next_statement(now);
+                match machine.step(&mut self.store, now) {
+                    Ok(Step::Continue) => run.waiting_for = None,
+                    Ok(Step::Blocked(wait)) => {
+                        run.waiting_for = Some(wait.holder);
+                        out.events.push(SimEvent::Blocked { wait });
+                    }
+                    Ok(Step::Done(keys)) => {
                         self.retention = None;
                         out.events.push(SimEvent::KeysPurged { keys });
-                        None
                     }
-                    Ok(None) => None,
-                    Err(error) => Some(error.to_string()),
+                    Err(error) => {
+                        self.retention = None;
+                        out.events.push(SimEvent::RetentionFailed { error: error.to_string() });
+                    }
                 }
             }
-        };
-        if let Some(error) = failed {
-            self.retention = None;
-            out.events.push(SimEvent::RetentionFailed { error });
         }
         Ok(())
-    }
-}
-
-/// One statement of a retention stage's `machine`: its output once it is done. A step that
-/// goes on or waits for a lock says so in `waiting_for` (and a wait in `out`'s events).
-fn step_stage<M: Steps>(
-    machine: &mut M,
-    store: &mut Store,
-    now: Tick,
-    waiting_for: &mut Option<TxId>,
-    out: &mut StepOut,
-) -> Result<Option<M::Output>, M::Error> {
-    out.statement = machine.next_statement(now);
-    match machine.step(store, now)? {
-        Step::Continue => {
-            *waiting_for = None;
-            Ok(None)
-        }
-        Step::Blocked(wait) => {
-            *waiting_for = Some(wait.holder);
-            out.events.push(SimEvent::Blocked { wait });
-            Ok(None)
-        }
-        Step::Done(output) => {
-            *waiting_for = None;
-            Ok(Some(output))
-        }
     }
 }

@@ -194,9 +194,15 @@ impl Store {
         condition: impl Fn(&R) -> bool,
         change: impl FnOnce(&mut R),
     ) -> Result<Option<R>, StoreError> {
-        let Some(mut row) = self.locked_where::<R>(tx, key, condition)? else {
+        let Some(mut row) = self.get::<R>(tx, key)? else {
             return Ok(None);
         };
+        if !condition(&row) {
+            return Ok(None);
+        }
+        // Not blocked: no other open transaction has written the row, so the snapshot's row
+        // is its newest version.
+        self.lock::<R>(tx, key)?;
         change(&mut row);
         debug_assert!(row.key() == *key, "an update must not change the primary key");
         if row.key() != *key {
@@ -232,30 +238,14 @@ impl Store {
         key: &R::Key,
         condition: impl Fn(&R) -> bool,
     ) -> Result<Option<R>, StoreError> {
-        let Some(row) = self.locked_where::<R>(tx, key, condition)? else {
-            return Ok(None);
-        };
-        self.write::<R>(tx, key.clone(), None)?;
-        Ok(Some(row))
-    }
-
-    /// The row at `key` that `tx` sees, if it meets `condition`, once `tx` may write it: the
-    /// `WHERE` of an `UPDATE` or a `DELETE`. Fails with `Blocked` as [`Store::lock`] does.
-    fn locked_where<R: Row>(
-        &self,
-        tx: TxId,
-        key: &R::Key,
-        condition: impl Fn(&R) -> bool,
-    ) -> Result<Option<R>, StoreError> {
         let Some(row) = self.get::<R>(tx, key)? else {
             return Ok(None);
         };
         if !condition(&row) {
             return Ok(None);
         }
-        // Not blocked: no other open transaction has written the row, so the snapshot's row
-        // is its newest version.
         self.lock::<R>(tx, key)?;
+        self.write::<R>(tx, key.clone(), None)?;
         Ok(Some(row))
     }
 

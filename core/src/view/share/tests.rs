@@ -5,7 +5,7 @@ use proptest::prelude::*;
 
 use super::*;
 use crate::sim::{
-    AnchoredAction, CATALOGUE, CopyRef, DeliveryRef, EntryId, HoldRelease, InstanceId,
+    AnchoredAction, ApplyError, CATALOGUE, CopyRef, DeliveryRef, EntryId, HoldRelease, InstanceId,
     MessageAnchor, PatternMode, RequestIndex, SendRef, Trace,
 };
 
