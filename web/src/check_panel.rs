@@ -10,7 +10,6 @@
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
-use std::time::Duration;
 
 use idempotency_lab::check::{
     CheckConfig, CheckError, CheckOutcome, CheckProgress, CheckReport, CheckStatus, Checker,
@@ -23,8 +22,9 @@ use idempotency_lab::testing::{FuzzConfig, FuzzProgress, FuzzRun, lesson_cases};
 use idempotency_lab::view::{fired_faults_text, first_break};
 use idempotency_lab::words::{Language, fill};
 use yew::platform::spawn_local;
-use yew::platform::time::sleep;
 use yew::prelude::*;
+
+use crate::yielding::{PROGRESS_EVERY_MS, yield_to_browser};
 
 /// States the checker expands per call; calls repeat until the slice's time
 /// ([`SLICE_MS`](idempotency_lab::slice::SLICE_MS)) has passed.
@@ -396,10 +396,6 @@ pub enum SliceEnd {
     Done(Result<CheckReport, CheckError>),
 }
 
-/// How often a check in slices reports its progress, in milliseconds: each report renders
-/// the page again, so not after every slice.
-pub const PROGRESS_EVERY_MS: f64 = 100.0;
-
 /// Runs `checker` in slices of at most [`SLICE_MS`](idempotency_lab::slice::SLICE_MS) until it ends or `cancel` is set, yielding
 /// to the browser between slices ([`yield_to_browser`]) and reporting its progress to
 /// `progress` every [`PROGRESS_EVERY_MS`]: the one loop by which the page checks without
@@ -428,26 +424,6 @@ pub async fn check_in_slices(
         // Yield to the browser: it renders the progress and handles clicks (Cancel) here.
         yield_to_browser().await;
     }
-}
-
-/// Lets the browser render and handle input, then goes on: a message posted to a fresh
-/// `MessageChannel`, a task that runs after what is queued, without the 4 ms to which the
-/// browser holds a chain of zero-delay timers (a quarter of each 12 ms slice). Where the
-/// channel cannot be made, a zero-delay timer.
-pub async fn yield_to_browser() {
-    let Ok(channel) = web_sys::MessageChannel::new() else {
-        sleep(Duration::ZERO).await;
-        return;
-    };
-    let promise = js_sys::Promise::new(&mut |resolve, _reject| {
-        channel.port1().set_onmessage(Some(&resolve));
-        if channel.port2().post_message(&wasm_bindgen::JsValue::UNDEFINED).is_err() {
-            channel.port1().set_onmessage(None);
-            let _ = resolve.call0(&wasm_bindgen::JsValue::UNDEFINED);
-        }
-    });
-    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
-    channel.port1().set_onmessage(None);
 }
 
 /// Runs `checker` in slices until it ends or `cancel` is set, reporting to `dispatch`.

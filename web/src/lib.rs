@@ -25,6 +25,7 @@ mod state;
 mod step_list;
 mod storage;
 mod tables;
+mod yielding;
 
 use wasm_bindgen::prelude::wasm_bindgen;
 

@@ -13,9 +13,9 @@ use idempotency_lab::slice::{SLICE_MS, run_slice};
 use yew::platform::spawn_local;
 use yew::prelude::*;
 
-use crate::check_panel::{PROGRESS_EVERY_MS, yield_to_browser};
 use crate::notices::Problem;
 use crate::state::{Action, OpenedRun, OpeningKind, Pending};
+use crate::yielding::{PROGRESS_EVERY_MS, yield_to_browser};
 
 /// Moves of the run between two readings of the clock: a few, so that a slice ends soon
 /// after its [`SLICE_MS`].

@@ -19,7 +19,6 @@ where
 {
 }
 
-/// The 500 answered when the handler returns a typed failure.
 /// Runs one statement of the business handler. A handler failure becomes its 5xx problem
 /// response, after making sure the handler's transaction is rolled back (its contract is to
 /// roll back before failing). Shared by the idempotent layer and its naive twin.
